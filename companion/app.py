@@ -1,0 +1,249 @@
+"""``companion kiosk``: the kiosk, wired.
+
+camera -> tracker (``ui/table_feed.py``, off the screen's thread) -> the game's view turns a reading
+into a proposed action -> the engine judges it -> the players confirm with OK (or say "misread" with
+UNDO) -> the store writes it to disk -> only then the screen shows it as done (``ui/session.py``).
+At start the store's game in progress is folded back, so after a power cut the kiosk shows the same
+game at the same turn.
+
+``--demo``: the virtual table stands in for the camera (simulated players deal and place cards from
+the bundled DEMO deck; the tracker reads the rendered frames) and the keyboard for the buttons.
+``--autoplay N --screenshots DIR``: the simulated players also press the buttons; N turns are
+played, a PNG of every screen shown is written to DIR, and the command exits 0.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+
+from companion.errors import BadInput
+
+log = logging.getLogger("companion.kiosk")
+MAX_FRAMES_PER_TURN = 3000      # autoplay gives up (exit 1) if a turn never completes
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--demo", action="store_true",
+                        help="no camera or buttons: a virtual table with simulated players, the keyboard as buttons")
+    parser.add_argument("--windowed", action="store_true", help="a window instead of full screen")
+    parser.add_argument("--autoplay", type=int, metavar="N",
+                        help="play N turns of a demo game on its own, then exit 0 (implies --demo)")
+    parser.add_argument("--screenshots", metavar="DIR", help="with --autoplay: a PNG of every screen shown, into DIR")
+    parser.add_argument("--size", default=None, metavar="WxH",
+                        help="window or screenshot size, e.g. 800x480 (default: 800x480 windowed, the display's "
+                             "size full screen)")
+    parser.add_argument("--seed", type=int, default=1, help="demo: the seed of the simulated players and the deck")
+    parser.add_argument("--lang", choices=("en", "es"), help="language (default: the settings file's)")
+
+
+def _size(text: str | None):
+    if text is None:
+        return None
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise BadInput("--size", f"{text!r} is not WIDTHxHEIGHT, e.g. 800x480") from None
+    if not (320 <= w <= 7680 and 240 <= h <= 4320):
+        raise BadInput("--size", f"{w}x{h} is outside 320x240 .. 7680x4320")
+    return w, h
+
+
+def run(args) -> int:
+    from companion.config import load_config, save_config
+
+    if args.screenshots and args.autoplay is None:
+        raise BadInput("--screenshots", "only with --autoplay N")
+    if args.autoplay is not None and args.autoplay < 1:
+        raise BadInput("--autoplay", "the number of turns must be 1 or more")
+    demo = args.demo or args.autoplay is not None
+    size = _size(args.size)
+    config = load_config()
+    if args.lang:
+        config.kiosk.language = args.lang
+    shots = Path(args.screenshots) if args.screenshots else None
+    if shots is not None:
+        try:
+            shots.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise BadInput(str(shots), f"cannot create the screenshot folder: {e.strerror}") from None
+    if args.autoplay is not None and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # autoplay needs no display
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    _log_to_data_dir()
+    kiosk = build(config, demo=demo, windowed=args.windowed or args.autoplay is not None, size=size,
+                  autoplay=args.autoplay is not None, seed=args.seed,
+                  save_settings=None if demo else save_config)
+    if shots is not None:
+        counter = [0]
+
+        def save_png(key, surface):
+            import pygame
+            counter[0] += 1
+            pygame.image.save(surface, str(shots / f"{counter[0]:04d}-{key.replace(':', '-')}.png"))
+        kiosk.on_screen_change = save_png
+    return main_loop(kiosk, turns=args.autoplay)
+
+
+def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = False, seed: int = 1,
+          save_settings=None, store=None, table=None, threaded: bool | None = None):
+    """The kiosk with its display, store, camera feed, buttons and (demo) simulated players."""
+    import pygame
+
+    from companion.inputs.commands import CommandStream
+    from companion.inputs.gpio import NoSignals, open_buttons
+    from companion.ui.kiosk import Kiosk
+    from companion.ui.screens.attract import AttractScreen
+    from companion.ui.session import GameSession
+    from companion.ui.table_feed import TableFeed
+
+    pygame.display.init()
+    pygame.font.init()
+    full = config.kiosk.fullscreen and not windowed
+    if full:
+        surface = pygame.display.set_mode(size or (0, 0), pygame.FULLSCREEN)
+        pygame.mouse.set_visible(False)
+    else:
+        surface = pygame.display.set_mode(size or (800, 480))
+    pygame.display.set_caption("Table Companion" + (" (demo)" if demo else ""))
+    stream = CommandStream()
+    if store is None:
+        store = open_store(demo)
+    threaded = (not autoplay) if threaded is None else threaded
+    players = None
+    if demo:
+        from companion.ui.demo import DemoCamera, DemoTable
+        from companion.vision.virtual_table import VirtualTable
+        dtable = DemoTable(VirtualTable(1280, 720, seed))
+        table = table or TableFeed(DemoCamera(dtable), make_tracker, threaded=threaded, on_frame=dtable.apply)
+        buttons, signals = None, NoSignals()
+    else:
+        from companion.vision.sources import open_source
+        if table is None:
+            try:
+                source = open_source(config.camera.source)
+            except BadInput:
+                raise
+            table = TableFeed(source, make_tracker, threaded=threaded)
+        buttons, signals = open_buttons(config.buttons, config.outputs, stream)
+    kiosk = Kiosk(surface, config, stream, store=store, table=table, signals=signals,
+                  save_settings=save_settings)
+    kiosk.buttons = buttons
+    if demo:
+        from companion.ui.demo import DemoPlayers
+        players = DemoPlayers(kiosk, dtable, seed=seed, autoplay=autoplay, tour=autoplay)
+        kiosk.demo = players
+    kiosk.stack.push(AttractScreen(kiosk))
+    session = GameSession.resume(store) if not demo else None
+    if session is not None:
+        from companion.ui.screens.table import TableScreen
+        kiosk.session = session
+        kiosk.stack.push(TableScreen(kiosk))
+    return kiosk
+
+
+def make_tracker(kind: str):
+    """A sticker tracker for a table of this kind (row, grid, board)."""
+    from companion.vision.tracker import Tracker
+    return Tracker(kind)
+
+
+def open_store(demo: bool):
+    """The game log. The demo keeps its games apart from the real ones (and starts afresh)."""
+    from companion.paths import data_dir
+    from companion.store.log import GameLog
+    name = "demo-games.sqlite" if demo else "games.sqlite"
+    path = data_dir() / name
+    if demo and path.exists():
+        path.unlink()
+    return GameLog(path)
+
+
+def main_loop(kiosk, turns: int | None = None) -> int:
+    """Events in, one frame out, 30 times a second (as fast as it goes in autoplay)."""
+    import pygame
+
+    from companion.inputs.keys import key_command
+
+    service = _service()
+    if service:
+        service.ready()
+    clock = pygame.time.Clock()
+    demo = kiosk.demo
+    frames_at_turn, last_turns = 0, 0
+    code = 0
+    try:
+        while kiosk.running:
+            for event in pygame.event.get():
+                if event.type == pygame.QUIT:
+                    kiosk.running = False
+                elif event.type == pygame.KEYDOWN:
+                    top = kiosk.stack.top
+                    cmd = key_command(event, typing=bool(top and top.typing))
+                    if cmd:
+                        kiosk.stream.post(cmd)
+                elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                    kiosk.click(event.pos)
+                elif event.type == pygame.FINGERDOWN:
+                    w, h = kiosk.surface.get_size()
+                    kiosk.click((int(event.x * w), int(event.y * h)))
+            if demo is not None:
+                try:
+                    demo.tick(kiosk.clock())
+                except Exception:
+                    import traceback
+                    kiosk.show_bug(traceback.format_exc())
+            kiosk.step()
+            pygame.display.flip()
+            if service:
+                service.watchdog()
+            if turns is None:
+                clock.tick(30)
+                continue
+            if demo.turns != last_turns:
+                last_turns, frames_at_turn = demo.turns, 0
+            frames_at_turn += 1
+            top = kiosk.stack.top
+            if demo.turns >= turns and top is not None and top.name == "table" and top.phase == "watch":
+                break
+            if frames_at_turn > MAX_FRAMES_PER_TURN:
+                print(f"companion kiosk: autoplay stuck on screen {kiosk.screen_key()} after {demo.turns} turns; "
+                      f"see {kiosk.error_log()}", file=sys.stderr)
+                code = 1
+                break
+    finally:
+        if service:
+            service.stopping()
+        close = getattr(kiosk.table, "close", None)
+        if close:
+            close()
+        if getattr(kiosk, "buttons", None):
+            kiosk.buttons.close()
+        kiosk.signals.close()
+        pygame.quit()
+    if turns is not None and code == 0:
+        print(f"autoplay: {demo.turns} turns, {demo.games_done} games finished, {kiosk.frames} frames, "
+              f"{len(set(kiosk.shown))} different screens")
+    return code
+
+
+def _service():
+    """The systemd hooks (ready, watchdog, stopping) when the service module is installed."""
+    try:
+        from companion import service
+    except ImportError:
+        return None
+    return service if all(hasattr(service, n) for n in ("ready", "watchdog", "stopping")) else None
+
+
+def _log_to_data_dir() -> None:
+    from companion.paths import data_dir
+    handler = logging.FileHandler(data_dir() / "kiosk.log", encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    _ = time

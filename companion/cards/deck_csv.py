@@ -1,0 +1,242 @@
+"""Decks as CSV: what a player types in a spreadsheet, read back with errors that name the row.
+
+One card per row, a header row naming the columns (any order, any subset of ``COLUMNS``). An empty
+``n`` takes the next free number, so a player can type titles and years and let the numbers come.
+Years may be written ``-753``, ``753 BC``, ``753 a. C.`` or ``c. 3000 BC``; icons as a list separated
+by spaces or commas; headers in English or Spanish (``año``, ``título``, ``periodo``...). Spreadsheets that save with ``;`` (Spanish Excel) and a UTF-8 BOM are read too.
+Errors read ``box.csv: row 7, column C (year): 'abc' is not a year`` and nothing is half-imported.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from companion.cards.decks import CardEntry, DeckFile, _CardError
+from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES
+from companion.errors import BadInput
+
+COLUMNS = ("n", "year", "circa", "title", "title_es", "period", "icons", "continent", "white", "ak_id", "review")
+ALIASES = {"number": "n", "no": "n", "#": "n", "número": "n", "numero": "n", "año": "year", "ano": "year",
+           "título": "title", "titulo": "title", "título_es": "title_es", "titulo_es": "title_es",
+           "periodo": "period", "período": "period", "iconos": "icons", "continente": "continent",
+           "blanca": "white", "aproximada": "circa", "revisar": "review"}
+
+# The columns an export writes for each game (an import accepts all of COLUMNS for any game).
+EXPORT_COLUMNS = {
+    "timeline": ("n", "year", "circa", "title", "title_es", "period", "icons", "review"),
+    "cronologia": ("n", "year", "circa", "title", "title_es", "period", "icons", "review"),
+    "exhibition": ("n", "year", "continent", "white"),
+    "ancient-knowledge": ("n", "ak_id", "title"),
+}
+
+_YES = {"yes", "y", "true", "1", "x", "si", "sí", "s"}
+_NO = {"no", "n", "false", "0", ""}
+_BC = r"(?:bc|bce|b\.c\.?|a\.?\s*c\.?|a\.?\s*de\s*c\.?|a\.?\s*n\.?\s*e\.?)"
+_AD = r"(?:ad|a\.d\.?|ce|d\.?\s*c\.?|d\.?\s*de\s*c\.?|n\.?\s*e\.?)"
+_YEAR_RE = re.compile(rf"^(?P<circa>c\.|ca\.?|circa|h\.|hacia)?\s*(?P<num>[+-]?\d{{1,3}}(?:[.,\s]\d{{3}})+|[+-]?\d+)"
+                      rf"\s*(?:(?P<bc>{_BC})|(?P<ad>{_AD}))?$", re.IGNORECASE)
+
+
+def parse_year(text: str) -> tuple[int, bool]:
+    """``'753 BC'`` -> (-753, False); ``'c. 3000 a. C.'`` -> (-3000, True); raises ValueError."""
+    m = _YEAR_RE.match(text.strip())
+    if not m:
+        raise ValueError(f"{text!r} is not a year (write 1969, -753 or 753 BC)")
+    digits = re.sub(r"[.,\s]", "", m.group("num"))
+    year = int(digits)
+    if m.group("bc"):
+        if year <= 0:
+            raise ValueError(f"{text!r}: write a BC year either as -753 or as 753 BC, not both")
+        year = -year
+    if year == 0:
+        raise ValueError("there is no year 0: 1 BC is -1, AD 1 is 1")
+    return year, m.group("circa") is not None
+
+
+def parse_bool(text: str) -> bool:
+    t = text.strip().lower()
+    if t in _YES:
+        return True
+    if t in _NO:
+        return False
+    raise ValueError(f"{text!r} is not yes or no")
+
+
+def parse_icons(text: str) -> list[str]:
+    icons = [i for i in re.split(r"[\s,;+|/]+", text.strip().lower()) if i]
+    for i in icons:
+        if i not in ICONS:
+            raise ValueError(f"unknown icon {i!r}; icons are {', '.join(ICONS)}")
+    return icons
+
+
+def parse_period(text: str) -> str:
+    t = unicodedata.normalize("NFKD", text.strip().lower()).encode("ascii", "ignore").decode()
+    if t not in PERIODS:
+        raise ValueError(f"unknown period {text!r}; one of {', '.join(PERIODS)}")
+    return t
+
+
+def parse_continent(text: str) -> str:
+    t = text.strip().upper()
+    if t not in CONTINENTS:
+        raise ValueError(f"unknown continent {text!r}; one of {' '.join(CONTINENTS)}")
+    return t
+
+
+def parse_white(text: str) -> str:
+    t = text.strip().lower()
+    if t not in WHITES:
+        raise ValueError(f"unknown white card {text!r}; one of {', '.join(WHITES)}")
+    return t
+
+
+def parse_number(text: str) -> int:
+    t = text.strip()
+    if not t.isdigit() or not 1 <= int(t) <= 9999:
+        raise ValueError(f"{text!r} is not a card number (1 to 9999)")
+    return int(t)
+
+
+def _column_letter(index: int) -> str:
+    letters = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def read_cards(path: str | Path, game: str, deck_id: str) -> list[CardEntry]:
+    """The cards of a CSV file, checked as a whole deck of ``game``; BadInput names row and column."""
+    path = Path(path)
+    name = str(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise BadInput(name, "no such file") from None
+    except OSError as e:
+        raise BadInput(name, f"cannot read: {e.strerror}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise BadInput(name, f"not UTF-8 text (byte {e.start}); save the spreadsheet as 'CSV UTF-8'") from None
+    return parse_cards(text, name, game, deck_id)
+
+
+def parse_cards(text: str, name: str, game: str, deck_id: str) -> list[CardEntry]:
+    text = text.removeprefix("\ufeff")
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        raise BadInput(f"{name}: row 1", f"the first row must name the columns, e.g. {','.join(EXPORT_COLUMNS[game])}")
+    header_line = lines[0]
+    delimiter = ";" if header_line.count(";") > header_line.count(",") else ","
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    header = [h.strip().lower() for h in rows[0]]
+    columns: list[str] = []
+    for i, h in enumerate(header):
+        col = ALIASES.get(h, h)
+        where = f"{name}: row 1, column {_column_letter(i)}"
+        if col not in COLUMNS:
+            raise BadInput(where, f"unknown column {rows[0][i].strip()!r}; columns are {', '.join(COLUMNS)}")
+        if col in columns:
+            raise BadInput(where, f"column {col!r} appears twice")
+        columns.append(col)
+
+    def loc(row: int, field: str) -> str:
+        if field in columns:
+            i = columns.index(field)
+            return f"{name}: row {row}, column {_column_letter(i)} ({field})"
+        return f"{name}: row {row}"
+
+    entries: list[tuple[int, dict]] = []   # (row number, fields)
+    for r, values in enumerate(rows[1:], start=2):
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) > len(columns):
+            raise BadInput(f"{name}: row {r}", f"{len(values)} fields but the header names {len(columns)} columns")
+        fields: dict = {}
+        for col, value in zip(columns, values):
+            if not value.strip():
+                continue
+            try:
+                if col == "n":
+                    fields["n"] = parse_number(value)
+                elif col == "year":
+                    year, circa = parse_year(value)
+                    fields["year"] = year
+                    if circa:
+                        fields["circa"] = True
+                elif col in ("circa", "review"):
+                    if parse_bool(value):
+                        fields[col] = True
+                elif col == "icons":
+                    fields["icons"] = parse_icons(value)
+                elif col == "period":
+                    fields["period"] = parse_period(value)
+                elif col == "continent":
+                    fields["continent"] = parse_continent(value)
+                elif col == "white":
+                    fields["white"] = parse_white(value)
+                else:
+                    fields[col] = value.strip()
+            except ValueError as e:
+                raise BadInput(loc(r, col), str(e)) from None
+        entries.append((r, fields))
+
+    used = {f["n"] for _, f in entries if "n" in f}
+    next_n = max(used, default=0) + 1
+    cards: list[CardEntry] = []
+    for r, fields in entries:
+        if "n" not in fields:
+            fields["n"] = next_n
+            next_n += 1
+        try:
+            cards.append(CardEntry.model_validate(fields))
+        except ValidationError as e:
+            err = e.errors()[0]
+            field = str(err["loc"][0]) if err["loc"] else ""
+            raise BadInput(loc(r, field), err["msg"].removeprefix("Value error, ")) from None
+    try:
+        DeckFile(id=deck_id, name=deck_id, game=game, cards=cards)
+    except ValidationError as e:
+        ctx = e.errors()[0].get("ctx", {}).get("error")
+        if isinstance(ctx, _CardError):
+            index = int(ctx.where.split("[")[1].split("]")[0])
+            field = ctx.where.rsplit(".", 1)[1]
+            message = ctx.message
+            if field == "n":  # "also cards[i]" means nothing to a spreadsheet user: name the row
+                other = next(row for (row, f) in entries if f["n"] == cards[index].n)
+                message = f"number {cards[index].n} is used twice (also row {other})"
+            raise BadInput(loc(entries[index][0], field), message) from None
+        raise BadInput(name, e.errors()[0]["msg"]) from None
+    return cards
+
+
+def write_cards(entries: list[CardEntry], game: str) -> str:
+    """The CSV text of a deck's cards (the columns its game uses, plus any other column in use)."""
+    cols = list(EXPORT_COLUMNS[game])
+    for c in COLUMNS:
+        if c not in cols and any(_cell(e, c) for e in entries):
+            cols.append(c)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(cols)
+    for e in sorted(entries, key=lambda e: e.n):
+        writer.writerow([_cell(e, c) for c in cols])
+    return out.getvalue()
+
+
+def _cell(e: CardEntry, col: str) -> str:
+    value = getattr(e, col)
+    if col == "icons":
+        return " ".join(value)
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    return "" if value is None else str(value)

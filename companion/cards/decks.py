@@ -1,0 +1,322 @@
+"""Deck files: ``assets/decks/*.json`` (bundled) and ``<data dir>/decks/*.json`` (the user's own).
+
+A deck maps sticker numbers to card facts. Files are validated on load; a broken file is reported
+with its path, the card and the field (``assets/decks/demo.json: cards[3].year: ...``) and never
+half-loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES, Card
+from companion.cards.payload import format_payload, parse_sticker
+from companion.errors import BadInput, json_path
+from companion.i18n import N_, Text
+from companion.paths import assets_dir, data_dir
+
+GAMES = ("timeline", "cronologia", "exhibition", "ancient-knowledge")
+
+
+class CardEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    n: int = Field(ge=1, le=9999, description="sticker number")
+    year: int | None = None
+    title: str | None = None
+    title_es: str | None = None
+    period: str | None = None
+    icons: list[str] = []
+    continent: str | None = None
+    white: str | None = None
+    ak_id: str | None = None
+    circa: bool = False  # the date is a conventional approximation; printed as "c. 3000 BC"
+    review: bool = False  # a printed range or "c." date sorted on its first year; check by hand
+
+    @field_validator("year")
+    @classmethod
+    def _no_year_zero(cls, v):
+        if v == 0:
+            raise ValueError("there is no year 0: 1 BC is -1, AD 1 is 1")
+        return v
+
+    @field_validator("period")
+    @classmethod
+    def _period(cls, v):
+        if v is not None and v not in PERIODS:
+            raise ValueError(f"unknown period {v!r}; one of {', '.join(PERIODS)}")
+        return v
+
+    @field_validator("icons")
+    @classmethod
+    def _icons(cls, v):
+        bad = [i for i in v if i not in ICONS]
+        if bad:
+            raise ValueError(f"unknown icon {bad[0]!r}; one of {', '.join(ICONS)}")
+        if len(set(v)) != len(v):
+            raise ValueError("an icon is listed twice")
+        return v
+
+    @field_validator("continent")
+    @classmethod
+    def _continent(cls, v):
+        if v is not None and v not in CONTINENTS:
+            raise ValueError(f"unknown continent {v!r}; one of {' '.join(CONTINENTS)}")
+        return v
+
+    @field_validator("white")
+    @classmethod
+    def _white(cls, v):
+        if v is not None and v not in WHITES:
+            raise ValueError(f"unknown white card {v!r}; one of {', '.join(WHITES)}")
+        return v
+
+    def to_card(self, deck_id: str) -> Card:
+        year = 1945 if self.white == "1945" else self.year
+        return Card(year=year, title=self.title, title_es=self.title_es, period=self.period,
+                    icons=tuple(self.icons), continent=self.continent, white=self.white,
+                    ak_id=self.ak_id, code=format_payload(deck_id, self.n))
+
+
+class DeckFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=r"^[A-Z0-9]{2,8}$", description="deck id used in sticker payloads")
+    name: str = Field(min_length=1)
+    game: Literal["timeline", "cronologia", "exhibition", "ancient-knowledge"]
+    assumed: bool = False  # facts are a best guess, to be checked against the physical box
+    notes: str = ""
+    cards: list[CardEntry]
+
+    @model_validator(mode="after")
+    def _cards_fit_game(self):
+        seen: dict[int, int] = {}
+        for i, c in enumerate(self.cards):
+            if c.n in seen:
+                raise _CardError(i, "n", f"number {c.n} is used twice (also cards[{seen[c.n]}])")
+            seen[c.n] = i
+            if self.game in ("timeline", "cronologia") and c.year is None:
+                raise _CardError(i, "year", f"a {self.game} card needs a year")
+            if self.game == "cronologia" and c.period is None:
+                raise _CardError(i, "period", "a cronologia card needs a period")
+            if self.game == "exhibition":
+                if c.white is None and (c.year is None or c.continent is None):
+                    raise _CardError(i, "continent" if c.year is not None else "year",
+                                     "an Exhibition card needs a year and a continent, or white")
+                if c.white is not None and c.continent is not None:
+                    raise _CardError(i, "continent", "a white card has no continent")
+                if c.white == "einstein" and c.year is not None:
+                    raise _CardError(i, "year", "the Einstein card has no year")
+                if c.white == "1945" and c.year not in (None, 1945):
+                    raise _CardError(i, "year", "the 1945 white card's year is 1945")
+            if self.game == "ancient-knowledge" and not c.ak_id:
+                raise _CardError(i, "ak_id", "an Ancient Knowledge card needs its catalog id")
+        return self
+
+
+class _CardError(ValueError):
+    def __init__(self, index: int, fieldname: str, message: str):
+        super().__init__(message)
+        self.where = json_path("cards", index, fieldname)
+        self.message = message
+
+
+class Deck:
+    """A loaded, valid deck."""
+
+    def __init__(self, spec: DeckFile, path: Path | None = None):
+        self.spec = spec
+        self.path = path
+        self.id = spec.id
+        self.name = spec.name
+        self.game = spec.game
+        self.cards: dict[int, Card] = {c.n: c.to_card(spec.id) for c in spec.cards}
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    @property
+    def bundled(self) -> bool:
+        """Shipped with the program (read-only), as opposed to the user's own decks."""
+        return self.path is not None and self.path.parent.resolve() == (assets_dir() / "decks").resolve()
+
+    def entries(self) -> list[CardEntry]:
+        """The deck file's card entries, by number (what printing and CSV export need)."""
+        return sorted(self.spec.cards, key=lambda c: c.n)
+
+    def card(self, number: int) -> Card | None:
+        return self.cards.get(number)
+
+    def payloads(self) -> list[str]:
+        return [format_payload(self.id, n) for n in sorted(self.cards)]
+
+    def plays(self, game: str) -> bool:
+        """History decks (timeline/cronologia) serve both chronology games when periods are known."""
+        if game == self.game:
+            return True
+        if game == "timeline" and self.game == "cronologia":
+            return True
+        return game == "cronologia" and self.game == "timeline" and all(c.period for c in self.cards.values())
+
+
+def load_deck(path: str | Path) -> Deck:
+    """Load and validate one deck file; BadInput names the file, the card and the field."""
+    path = Path(path)
+    where = str(path)
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BadInput(where, "no such deck file") from None
+    except UnicodeDecodeError as e:
+        raise BadInput(where, f"not UTF-8 text (byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise BadInput(f"{where}: line {e.lineno} column {e.colno}", f"malformed JSON: {e.msg}") from None
+    return parse_deck(raw, where, path)
+
+
+def parse_deck(raw, where: str, path: Path | None = None) -> Deck:
+    try:
+        spec = DeckFile.model_validate(raw)
+    except ValidationError as e:
+        err = e.errors()[0]
+        ctx = err.get("ctx", {}).get("error")
+        if isinstance(ctx, _CardError):
+            raise BadInput(f"{where}: {ctx.where}", ctx.message) from None
+        loc = json_path(*err["loc"]) if err["loc"] else "(top level)"
+        msg = err["msg"].removeprefix("Value error, ")
+        raise BadInput(f"{where}: {loc}", msg) from None
+    return Deck(spec, path)
+
+
+def deck_dirs() -> list[Path]:
+    """Bundled decks first, then the user's: a user deck with a bundled deck's id replaces it (that is
+    how a player corrects EXH20 against their own box without renumbering the stickers)."""
+    return [assets_dir() / "decks", data_dir() / "decks"]
+
+
+def user_deck_path(deck_id: str) -> Path:
+    return data_dir() / "decks" / f"{deck_id}.json"
+
+
+@lru_cache(maxsize=1)
+def _registry() -> dict[str, Deck]:
+    decks: dict[str, Deck] = {}
+    for folder in deck_dirs():
+        in_folder: dict[str, Path] = {}
+        for path in sorted(folder.glob("*.json")):
+            deck = load_deck(path)
+            if deck.id in in_folder:
+                raise BadInput(str(path), f"deck id {deck.id} is already used by {in_folder[deck.id]}")
+            in_folder[deck.id] = path
+            decks[deck.id] = deck
+    return decks
+
+
+def reload_decks() -> None:
+    _registry.cache_clear()
+
+
+def all_decks() -> list[Deck]:
+    return list(_registry().values())
+
+
+def bundled_deck(deck_id: str) -> Deck | None:
+    """The shipped deck with this id, even when a user deck replaces it."""
+    path = assets_dir() / "decks"
+    for p in sorted(path.glob("*.json")):
+        deck = load_deck(p)
+        if deck.id == deck_id:
+            return deck
+    return None
+
+
+def get_deck(deck_id_or_path: str) -> Deck:
+    """A deck by id (``EXH20``) or by file path."""
+    if deck_id_or_path.endswith(".json") or "/" in deck_id_or_path:
+        return load_deck(deck_id_or_path)
+    decks = _registry()
+    if deck_id_or_path not in decks:
+        raise BadInput(deck_id_or_path, f"unknown deck; known decks: {', '.join(sorted(decks)) or 'none'}")
+    return decks[deck_id_or_path]
+
+
+def save_user_deck(spec: DeckFile) -> Path:
+    """Write a user deck to ``<data dir>/decks/<id>.json`` (whole file or nothing) and reload."""
+    spec = DeckFile.model_validate(spec.model_dump())  # re-run the deck-wide checks
+    path = user_deck_path(spec.id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = spec.model_dump(exclude_defaults=True)
+    data["cards"] = [c.model_dump(exclude_defaults=True) for c in sorted(spec.cards, key=lambda c: c.n)]
+    text = json.dumps({"id": spec.id, **data}, ensure_ascii=False, indent=1) + "\n"
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+    reload_decks()
+    return path
+
+
+class UnknownCard(BadInput):
+    """A sticker of our format whose deck or number is not known. ``text`` is the same message as a
+    translatable Text, for the kiosk."""
+
+    def __init__(self, where: str, text: Text):
+        super().__init__(where, text.render("en"))
+        self.text = text
+
+
+class ForeignCode(BadInput):
+    """A decoded code that is not a card sticker at all."""
+
+    def __init__(self, where: str, text: Text):
+        super().__init__(where, text.render("en"))
+        self.text = text
+
+
+_FOREIGN = N_("not a card sticker (a foreign code; card stickers read TC:<DECK>:<NUMBER>)")
+_UNKNOWN_DECK = N_("unknown deck {deck}: no deck with this id is registered (known decks: {known}). "
+                   "To register it, on the computer run: companion deck new {deck} --name NAME --game GAME, "
+                   "then add its cards: {add} (or all at once from a spreadsheet: {import_cmd})")
+_UNKNOWN_NUMBER = N_("deck {deck} has no card {number} (it has {count} cards). "
+                     "To register it, on the computer run: {add}")
+_UNKNOWN_NUMBER_BUNDLED = N_("deck {deck} has no card {number} (it has {count} cards, numbered {first} to "
+                             "{last}). {deck} is a bundled deck, so check the sticker; to add cards, make "
+                             "your own copy first: companion deck copy {deck}, then {add}")
+
+
+def add_command(deck_id: str, game: str | None, number: int | None = None) -> str:
+    """The ``companion deck add`` line that registers a card of this deck (shown to players)."""
+    fields = {"exhibition": "--year YEAR --continent XX", "ancient-knowledge": "--ak-id ID",
+              "cronologia": "--year YEAR --title TITLE --period PERIOD"}.get(game or "", "--year YEAR --title TITLE")
+    num = f" --number {number}" if number is not None else ""
+    return f"companion deck add {deck_id}{num} {fields}"
+
+
+def resolve(payload: str, where: str = "") -> Card:
+    """The card a sticker payload names. Foreign and unknown codes raise with a message that says
+    which it is and how to register it (``.text`` holds it for the kiosk, in any language)."""
+    sticker = parse_sticker(payload)
+    loc = f"{where}: {payload}" if where else payload
+    if sticker is None:
+        raise ForeignCode(loc, Text(_FOREIGN))
+    decks = _registry()
+    deck = decks.get(sticker.deck)
+    if deck is None:
+        raise UnknownCard(loc, Text(_UNKNOWN_DECK, {
+            "deck": sticker.deck, "known": ", ".join(sorted(decks)) or "-",
+            "add": f"companion deck add {sticker.deck} --number {sticker.number} ...",
+            "import_cmd": f"companion deck import {sticker.deck} CARDS.csv --game GAME"}))
+    card = deck.card(sticker.number)
+    if card is None:
+        params = {"deck": deck.id, "number": sticker.number, "count": len(deck),
+                  "add": add_command(deck.id, deck.game, sticker.number)}
+        if deck.bundled and len(deck):
+            raise UnknownCard(loc, Text(_UNKNOWN_NUMBER_BUNDLED, {**params, "first": min(deck.cards),
+                                                                   "last": max(deck.cards)}))
+        raise UnknownCard(loc, Text(_UNKNOWN_NUMBER, params))
+    return card

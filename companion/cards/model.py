@@ -1,0 +1,50 @@
+"""What the companion knows about one card."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CONTINENTS = ("OC", "SA", "AF", "AS", "EU", "NA")
+PERIODS = ("prehistoria", "antigua", "media", "moderna", "contemporanea")
+ICONS = ("replace_opp", "swap", "replace_own")
+WHITES = ("1945", "einstein")
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card's facts. Fields a game does not use stay None.
+
+    - Timeline / Cronología: ``year`` (BC negative), ``title``/``title_es``, ``period``, ``icons``.
+    - Exhibition: ``year`` and ``continent``; white cards have ``white`` = "1945" (year 1945, no
+      continent) or "einstein" (no year, no continent).
+    - Ancient Knowledge: ``ak_id``, the catalog id (numbers live in the catalog).
+    ``code`` is the sticker payload when the card came from a deck (``TC:HIST:042``).
+    """
+
+    year: int | None = None
+    title: str | None = None
+    title_es: str | None = None
+    period: str | None = None
+    icons: tuple[str, ...] = ()
+    continent: str | None = None
+    white: str | None = None
+    ak_id: str | None = None
+    code: str | None = None
+
+    def title_in(self, lang: str) -> str | None:
+        return (self.title_es if lang == "es" and self.title_es else self.title)
+
+    def label(self) -> str:
+        """Short human label: the title if known, else the year, else the code."""
+        if self.white == "einstein":
+            return "Einstein"
+        if self.title:
+            return self.title
+        if self.year is not None:
+            return year_label(self.year) + (f" {self.continent}" if self.continent else "")
+        return self.ak_id or self.code or "?"
+
+
+def year_label(year: int) -> str:
+    """1969 -> '1969', -753 -> '753 BC'."""
+    return f"{-year} BC" if year < 0 else str(year)

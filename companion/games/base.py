@@ -1,0 +1,53 @@
+"""The contract every rules engine keeps (the spirit of boardgame.io moves and python-chess).
+
+An engine is a module (or object) with:
+
+- ``GAME_ID``: the ``game`` of the log's setup line (``timeline``, ``cronologia``, ...).
+- ``setup(line: dict) -> state``: the state from a setup line (cards already parsed by the engine
+  with ``companion.cards.json_cards.parse_card``). Bad setup raises ``BadInput`` with a JSON path.
+- ``parse_action(line: dict) -> action``: a log line to an action object; a line that is malformed
+  (missing field, wrong type, unknown ``type``) raises ``BadInput`` naming the field.
+- ``apply(state, action) -> (state, events)``: pure. Never mutates ``state``, never does I/O.
+  A legal action returns the new state and what happened. An **illegal** action returns the
+  *same* state and exactly one :class:`Refused` event whose ``reason`` a player can read; it never
+  raises. A legal move with a bad outcome (a wrongly dated card) is not illegal: it is an event.
+- ``summary(state) -> dict``: the ``companion replay --json`` document for this state.
+- ``action_to_json(action) -> dict``: the log line of an action (the inverse of ``parse_action``).
+
+States are frozen dataclasses (tuples, not lists), so sharing them between the store, the kiosk and
+undo is safe.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.i18n import Text
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, e.g. ``Event("card_placed", {"player": "A", "correct": True})``."""
+
+    kind: str
+    data: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Refused(Event):
+    """The action was illegal; the state is unchanged. ``reason`` says why, in words."""
+
+    reason: Text = Text("")
+
+
+def refuse(msgid: str, **params) -> list[Event]:
+    """The events of an illegal action: ``return state, refuse(N_("it is {expected}'s turn"), ...)``."""
+    return [Refused("refused", dict(params), Text(msgid, params))]
+
+
+def refusal(events: list[Event]) -> Text | None:
+    """The reason if these events say the action was refused, else None."""
+    for e in events:
+        if isinstance(e, Refused):
+            return e.reason
+    return None

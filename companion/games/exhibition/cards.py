@@ -1,0 +1,79 @@
+"""Exhibition cards as the rules see them: a year (None for Einstein) and a continent (None for the
+two white cards). The cards themselves are :class:`companion.cards.model.Card`.
+"""
+
+from __future__ import annotations
+
+from companion.cards.json_cards import card_to_json, parse_card
+from companion.cards.model import Card
+from companion.errors import BadInput
+
+__all__ = ["DECADES", "Card", "card_json", "coloured", "decade", "fixed", "from_text", "label", "parse", "same_card"]
+
+DECADES = tuple(range(1900, 2000, 10))     # the Secret Decade cards: 1900s to 1990s
+
+
+def fixed(c: Card | None) -> bool:
+    """Every card except Einstein (and an empty spot) has a year."""
+    return c is not None and c.year is not None
+
+
+def coloured(c: Card | None) -> bool:
+    """Every card except the two white cards has a continent."""
+    return c is not None and c.continent is not None
+
+
+def decade(year: int) -> int:
+    """1900 is in the 1900s, 1999 in the 1990s."""
+    return year // 10 * 10
+
+
+def label(c: Card | None) -> str:
+    """How players name a card: ``1953 AF``, ``1945 white``, ``Einstein``; ``empty`` for no card."""
+    if c is None:
+        return "empty"
+    if c.white == "einstein":
+        return "Einstein"
+    if c.white == "1945":
+        return "1945 white"
+    return f"{c.year} {c.continent}"
+
+
+def same_card(a: Card, b: Card) -> bool:
+    """The same physical card: by sticker code when both have one, else by the facts (decks may hold
+    duplicate years, decision A14, so equal facts are interchangeable)."""
+    if a.code and b.code:
+        return a.code == b.code
+    return (a.year, a.continent, a.white) == (b.year, b.continent, b.white)
+
+
+def parse(obj, where: str, allow_empty: bool = False) -> Card | None:
+    """An Exhibition card from its JSON form (cli.md) or a sticker payload; BadInput names where."""
+    card = parse_card(obj, where, allow_empty=allow_empty)
+    if card is None:
+        return None
+    if card.white is None and card.continent is None:
+        if isinstance(obj, str):
+            raise BadInput(where, f"{obj} ({card.label()}) is not an Exhibition card: it has no continent")
+        raise BadInput(f"{where}.continent", "an Exhibition card needs a continent (OC SA AF AS EU NA), or is white")
+    return card
+
+
+def from_text(text: str | None) -> Card | None:
+    """A card from the way players write it: ``"1953 AF"``, ``"1945"`` (the white card), ``"Einstein"``;
+    ``None`` or ``"-"`` for an empty spot. For tests, docs and typing at a console."""
+    if text is None or text == "-":
+        return None
+    if text.lower() == "einstein":
+        return Card(white="einstein")
+    if text in ("1945", "1945 white"):
+        return Card(year=1945, white="1945")
+    year, continent = text.split()
+    if continent not in ("OC", "SA", "AF", "AS", "EU", "NA"):
+        raise ValueError(f"{text!r}: unknown continent {continent!r}")
+    return Card(year=int(year), continent=continent)
+
+
+def card_json(c: Card | None):
+    """The cli.md JSON form of a card (its sticker code when it came from a deck)."""
+    return card_to_json(c)

@@ -1,0 +1,581 @@
+"""Final scoring (rules §7, §9) and the ``companion score exhibition`` document (cli.md).
+
+``score_table(table, where)`` checks a table as it lies (every placement rule, exit 2 naming player,
+showcase, spot and rule) and returns the ``--json`` document; ``format_score(result)`` prints it as
+a sheet that explains each figure. The engine scores a finished game with :func:`score_finals`, so
+the kiosk, ``companion replay`` and ``companion score`` can never disagree.
+
+Each player's entry keeps cli.md's keys (``name``, ``total``, ``place``, ``breakdown``) and adds
+``explain``: which cards made each figure. The document adds ``warnings`` (English notes for whoever
+wrote the table: an overlay on a showcase it does not suit, a missing round or market) only when
+there are some.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from dataclasses import dataclass
+
+from companion.errors import BadInput, json_path
+from companion.games.exhibition.board import (CONTINENTS, DEPOT, OVERLAYS, SCORING_OVERLAYS, SHOWCASES, Layout,
+                                              board, layout_warnings, parse_layout, spot_name)
+from companion.games.exhibition.cards import DECADES, Card, coloured, decade, fixed, label, parse
+from companion.games.exhibition.options import Options, parse_options
+from companion.games.exhibition.rules import Context, Exhibit, claims_against, exhibit_problem
+from companion.i18n import N_, Text
+
+GAME_ID = "exhibition"
+MAX_PLAYERS = 5
+AWARDS = 5           # first place of a race or ranking: 5, then 4, 3, 2, 1 (A9: whatever the player count)
+SOLO_FACTOR = 100
+MID_CENTURY = 1950
+
+
+@dataclass(frozen=True)
+class Final:
+    """One player's end of game: the board, the round of the six-continents race, the secret decade."""
+
+    exhibit: Exhibit
+    six_continents_round: int | None = None
+    secret_decade: int | None = None
+
+
+def ladder(values: dict, smaller_first: bool, tie_ranking: str = "competition") -> dict:
+    """Awards 5/4/3/2/1 by rank (rules §7); None = out of the ranking = 0.
+    Competition ranking gives 5, 5, 3 after a tie; dense ranking 5, 5, 4 (A8)."""
+    ranked = {p: v for p, v in values.items() if v is not None}
+
+    def better(w, v):
+        return w < v if smaller_first else w > v
+
+    out = {}
+    for p, v in values.items():
+        if v is None:
+            out[p] = 0
+            continue
+        ahead = {w for w in ranked.values() if better(w, v)} if tie_ranking == "dense" else \
+            [w for w in ranked.values() if better(w, v)]
+        out[p] = max(0, AWARDS - len(ahead))
+    return out
+
+
+def _rank(values: dict, p, smaller_first: bool) -> int | None:
+    v = values[p]
+    if v is None:
+        return None
+    return 1 + sum(1 for w in values.values() if w is not None and (w < v if smaller_first else w > v))
+
+
+def _ranked(values: dict) -> int:
+    return sum(1 for v in values.values() if v is not None)
+
+
+def mid_century_distance(exhibit: Exhibit) -> int | None:
+    """|year - 1950| of the Mid-Century card; None (infinitely far) for an empty spot or Einstein (A18)."""
+    card = exhibit.showcase("mid_century")[0]
+    return abs(card.year - MID_CENTURY) if fixed(card) else None
+
+
+def longest_chain(years) -> list[int]:
+    """The longest run of consecutive calendar years (the earliest of equal runs); [] for none."""
+    ys = sorted(set(years))
+    best: list[int] = []
+    run: list[int] = []
+    for y in ys:
+        run = run + [y] if run and y == run[-1] + 1 else [y]
+        if len(run) > len(best):
+            best = run
+    return best
+
+
+def _market_years(market) -> list[int]:
+    return sorted(c.year for c in market if fixed(c))
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring
+
+
+def _player_facts(f: Final, layout: Layout, options: Options) -> dict:
+    """The figures of one player that do not depend on the others."""
+    ex = f.exhibit
+    hall = [(spot, c) for spot, c in ex.hall_cards() if coloured(c)]
+    facts: dict = {"hall": hall}
+    missing = [k for k in CONTINENTS if k not in {c.continent for _, c in hall}]
+    facts["six_complete"] = not missing
+    facts["six_missing"] = missing
+    # Years Gap (A5: the 1945 white card counts as 1945 unless the flag says no)
+    gap = None
+    if layout.overlay("years_gap") is None:
+        left, right = ex.showcase("years_gap")
+        usable = fixed(left) and fixed(right) and (options.white_1945_in_years_gap
+                                                   or (left.white is None and right.white is None))
+        gap = right.year - left.year if usable else None
+        facts["years_gap_cards"] = (left, right)
+    facts["years_gap"] = gap
+    # Continent Focus, Number of Decades, Chain of Years: coloured Hall cards only
+    by_continent: dict[str, list[Card]] = {}
+    for _, c in hall:
+        by_continent.setdefault(c.continent, []).append(c)
+    focus = max((len(v) for v in by_continent.values()), default=0)
+    facts["focus"] = focus
+    facts["focus_continents"] = [k for k in CONTINENTS if len(by_continent.get(k, [])) == focus and focus]
+    facts["focus_cards"] = sorted(by_continent[facts["focus_continents"][0]], key=lambda c: c.year) if focus else []
+    facts["decades"] = sorted({decade(c.year) for _, c in hall})
+    chain = longest_chain(c.year for _, c in hall)
+    facts["chain"] = chain
+    facts["chain_cards"] = sorted(((spot, c) for spot, c in hall if c.year in chain), key=lambda sc: sc[1].year)
+    empty = [spot_name(k, i) for k, s in ex.hall for i, c in enumerate(s) if c is None]
+    facts["empty"] = empty
+    facts["depot"] = ex.depot_cards
+    if f.secret_decade is not None:
+        facts["secret_cards"] = sorted((c for _, c in hall if decade(c.year) == f.secret_decade), key=lambda c: c.year)
+    # Variation showcases that score (§9.2): white cards never lie there, so every card has a year
+    short = layout.covered_by("short_era")
+    if short is not None:
+        cards = ex.showcase(short)
+        full = all(c is not None for c in cards)
+        facts["short_era_cards"] = cards
+        facts["short_era"] = cards[-1].year - cards[0].year if full and all(fixed(c) for c in cards) else None
+    old = layout.covered_by("antiquity")
+    if old is not None:
+        cards = ex.showcase(old)
+        facts["antiquity_cards"] = cards
+        facts["antiquity_full"] = all(c is not None for c in cards)
+        facts["antiquity"] = cards[-1].year if fixed(cards[-1]) else None
+    facts["mid_century"] = ex.showcase("mid_century")[0]
+    facts["mid_century_distance"] = mid_century_distance(ex)
+    return facts
+
+
+def _labels(cards) -> list[str]:
+    return [label(c) for c in cards]
+
+
+
+def score_finals(finals: list[Final], layout: Layout, options: Options, market=None,
+                 warnings: list[str] | None = None) -> dict:
+    """The score document for the players' final boards (one player: solo scoring, ×100)."""
+    warnings = list(warnings or []) + [w.render("en") for w in layout_warnings(layout)]
+    solo = len(finals) == 1
+    facts = [_player_facts(f, layout, options) for f in finals]
+    n = range(len(finals))
+    rounds = {i: (finals[i].six_continents_round if facts[i]["six_complete"] else None) for i in n}
+    for i in n:
+        if not solo and facts[i]["six_complete"] and rounds[i] is None:
+            warnings.append(f"{finals[i].exhibit.name} has all six continents in the Hall but no "
+                            f"six_continents_round: the race scores 0 for them")
+    gaps = {i: facts[i]["years_gap"] for i in n}
+    spans = {i: facts[i].get("short_era") for i in n}
+    olds = {i: facts[i].get("antiquity") for i in n}
+    tie = options.tie_ranking
+    six_award = ladder(rounds, True, tie)
+    gap_award = ladder(gaps, False, tie)
+    span_award = ladder(spans, True, tie)
+    old_award = ladder(olds, True, tie)
+    market = tuple(market or ())
+    market_years = _market_years(market)
+
+    entries = []
+    for i, f in enumerate(finals):
+        x = facts[i]
+        b: dict = {}
+        e: dict = {}
+        # six continents
+        if solo:
+            b["six_continents"] = 1 if x["six_complete"] else 0
+        else:
+            b["six_continents"] = six_award[i]
+        e["six_continents"] = {"complete": x["six_complete"], "missing": x["six_missing"],
+                               "round": rounds[i], "rank": None if solo else _rank(rounds, i, True),
+                               "ranked": None if solo else _ranked(rounds)}
+        # years gap
+        yg: dict = {"covered_by": layout.overlay("years_gap")}
+        if "years_gap_cards" in x:
+            yg["cards"] = _labels(x["years_gap_cards"])
+        yg["gap"] = gaps[i]
+        if solo:
+            if gaps[i] is not None:
+                left, right = x["years_gap_cards"]
+                outside = [y for y in market_years if y < left.year or y > right.year]
+                yg["market_outside"] = outside
+                b["years_gap"] = max(0, AWARDS - len(outside))
+            else:
+                b["years_gap"] = 0
+        else:
+            yg["rank"], yg["ranked"] = _rank(gaps, i, False), _ranked(gaps)
+            b["years_gap"] = gap_award[i]
+        e["years_gap"] = yg
+        b["continent_focus"] = x["focus"]
+        e["continent_focus"] = {"continents": x["focus_continents"], "cards": _labels(x["focus_cards"])}
+        b["decades"] = len(x["decades"])
+        e["decades"] = {"decades": x["decades"]}
+        b["chain"] = max(1, len(x["chain"]))
+        e["chain"] = {"years": x["chain"], "cards": [{"spot": s, "card": label(c)} for s, c in x["chain_cards"]]}
+        b["empty_spots"] = -len(x["empty"])
+        e["empty_spots"] = {"spots": x["empty"]}
+        b["depot"] = -len(x["depot"])
+        e["depot"] = {"cards": _labels(x["depot"])}
+        if f.secret_decade is not None:
+            b["secret_decade"] = len(x["secret_cards"])
+            e["secret_decade"] = {"decade": f.secret_decade, "cards": _labels(x["secret_cards"])}
+        short = layout.covered_by("short_era")
+        if short is not None:
+            se = {"showcase": short, "cards": _labels(x["short_era_cards"]), "span": spans[i]}
+            if solo:
+                if spans[i] is not None:
+                    first, last = x["short_era_cards"][0].year, x["short_era_cards"][-1].year
+                    between = [y for y in market_years if first < y < last]
+                    se["market_between"] = between
+                    b["short_era"] = max(0, AWARDS - len(between))
+                else:
+                    b["short_era"] = 0
+            else:
+                se["rank"], se["ranked"] = _rank(spans, i, True), _ranked(spans)
+                b["short_era"] = span_award[i]
+            e["short_era"] = se
+        old = layout.covered_by("antiquity")
+        if old is not None:
+            an = {"showcase": old, "card": label(x["antiquity_cards"][-1]), "year": olds[i]}
+            if solo:
+                if olds[i] is not None and x["antiquity_full"]:
+                    lower = [y for y in market_years if y < olds[i]]
+                    an["market_lower"] = lower
+                    b["antiquity"] = max(0, AWARDS - len(lower))
+                else:
+                    an["not_full"] = not x["antiquity_full"]
+                    b["antiquity"] = 0
+            else:
+                an["rank"], an["ranked"] = _rank(olds, i, True), _ranked(olds)
+                b["antiquity"] = old_award[i]
+            e["antiquity"] = an
+        for key, overlay in layout.variations:
+            if overlay not in SCORING_OVERLAYS:     # cli.md: one key per variation showcase; these award nothing
+                b[overlay] = 0
+                e[overlay] = {"showcase": key, "cards": _labels(c for c in f.exhibit.showcase(key) if c is not None)}
+        dist = x["mid_century_distance"]
+        e["mid_century"] = {"card": label(x["mid_century"]), "distance": dist}
+        if solo:
+            b = {k: v * SOLO_FACTOR for k, v in b.items()}
+            per_year = options.solo_mid_century_per_year
+            b["mid_century"] = 0 if dist is None else max(0, SOLO_FACTOR - per_year * dist)
+            e["mid_century"]["per_year"] = per_year
+        entries.append({"name": f.exhibit.name, "total": sum(b.values()), "breakdown": b, "explain": e})
+    doc = _rank_players(entries, solo)
+    doc["solo"] = solo
+    doc["layout"] = layout.to_json()
+    if layout.variations:
+        doc["variations"] = layout.variations_json()
+    if warnings:
+        doc["warnings"] = warnings
+    return doc
+
+
+def _rank_players(entries: list[dict], solo: bool) -> dict:
+    """Places: more fame first; a tie goes to the Mid-Century card closest to 1950 (empty or Einstein:
+    infinitely far); still equal = shared place."""
+    def key(e):
+        d = e["explain"]["mid_century"]["distance"]
+        return (-e["total"], math.inf if d is None else d)
+
+    placed = []
+    for seat, e in enumerate(entries):
+        place = 1 + sum(1 for o in entries if key(o) < key(e))
+        tied_on_total = [o["name"] for o in entries if o is not e and o["total"] == e["total"]]
+        e["explain"]["tie"] = {"tied_on_total_with": tied_on_total} if tied_on_total and not solo else None
+        placed.append((place, seat, {"name": e["name"], "total": e["total"], "place": place,
+                                     "breakdown": e["breakdown"], "explain": e["explain"]}))
+    players = [p for _, _, p in sorted(placed, key=lambda t: t[:2])]
+    return {"game": GAME_ID, "players": players, "winners": [p["name"] for p in players if p["place"] == 1]}
+
+
+# ---------------------------------------------------------------------------------------------
+# The table file of cli.md
+
+_TABLE_KEYS = ("game", "players", "layout", "variations", "market", "options")
+_PLAYER_KEYS = ("name", "showcases", "depot", "six_continents_round", "secret_decade")
+
+
+def _at(where: str, *parts) -> str:
+    path = json_path(*parts)
+    return f"{where}: {path}" if where else path
+
+
+class _Cards:
+    """Parses the table's cards and refuses a physical card seen twice (one sticker, one white card)."""
+
+    def __init__(self, where: str):
+        self.where = where
+        self.seen: dict[str, str] = {}
+
+    def card(self, obj, *parts) -> Card | None:
+        loc = _at(self.where, *parts)
+        card = parse(obj, loc, allow_empty=True)
+        if card is None:
+            return None
+        ident = card.code or (f"white {card.white}" if card.white else None)
+        if ident is not None:
+            if ident in self.seen:
+                what = label(card) if card.white else f"{card.code} ({label(card)})"
+                raise BadInput(loc, f"{what} is already at {self.seen[ident]}; every card exists once")
+            self.seen[ident] = json_path(*parts)
+        return card
+
+
+def parse_table(table, where: str = "") -> tuple[list[Final], Layout, Options, tuple, list[str]]:
+    """The players, layout, options and market of a cli.md table, every placement rule checked;
+    BadInput names the file, the JSON path and the rule."""
+    if not isinstance(table, dict):
+        raise BadInput(where or "table", 'the table must be a JSON object like {"players": [...]}')
+    for key in table:
+        if key not in _TABLE_KEYS:
+            raise BadInput(_at(where, key), f"unknown key; a table holds {', '.join(_TABLE_KEYS)}")
+    if "game" in table and table["game"] != GAME_ID:
+        raise BadInput(_at(where, "game"), f"{table['game']!r} is not {GAME_ID!r}")
+    layout = parse_layout(table.get("layout"), table.get("variations"), where)
+    options = parse_options(table.get("options"), where)
+    players = table.get("players")
+    if not isinstance(players, list) or not players:
+        raise BadInput(_at(where, "players"), "a non-empty list of players is needed")
+    if len(players) > MAX_PLAYERS:
+        raise BadInput(_at(where, "players"), f"{len(players)} players; Exhibition is for 1 to {MAX_PLAYERS}")
+    cards = _Cards(where)
+    warnings: list[str] = []
+    names: set[str] = set()
+    parsed = []
+    for i, p in enumerate(players):
+        parsed.append(_parse_player(p, i, where, layout, cards, names))
+    market_raw = table.get("market")
+    market: tuple = ()
+    if market_raw is None:
+        if len(players) == 1:
+            warnings.append("no market in the table: solo Years Gap, Short Era and Antiquity are scored "
+                            "as if the market were empty")
+    else:
+        if not isinstance(market_raw, list):
+            raise BadInput(_at(where, "market"), "a list of the cards still under the continents is needed")
+        limit = len(board().columns) * board().cards_per_column
+        if len(market_raw) > limit:
+            raise BadInput(_at(where, "market"), f"{len(market_raw)} cards; the market holds at most {limit}")
+        market = tuple(c for c in (cards.card(obj, "market", j) for j, obj in enumerate(market_raw)) if c)
+    exhibits = [ex for ex, _, _ in parsed]
+    finals = []
+    for i, (ex, six_round, secret) in enumerate(parsed):
+        ctx = Context(layout, options, len(players), claims_against(exhibits, i, layout, only_before=True))
+        broken = exhibit_problem(ex, ctx)
+        if broken is not None:
+            key, index, problem = broken
+            raise BadInput(_at(where, "players", i, "showcases", key, index), str(problem))
+        if six_round is not None:
+            missing = [k for k in CONTINENTS if k not in ex.continents()]
+            if missing:
+                raise BadInput(_at(where, "players", i, "six_continents_round"),
+                               f"round {six_round}, but the Hall has no {' '.join(missing)} card: the race needs a "
+                               f"coloured card of each of the six continents in the Hall")
+        finals.append(Final(ex, six_round, secret))
+    return finals, layout, options, market, warnings
+
+
+def _parse_player(p, i: int, where: str, layout: Layout, cards: _Cards, names: set):
+    if not isinstance(p, dict):
+        raise BadInput(_at(where, "players", i), "a player is an object with name, showcases, depot, ...")
+    for key in p:
+        if key not in _PLAYER_KEYS:
+            raise BadInput(_at(where, "players", i, key), f"unknown key; a player has {', '.join(_PLAYER_KEYS)}")
+    name = p.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise BadInput(_at(where, "players", i, "name"), "a player needs a non-empty name")
+    if name in names:
+        raise BadInput(_at(where, "players", i, "name"), f"{name!r} is used by two players")
+    names.add(name)
+    showcases = p.get("showcases")
+    if not isinstance(showcases, dict):
+        raise BadInput(_at(where, "players", i, "showcases"),
+                       f"an object with the showcases {', '.join(SHOWCASES)} is needed")
+    for key in showcases:
+        if key not in SHOWCASES:
+            raise BadInput(_at(where, "players", i, "showcases", key),
+                           f"unknown showcase; the showcases are {', '.join(SHOWCASES)}")
+    hall = []
+    for key, n in layout.spots:
+        if key not in showcases:
+            raise BadInput(_at(where, "players", i, "showcases"),
+                           f"missing showcase {key!r} (a list of its {n} spots, null for an empty one)")
+        spots = showcases[key]
+        if not isinstance(spots, list):
+            raise BadInput(_at(where, "players", i, "showcases", key), f"a list of {n} spots is needed")
+        if len(spots) != n:
+            raise BadInput(_at(where, "players", i, "showcases", key),
+                           f"{len(spots)} spots listed; {key} has {n} in this layout (null for an empty spot)")
+        hall.append((key, tuple(cards.card(obj, "players", i, "showcases", key, j) for j, obj in enumerate(spots))))
+    depot_raw = p.get("depot", [])
+    if depot_raw is None:
+        depot_raw = []
+    if not isinstance(depot_raw, list):
+        raise BadInput(_at(where, "players", i, DEPOT), "a list of the cards in the Depot is needed ([] if none)")
+    if len(depot_raw) > layout.depot:
+        raise BadInput(_at(where, "players", i, DEPOT), f"{len(depot_raw)} cards; the Depot has {layout.depot} spots")
+    depot = tuple(cards.card(obj, "players", i, DEPOT, j) for j, obj in enumerate(depot_raw))
+    depot = depot + (None,) * (layout.depot - len(depot))
+    six_round = p.get("six_continents_round")
+    if six_round is not None and (not isinstance(six_round, int) or isinstance(six_round, bool) or six_round < 1):
+        raise BadInput(_at(where, "players", i, "six_continents_round"),
+                       f"{six_round!r} is not a round number (1 or more; null if never)")
+    secret = p.get("secret_decade")
+    if secret is not None and (not isinstance(secret, int) or isinstance(secret, bool) or secret not in DECADES):
+        hint = f" (the {decade(secret)}s start in {decade(secret)})" if isinstance(secret, int) and \
+            not isinstance(secret, bool) and 1900 <= secret <= 1999 else ""
+        raise BadInput(_at(where, "players", i, "secret_decade"),
+                       f"{secret!r} is not the first year of a decade from 1900 to 1990{hint}")
+    return Exhibit(name, tuple(hall), depot), six_round, secret
+
+
+def score_table(table: dict, where: str) -> dict:
+    """The ``companion score exhibition --json`` document for a table (cli.md)."""
+    finals, layout, options, market, warnings = parse_table(table, where)
+    return score_finals(finals, layout, options, market, warnings)
+
+
+# ---------------------------------------------------------------------------------------------
+# The explained sheet
+
+_WIDTH = 66
+
+
+def _line(label_text: str, points: int, indent: int = 2) -> str:
+    """A figure and its reason; a long reason wraps, the points stay on its last line."""
+    rows = textwrap.wrap(label_text, _WIDTH - indent - 1, initial_indent=" " * indent,
+                         subsequent_indent=" " * (indent + 4)) or [" " * indent]
+    return "\n".join(rows[:-1] + [f"{rows[-1]:<{_WIDTH}}{points:>6}"])
+
+
+def _decade_runs(decades: list[int]) -> str:
+    """[1900, 1910, 1920, 1950] -> '1900s-1920s, 1950s'."""
+    runs: list[list[int]] = []
+    for d in decades:
+        if runs and d == runs[-1][-1] + 10:
+            runs[-1].append(d)
+        else:
+            runs.append([d])
+    return ", ".join(f"{r[0]}s" if len(r) == 1 else f"{r[0]}s-{r[-1]}s" for r in runs) or "-"
+
+
+def format_score(result: dict, lang: str = "en") -> str:
+    """The score document as a sheet a person can check card by card."""
+    def t(msgid, **params):
+        return Text(msgid, params).render(lang)
+
+    solo = result.get("solo", len(result["players"]) == 1)
+    unit = t(N_("points")) if solo else t(N_("FP"))
+    head = t(N_("Exhibition: final score (solo, fame points x 100)")) if solo else \
+        t(N_("Exhibition: final score ({count} players)"), count=len(result["players"]))
+    lines = [head, t(N_("Layout {layout}"), layout="/".join(str(v) for v in result.get("layout", {}).values()))
+             + (", " + ", ".join(f"{k}: {v}" for k, v in result["variations"].items())
+                if result.get("variations") else ""), ""]
+    for p in result["players"]:
+        b, ex = p["breakdown"], p["explain"]
+        lines.append(f"{p['place']}. {p['name']}: {p['total']} {unit}")
+        six = ex["six_continents"]
+        if six["complete"]:
+            text = t(N_("Six continents: all six in the Hall")) if solo or six["round"] is None else \
+                t(N_("Six continents: complete in round {round}, place {rank} of {ranked}"), round=six["round"],
+                  rank=six["rank"], ranked=six["ranked"])
+        else:
+            text = t(N_("Six continents: missing {missing}"), missing=" ".join(six["missing"]))
+        lines.append(_line(text, b["six_continents"]))
+        yg = ex["years_gap"]
+        if yg["covered_by"]:
+            text = t(N_("Years Gap: covered by {overlay}"), overlay=yg["covered_by"])
+        elif yg["gap"] is None:
+            text = t(N_("Years Gap: {left} | {right}, not scored (empty spot, Einstein or 1945)"),
+                     left=yg["cards"][0], right=yg["cards"][1])
+        elif solo:
+            text = t(N_("Years Gap: {left} | {right}; {k} market cards outside: {years}"), left=yg["cards"][0],
+                     right=yg["cards"][1], k=len(yg["market_outside"]),
+                     years=", ".join(map(str, yg["market_outside"])) or "-")
+        else:
+            text = t(N_("Years Gap: {left} | {right} = {gap} years, place {rank} of {ranked}"), left=yg["cards"][0],
+                     right=yg["cards"][1], gap=yg["gap"], rank=yg["rank"], ranked=yg["ranked"])
+        lines.append(_line(text, b["years_gap"]))
+        cf = ex["continent_focus"]
+        if cf["continents"]:
+            text = t(N_("Continent Focus: {continent} x {count} ({cards})"), continent=" = ".join(cf["continents"]),
+                     count=len(cf["cards"]), cards=", ".join(cf["cards"]))
+        else:
+            text = t(N_("Continent Focus: no coloured card in the Hall"))
+        lines.append(_line(text, b["continent_focus"]))
+        lines.append(_line(t(N_("Number of Decades: {decades}"), decades=_decade_runs(ex["decades"]["decades"])),
+                           b["decades"]))
+        ch = ex["chain"]
+        if len(ch["years"]) >= 2:
+            text = t(N_("Chain of Years: {first}-{last} ({cards})"), first=ch["years"][0], last=ch["years"][-1],
+                     cards=", ".join(f"{c['spot']}: {c['card']}" for c in ch["cards"]))
+        else:
+            text = t(N_("Chain of Years: no two consecutive years (minimum 1)"))
+        lines.append(_line(text, b["chain"]))
+        spots = ex["empty_spots"]["spots"]
+        lines.append(_line(t(N_("Empty spots: {spots}"), spots=", ".join(spots) or t(N_("none"))), b["empty_spots"]))
+        lines.append(_line(t(N_("Depot: {cards}"), cards=", ".join(ex["depot"]["cards"]) or t(N_("none"))),
+                           b["depot"]))
+        if "secret_decade" in b:
+            sd = ex["secret_decade"]
+            lines.append(_line(t(N_("Secret Decade {decade}s: {cards}"), decade=sd["decade"],
+                                 cards=", ".join(sd["cards"]) or t(N_("none"))), b["secret_decade"]))
+        if "short_era" in b:
+            se = ex["short_era"]
+            if se["span"] is None:
+                text = t(N_("Short Era ({showcase}): not full"), showcase=se["showcase"])
+            elif solo:
+                text = t(N_("Short Era ({showcase}): {cards}; {k} market cards between: {years}"),
+                         showcase=se["showcase"], cards=", ".join(se["cards"]), k=len(se["market_between"]),
+                         years=", ".join(map(str, se["market_between"])) or "-")
+            else:
+                text = t(N_("Short Era ({showcase}): span {span} years, place {rank} of {ranked}"),
+                         showcase=se["showcase"], span=se["span"], rank=se["rank"], ranked=se["ranked"])
+            lines.append(_line(text, b["short_era"]))
+        if "antiquity" in b:
+            an = ex["antiquity"]
+            if an["year"] is None or an.get("not_full"):
+                text = t(N_("Antiquity ({showcase}): not scored ({card} in the rightmost spot)"),
+                         showcase=an["showcase"], card=an["card"])
+            elif solo:
+                text = t(N_("Antiquity ({showcase}): {year}; {k} market cards lower: {years}"), showcase=an["showcase"],
+                         year=an["year"], k=len(an["market_lower"]),
+                         years=", ".join(map(str, an["market_lower"])) or "-")
+            else:
+                text = t(N_("Antiquity ({showcase}): {year} in the rightmost spot, place {rank} of {ranked}"),
+                         showcase=an["showcase"], year=an["year"], rank=an["rank"], ranked=an["ranked"])
+            lines.append(_line(text, b["antiquity"]))
+        for key in b:
+            if key in OVERLAYS and key not in SCORING_OVERLAYS:
+                lines.append(_line(t(N_("{overlay} ({showcase}): a placement rule, no award"),
+                                     overlay=board().overlay(key).name, showcase=ex[key]["showcase"]), b[key]))
+        mc = ex["mid_century"]
+        if mc["distance"] is None:
+            text = t(N_("Mid-Century: {card} (infinitely far from 1950)"), card=mc["card"])
+        elif mc["distance"] == 1:
+            text = t(N_("Mid-Century: {card}, 1 year from 1950"), card=mc["card"])
+        else:
+            text = t(N_("Mid-Century: {card}, {distance} years from 1950"), card=mc["card"], distance=mc["distance"])
+        if solo:
+            lines.append(_line(text, b["mid_century"]))
+        else:
+            lines.append("  " + text + " " + t(N_("(breaks ties)")))
+        lines.append(_line("Total", p["total"]))      # the same word in Spanish
+        lines.append("")
+    winners = result["winners"]
+    if solo:
+        lines.append(t(N_("Solo score: {total}"), total=result["players"][0]["total"]))
+    elif len(winners) > 1:
+        lines.append(t(N_("Shared first place: {names} (same fame, Mid-Century equally close to 1950)"),
+                       names=", ".join(winners)))
+    else:
+        lines.append(t(N_("Winner: {name}"), name=winners[0]))
+        first = result["players"][0]
+        if first["explain"].get("tie"):
+            lines.append(t(N_("(tie on {total} FP broken by the Mid-Century card closest to 1950)"),
+                           total=first["total"]))
+    for w in result.get("warnings", []):
+        lines.append(t(N_("Warning: {text}"), text=w))
+    return "\n".join(lines)

@@ -1,0 +1,57 @@
+"""``companion score <game> TABLE.json [--json]``: final scoring of a table as it lies (cli.md).
+
+Each scorable game has a module with ``score_table(table, where) -> dict`` (the ``--json``
+document, BadInput for a table that breaks a rule) and ``format_score(result, lang) -> str`` (the
+explained sheet).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+from companion.errors import BadInput
+
+SCORERS = {
+    "exhibition": "companion.games.exhibition.score",
+    "ancient-knowledge": "companion.games.ancient_knowledge.score",
+}
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("game", metavar="GAME", help=f"the game: {', '.join(SCORERS)}")
+    parser.add_argument("table", metavar="TABLE.json", help="the table as it lies (format: shared/spec/cli.md)")
+    parser.add_argument("--json", action="store_true", help="print the score as one JSON document")
+    parser.add_argument("--lang", choices=("en", "es"), default="en", help="language of the text sheet")
+
+
+def read_table(path: str):
+    """The JSON document of a table file; BadInput names the file (and the line of a JSON error)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInput(path, "no such file") from None
+    except IsADirectoryError:
+        raise BadInput(path, "is a folder, not a table file") from None
+    except PermissionError:
+        raise BadInput(path, "not readable (permission denied)") from None
+    except UnicodeDecodeError as e:
+        raise BadInput(path, f"not UTF-8 text (byte {e.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise BadInput(f"{path}: line {e.lineno} column {e.colno}", f"malformed JSON: {e.msg}") from None
+
+
+def run(args) -> int:
+    if args.game not in SCORERS:
+        raise BadInput(args.game, f"no scoring for this game; scorable games: {', '.join(SCORERS)}")
+    table = read_table(args.table)
+    scorer = importlib.import_module(SCORERS[args.game])
+    result = scorer.score_table(table, args.table)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        print(scorer.format_score(result, args.lang))
+    return 0

@@ -1,0 +1,149 @@
+"""The arcade buttons, the two verdict LEDs and the buzzer, through gpiozero.
+
+Pins come from the config (``[buttons]``, ``[outputs]``, BCM numbers). Debouncing is done here, in
+software, on every edge (``bounce_ms``): contacts of cheap arcade buttons chatter for a few
+milliseconds, and the same code then behaves the same on every pin library (lgpio on the Pi, the
+mock pins of the tests). NEXT, UNDO and OK act on the press, so the screen answers at once; MENU
+acts on the release (a short press is BACK) or after ``hold_menu_seconds`` (MENU: the menu).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from companion.config import ButtonPins, OutputPins
+from companion.inputs.commands import BACK, MENU, NEXT, OK, UNDO, Command, CommandStream
+
+log = logging.getLogger(__name__)
+
+
+class _DebouncedButton:
+    """One button: edges closer than ``bounce`` seconds to the last accepted edge are chatter."""
+
+    def __init__(self, button, bounce: float, on_press, on_release=None, on_hold=None):
+        self.button = button
+        self.bounce = bounce
+        self._last_edge = -1e9
+        self._pressed = False
+        self._lock = threading.Lock()
+        self._on_press, self._on_release = on_press, on_release
+        button.when_pressed = self._edge_pressed
+        button.when_released = self._edge_released
+        if on_hold is not None:
+            button.when_held = lambda: self._pressed and on_hold()
+
+    def _accept(self, pressed: bool) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            if pressed == self._pressed or now - self._last_edge < self.bounce:
+                return False
+            self._pressed = pressed
+            self._last_edge = now
+            return True
+
+    def _edge_pressed(self):
+        if self._accept(True):
+            self._on_press()
+
+    def _edge_released(self):
+        if self._accept(False) and self._on_release is not None:
+            self._on_release()
+
+
+class GpioButtons:
+    """NEXT, UNDO, OK, MENU as Commands on ``stream``. Raises gpiozero's errors when there are no
+    GPIO pins (a laptop); :func:`open_buttons` turns that into keyboard-only with a log line."""
+
+    def __init__(self, pins: ButtonPins, stream: CommandStream):
+        from gpiozero import Button
+
+        self.stream = stream
+        bounce = pins.bounce_ms / 1000
+        self._devices = []
+        self._buttons = []
+        for kind, pin in ((NEXT, pins.next), (UNDO, pins.undo), (OK, pins.ok)):
+            b = Button(pin, pull_up=True)
+            self._devices.append(b)
+            self._buttons.append(_DebouncedButton(b, bounce, lambda k=kind: self._post(k)))
+        menu = Button(pins.menu, pull_up=True, hold_time=pins.hold_menu_seconds)
+        self._devices.append(menu)
+        self._menu_held = False
+        self._buttons.append(_DebouncedButton(menu, bounce, self._menu_down, self._menu_up, self._menu_hold))
+
+    def _post(self, kind: str) -> None:
+        self.stream.post(Command(kind, source="gpio"))
+
+    def _menu_down(self):
+        self._menu_held = False
+
+    def _menu_hold(self):
+        self._menu_held = True
+        self._post(MENU)
+
+    def _menu_up(self):
+        if not self._menu_held:
+            self._post(BACK)
+
+    def close(self) -> None:
+        for d in self._devices:
+            d.close()
+
+
+class Signals:
+    """Green LED for a correct card, red LED and two beeps for a wrong one, red blinking for a fault."""
+
+    def __init__(self, pins: OutputPins):
+        from gpiozero import LED, Buzzer
+
+        self.green = LED(pins.led_green)
+        self.red = LED(pins.led_red)
+        self.buzzer = Buzzer(pins.buzzer)
+
+    def verdict(self, correct: bool) -> None:
+        self.red.off()
+        self.green.off()
+        if correct:
+            self.green.blink(on_time=1.5, off_time=0, n=1)
+        else:
+            self.red.blink(on_time=1.5, off_time=0, n=1)
+            self.buzzer.beep(on_time=0.15, off_time=0.1, n=2)
+
+    def fault(self, on: bool) -> None:
+        if on:
+            self.red.blink(on_time=0.5, off_time=0.5)
+        else:
+            self.red.off()
+
+    def close(self) -> None:
+        for d in (self.green, self.red, self.buzzer):
+            d.close()
+
+
+class NoSignals:
+    """Where there are no LEDs (the demo, a laptop)."""
+
+    def verdict(self, correct: bool) -> None:
+        pass
+
+    def fault(self, on: bool) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def open_buttons(pins: ButtonPins, outputs: OutputPins, stream: CommandStream):
+    """The buttons and signals if this machine has GPIO pins, else (None, NoSignals()) and a log line."""
+    try:
+        buttons = GpioButtons(pins, stream)
+    except Exception as e:  # gpiozero raises several kinds when no pin library is usable
+        log.warning("no GPIO buttons (%s: %s); the keyboard and touch screen stand in", type(e).__name__, e)
+        return None, NoSignals()
+    try:
+        signals = Signals(outputs)
+    except Exception as e:
+        log.warning("no verdict LEDs or buzzer (%s: %s)", type(e).__name__, e)
+        signals = NoSignals()
+    return buttons, signals

@@ -1,0 +1,1 @@
+"""Sticker sheets and print-and-play decks (PDF)."""

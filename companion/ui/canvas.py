@@ -1,0 +1,203 @@
+"""Drawing on any surface size, with a record of what was drawn.
+
+All sizes are given in reference pixels (800x480) and scaled by ``u``; positions are computed by the
+screens from ``w`` and ``h``. Every piece of text and every touchable spot is recorded (``drawn``,
+``hits``) so a test -- or the touch screen -- knows what is where without looking at pixels.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pygame
+
+from companion.i18n import Text, translate
+from companion.inputs.commands import Command
+from companion.paths import assets_dir
+from companion.ui import theme
+
+MIN_TEXT = 16   # reference px: text is shrunk to fit, never below this (then it is wrapped/cut)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    text: str
+    role: str
+    rect: tuple[int, int, int, int]
+
+
+@lru_cache(maxsize=64)
+def font(px: int, bold: bool = False) -> pygame.font.Font:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return pygame.font.Font(str(assets_dir() / "fonts" / name), max(6, px))
+
+
+class _RenderCache:
+    """Rendered text surfaces, bounded so a long-running kiosk does not grow."""
+
+    def __init__(self, size: int = 600):
+        self.size = size
+        self.items: OrderedDict = OrderedDict()
+
+    def get(self, text: str, px: int, bold: bool, color) -> pygame.Surface:
+        key = (text, px, bold, color)
+        surf = self.items.get(key)
+        if surf is None:
+            surf = font(px, bold).render(text, True, color)
+            self.items[key] = surf
+            if len(self.items) > self.size:
+                self.items.popitem(last=False)
+        else:
+            self.items.move_to_end(key)
+        return surf
+
+
+RENDERED = _RenderCache()
+
+
+class Canvas:
+    def __init__(self, surface: pygame.Surface, lang: str = "en"):
+        self.surface = surface
+        self.w, self.h = surface.get_size()
+        self.u = min(self.w / 800, self.h / 480)
+        self.lang = lang
+        self.drawn: list[Drawn] = []
+        self.hits: list[tuple[pygame.Rect, Command]] = []
+
+    # -- words ---------------------------------------------------------------------------------
+    def tr(self, msg) -> str:
+        """A Text, a plain msgid, or a ready string (``str`` subclasses are not translated)."""
+        if isinstance(msg, Text):
+            return msg.render(self.lang)
+        if isinstance(msg, Literal):
+            return str(msg)
+        return translate(str(msg), self.lang)
+
+    def px(self, n: float) -> int:
+        return max(1, round(n * self.u))
+
+    def fit_size(self, text: str, size: float, bold: bool, max_width: int | None) -> int:
+        px = self.px(size)
+        if max_width is None:
+            return px
+        floor = self.px(MIN_TEXT)
+        while px > floor and font(px, bold).size(text)[0] > max_width:
+            px = max(floor, int(px * 0.9))
+        return px
+
+    def text(self, msg, pos, size: float = theme.BODY, color=theme.TEXT, bold: bool = False,
+             anchor: str = "topleft", max_width: int | None = None, role: str = "text") -> pygame.Rect:
+        """One line, shrunk to ``max_width`` if needed (and cut with an ellipsis only below the
+        smallest readable size)."""
+        s = self.tr(msg)
+        px = self.fit_size(s, size, bold, max_width)
+        shown = s
+        if max_width is not None and font(px, bold).size(shown)[0] > max_width:
+            while len(shown) > 1 and font(px, bold).size(shown + "…")[0] > max_width:
+                shown = shown[:-1]
+            shown += "…"
+        surf = RENDERED.get(shown, px, bold, tuple(color))
+        rect = surf.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
+        self.surface.blit(surf, rect)
+        self.drawn.append(Drawn(s, role, tuple(rect)))
+        return rect
+
+    def wrap(self, s: str, px: int, bold: bool, width: int) -> list[str]:
+        f = font(px, bold)
+        lines: list[str] = []
+        for para in s.split("\n"):
+            line = ""
+            for word in para.split(" "):
+                trial = f"{line} {word}" if line else word
+                if f.size(trial)[0] <= width or not line:
+                    line = trial
+                else:
+                    lines.append(line)
+                    line = word
+            lines.append(line)
+        return lines
+
+    def paragraph(self, msg, rect, size: float = theme.BODY, color=theme.TEXT, bold: bool = False,
+                  align: str = "left", role: str = "text", valign: str = "top") -> pygame.Rect:
+        """Wrapped text inside ``rect``; the size shrinks until it fits (never below MIN_TEXT)."""
+        rect = pygame.Rect(rect)
+        s = self.tr(msg)
+        px = self.px(size)
+        floor = self.px(MIN_TEXT)
+        while True:
+            lines = self.wrap(s, px, bold, rect.w)
+            line_h = font(px, bold).get_linesize()
+            if line_h * len(lines) <= rect.h or px <= floor:
+                break
+            px = max(floor, int(px * 0.9))
+        total = line_h * len(lines)
+        y = rect.y + (max(0, rect.h - total) // 2 if valign == "middle" else 0)
+        used = pygame.Rect(rect.x, y, 0, 0)
+        for line in lines:
+            if y + line_h > rect.bottom + line_h // 3:
+                break
+            surf = RENDERED.get(line, px, bold, tuple(color))
+            r = surf.get_rect()
+            if align == "center":
+                r.midtop = (rect.centerx, y)
+            else:
+                r.topleft = (rect.x, y)
+            self.surface.blit(surf, r)
+            used.union_ip(r)
+            y += line_h
+        self.drawn.append(Drawn(s, role, tuple(used)))
+        return used
+
+    # -- shapes --------------------------------------------------------------------------------
+    def fill(self, color=theme.BG) -> None:
+        self.surface.fill(color)
+
+    def box(self, rect, color=theme.PANEL, radius: float = 10, width: int = 0) -> pygame.Rect:
+        rect = pygame.Rect(rect)
+        pygame.draw.rect(self.surface, color, rect, width, border_radius=self.px(radius))
+        return rect
+
+    def touch(self, rect, command: Command) -> None:
+        self.hits.append((pygame.Rect(rect), command))
+
+    def command_at(self, pos) -> Command | None:
+        for rect, command in reversed(self.hits):
+            if rect.collidepoint(pos):
+                return command
+        return None
+
+    def tick_mark(self, center, radius: int, color=theme.CORRECT) -> None:
+        """Correct: a filled disc with a white tick."""
+        x, y = center
+        pygame.draw.circle(self.surface, color, center, radius)
+        r = radius
+        pygame.draw.lines(self.surface, theme.TEXT, False,
+                          [(x - r * 0.5, y + r * 0.02), (x - r * 0.12, y + r * 0.4), (x + r * 0.52, y - r * 0.38)],
+                          max(3, r // 5))
+
+    def cross_mark(self, center, radius: int, color=theme.WRONG) -> None:
+        """Wrong: a filled square with a white cross (a different shape from the disc)."""
+        x, y = center
+        r = radius
+        pygame.draw.rect(self.surface, color, (x - r, y - r, 2 * r, 2 * r), border_radius=max(2, r // 6))
+        k = r * 0.5
+        w = max(3, r // 5)
+        pygame.draw.line(self.surface, theme.TEXT, (x - k, y - k), (x + k, y + k), w)
+        pygame.draw.line(self.surface, theme.TEXT, (x - k, y + k), (x + k, y - k), w)
+
+    def warn_mark(self, center, radius: int, color=theme.WARN) -> None:
+        """A fault: a triangle with an exclamation mark."""
+        x, y = center
+        r = radius
+        pygame.draw.polygon(self.surface, color, [(x, y - r), (x + r * 1.1, y + r * 0.85), (x - r * 1.1, y + r * 0.85)])
+        pygame.draw.line(self.surface, theme.BG, (x, y - r * 0.45), (x, y + r * 0.3), max(3, r // 5))
+        pygame.draw.circle(self.surface, theme.BG, (x, int(y + r * 0.58)), max(2, r // 9))
+
+    def texts(self) -> list[str]:
+        return [d.text for d in self.drawn]
+
+
+class Literal(str):
+    """A string that is already in the player's language (a name, a card title, a number)."""

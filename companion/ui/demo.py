@@ -1,0 +1,361 @@
+"""The demo's simulated players: they deal, place cards (sometimes in the wrong gap), take wrong cards
+away and draw, on the virtual table -- exactly what people at a real table do.
+
+They never talk to the engine. The kiosk learns what happened only by reading the virtual camera
+with the tracker, as at a real table; the players see the kiosk's screen (its phase and what it asks
+for) as people would. In autoplay they also press the buttons (OK to confirm, and so on); in the
+interactive demo the person at the keyboard does.
+"""
+
+from __future__ import annotations
+
+import random
+
+from companion.cards.decks import get_deck
+from companion.inputs.commands import BACK, NEXT, OK, Command
+
+
+class DemoTable:
+    """What lies on the simulated table, applied to the virtual camera from the camera's thread."""
+
+    def __init__(self, vtable):
+        self.vtable = vtable
+        self.wanted = None
+        self.unplugged = False
+
+    def show(self, layout) -> None:
+        self.wanted = layout
+
+    def apply(self) -> None:
+        if self.wanted is not None:
+            layout, self.wanted = self.wanted, None
+            self.vtable.set_layout(layout)
+
+
+class DemoCamera:
+    """The virtual table as a camera that can be 'unplugged' (the camera-lost screen in the tour)."""
+
+    def __init__(self, table: DemoTable):
+        self.table = table
+
+    def read(self):
+        if self.table.unplugged:
+            from companion.vision.sources import CameraLost
+            raise CameraLost("the demo camera cable was pulled out")
+        return self.table.vtable.read()
+
+
+class DemoPlayers:
+    GAMES = ["timeline", "cronologia-competitive", "cronologia-cooperative"]
+
+    def __init__(self, kiosk, table: DemoTable, seed: int = 1, autoplay: bool = False, wrong_rate: float = 0.3,
+                 tour: bool = False, games: list[str] | None = None, think_seconds: float = 2.5):
+        self.kiosk = kiosk
+        self.table = table
+        self.rng = random.Random(seed)
+        self.autoplay = autoplay
+        self.wrong_rate = wrong_rate
+        self.tour = list(TOUR) if tour else []
+        self.games = games or self.GAMES
+        self.game_index = 0
+        self.think = think_seconds if not autoplay else 0.0
+        self.deck = get_deck("DEMO")
+        self.turns = 0                  # confirmed placements seen
+        self.games_done = 0
+        self._reset_game()
+        self._last_key = None
+        self._since = 0.0
+        self._frames_in_state = 0
+
+    # -- the physical cards --------------------------------------------------------------------
+    def _reset_game(self):
+        self.pile = [c.code for c in self.deck.cards.values()]
+        self.rng.shuffle(self.pile)
+        self.out: list[str] = []         # boxed, discarded, scored
+        self.hands: dict[str, list[str]] = {}
+        self.row: list[str] = []
+        self.grid: list[list] = []       # 9 physical rows for the cooperative game
+        self.laid = False
+        self.placed = None               # the code just put down, and where
+
+    def year(self, code: str) -> int:
+        return self.deck.card(int(code.rsplit(":", 1)[1])).year
+
+    def draw(self) -> str | None:
+        if not self.pile:
+            self.rng.shuffle(self.out)
+            self.pile, self.out = self.out, []
+        return self.pile.pop() if self.pile else None
+
+    def sync_hands(self, counts: dict) -> None:
+        """Players hold as many cards as the kiosk says (they draw or give back when it tells them)."""
+        for name, n in counts.items():
+            hand = self.hands.setdefault(name, [])
+            while len(hand) > n:
+                self.out.append(hand.pop())
+            while len(hand) < n:
+                code = self.draw()
+                if code is None:
+                    break
+                hand.append(code)
+
+    def show_row(self):
+        from companion.vision.layouts import RowLayout
+        self.table.show(RowLayout(list(self.row)))
+
+    def show_grid(self):
+        from companion.vision.layouts import GridLayout
+        self.table.show(GridLayout([list(r) for r in self.grid]))
+
+    # -- each frame ----------------------------------------------------------------------------
+    def press(self, kind: str, index: int | None = None) -> None:
+        self.kiosk.stream.post(Command(kind, index=index, source="demo"))
+
+    def tick(self, now: float) -> None:
+        top = self.kiosk.stack.top
+        if top is None:
+            return
+        key = (top.name, getattr(top, "phase", ""), len(self.kiosk.session.lines) if self.kiosk.session else -1)
+        if key != self._last_key:
+            self._last_key, self._since, self._frames_in_state = key, now, 0
+        self._frames_in_state += 1
+        waited = now - self._since
+        if self.autoplay and self._frames_in_state < 2:
+            return                       # let each screen be drawn (and saved) once
+        if not self.autoplay and waited < self.think:
+            return
+        name = top.name
+        if name == "table":
+            self.at_table(top)
+        elif self.autoplay:
+            self.navigate(top)
+
+    def navigate(self, top) -> None:
+        """Autoplay's fingers on the buttons outside the table."""
+        name = top.name
+        if self.tour and (name.startswith("fault:") or name in ("menu", "history", "settings")):
+            self.tour_step(top)
+        elif name == "attract":
+            self.press(OK)
+        elif name == "picker":
+            want = self.games[self.game_index % len(self.games)]
+            keys = [v.key for v in top.views]
+            if top.views[top.choice.focus].key == want or want not in keys:
+                self.press(OK)
+            else:
+                self.press(NEXT)
+        elif name == "players":
+            rows = top.rows()
+            self.press(OK if rows[top.focus][0] == "start" else NEXT)
+        elif name == "score":
+            self.games_done += 1
+            self.game_index += 1
+            self._reset_game()
+            self.press(OK)
+        elif name.startswith("fault:") and name != "fault:camera":
+            self.press(OK)
+        elif name in ("menu", "history", "settings", "confirm", "name", "keyboard", "pin"):
+            self.press(BACK)
+
+    def at_table(self, screen) -> None:
+        k = self.kiosk
+        phase = screen.phase
+        view = screen.view
+        if self.tour and self.tour[0][0] != "screen" and k.session is not None and phase == "watch" \
+                and self.turns >= 1 and self.autoplay:
+            self.tour_step(screen)
+            return
+        if phase == "deal":
+            if k.session is None and not self.laid:
+                self.lay_start(view)
+            elif k.session is not None and not self.laid:
+                self.lay_new_grid()
+            elif screen.setup_codes is not None and self.autoplay:
+                self.press(OK)
+            return
+        if k.session is not None:
+            self.laid = False if phase == "deal" else self.laid
+            self.sync_hands(k.session.summary().get("hands", {}))
+        if phase == "watch":
+            if screen.table_note is None and self.placed is None:
+                self.place(view, k.session)
+            elif self.placed is not None and self.autoplay and self._frames_in_state > 40:
+                self.press(NEXT)          # ask the camera to read again
+        elif phase == "propose":
+            if self.autoplay:
+                self.press(OK)
+        elif phase == "verdict":
+            if self.placed is not None:
+                self.after_verdict(screen)
+            if self.autoplay:
+                self.press(OK)
+        elif phase == "effect":
+            if self.autoplay:
+                items = screen.effects.items
+                choice = self.rng.randrange(len(items))
+                self.press(OK, index=choice)
+        elif phase in ("reset", "refused"):
+            if phase == "reset":
+                for hand in self.hands.values():     # the union events in hand go to the box
+                    self.out.extend(hand)
+                    hand.clear()
+            if self.autoplay:
+                self.press(OK)
+
+    def lay_start(self, view) -> None:
+        self._reset_game()
+        self.laid = True
+        if view.table_kind == "grid":
+            self.lay_new_grid()
+            return
+        n = getattr(view, "start_cards", 1)
+        self.row = sorted((self.draw() for _ in range(n)), key=self.year)
+        self.show_row()
+
+    def lay_new_grid(self) -> None:
+        self.laid = True
+        for line in self.grid:
+            self.out.extend(c for c in line if c)          # onto the score pile
+        rows = []
+        for _ in range(5):
+            rows.append(sorted((self.draw() for _ in range(5)), key=self.year))
+        self.grid = []
+        for i, r in enumerate(rows):
+            self.grid.append(r)
+            if i < 4:
+                self.grid.append([None] * 5)
+        self.show_grid()
+
+    def place(self, view, session) -> None:
+        player = view.current(session)
+        hand = self.hands.get(player) or []
+        if not hand:
+            return
+        code = self.rng.choice(hand)
+        want_right = self.rng.random() >= self.wrong_rate
+        y = self.year(code)
+        if view.table_kind == "grid":
+            slots = [(k, c) for k in range(4) for c in range(5) if self.grid[2 * k + 1][c] is None]
+            if not slots:
+                return
+            def fits(slot):
+                a, b = self.year(self.grid[2 * slot[0]][slot[1]]), self.year(self.grid[2 * slot[0] + 2][slot[1]])
+                return min(a, b) <= y <= max(a, b)
+            good = [s for s in slots if fits(s)]
+            bad = [s for s in slots if not fits(s)]
+            pool = good if (want_right and good) or not bad else bad
+            k, col = self.rng.choice(pool)
+            self.grid[2 * k + 1][col] = code
+            self.placed = ("grid", code, (k, col))
+            self.show_grid()
+        else:
+            years = [self.year(c) for c in self.row]
+            right = [g for g in range(len(years) + 1)
+                     if (g == 0 or years[g - 1] <= y) and (g == len(years) or y <= years[g])]
+            wrong = [g for g in range(len(years) + 1) if g not in right]
+            pool = right if (want_right or not wrong) else wrong
+            gap = self.rng.choice(pool)
+            self.row.insert(gap, code)
+            self.placed = ("row", code, gap)
+            self.show_row()
+        hand.remove(code)
+
+    def after_verdict(self, screen) -> None:
+        """The players read the verdict on the screen and do what it says with the card."""
+        line, events, _before = screen.judged
+        if line.get("type") != "place":
+            self.placed = None
+            return
+        self.turns += 1
+        correct = screen.view.is_correct(events)
+        kind, code, where = self.placed
+        self.placed = None
+        if correct:
+            return
+        if kind == "grid":
+            k, col = where
+            self.grid[2 * k + 1][col] = None
+            self.out.append(code)
+            self.show_grid()
+        else:
+            self.row.remove(code)
+            if screen.kiosk.session.setup_line.get("wrong_card_to_timeline"):
+                y = self.year(code)
+                at = sum(1 for c in self.row if self.year(c) <= y)
+                self.row.insert(at, code)
+            else:
+                self.out.append(code)
+            self.show_row()
+
+    # -- the autoplay tour: every screen once, so the screenshots show them all ----------------
+    def tour_step(self, top) -> None:
+        step, arg = self.tour[0]
+        k = self.kiosk
+        if step == "screen":
+            self.tour.pop(0)
+            return
+        if step == "foreign" or step == "unknown":
+            if top.name == "table":
+                if not getattr(self, "_stray_on", False):
+                    self._stray_on = True
+                    self._saved = (list(self.row), [list(r) for r in self.grid])
+                    stray = arg
+                    if self.grid:
+                        self.grid[1][0] = stray
+                        self.show_grid()
+                    else:
+                        self.row.append(stray)
+                        self.show_row()
+                elif self._frames_in_state > 60:     # the reader never reported it: carry on
+                    self.tour.pop(0)
+                    self._remove_stray()
+            elif top.name.startswith("fault:"):
+                self._remove_stray()
+                self.tour.pop(0)
+                self.press(OK)
+            return
+        if step == "camera":
+            if top.name == "table" and not self.table.unplugged:
+                self.table.unplugged = True
+            elif top.name == "fault:camera":
+                self.table.unplugged = False
+                self.tour.pop(0)
+            return
+        if step == "press":
+            self.tour.pop(0)
+            self.press(arg)
+            return
+        if step == "menu-item":
+            if top.name == "menu":
+                values = [v for _, v in top.choice.items]
+                if arg in values:
+                    self.press(OK, index=values.index(arg))
+                self.tour.pop(0)
+            return
+        if step == "back":
+            self.tour.pop(0)
+            self.press(arg)
+            return
+        self.tour.pop(0)
+
+    def _remove_stray(self):
+        if getattr(self, "_stray_on", False):
+            self._stray_on = False
+            self.row, self.grid = self._saved
+            if self.grid:
+                self.show_grid()
+            else:
+                self.show_row()
+
+
+TOUR = [
+    ("foreign", "https://example.com/shop"),
+    ("unknown", "TC:DEMO:999"),
+    ("camera", None),
+    ("press", "MENU"),
+    ("menu-item", "history"),
+    ("back", "OK"),
+    ("press", "MENU"),
+    ("menu-item", "settings"),
+    ("back", "UNDO"),
+]

@@ -1,0 +1,119 @@
+"""Each game brings its own views: how its table is laid out and read (a row, a grid, a board), how
+its turn bar, verdicts and score sheet read, and which options its setup takes. The kiosk's screens
+are the same for every game; they ask the game's view.
+
+A view registers itself with :func:`register`; the picker offers the views whose engine module can
+be imported, so Exhibition and Ancient Knowledge appear as soon as both their engine and their view
+exist.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+
+from companion.games.registry import ENGINES
+from companion.i18n import Text
+
+VIEWS: dict[str, "GameView"] = {}
+
+
+@dataclass
+class Option:
+    """One setup choice: ``choices`` are (value, label) pairs; the first is the default."""
+
+    key: str
+    label: str
+    choices: list
+    default_index: int = 0
+
+    @property
+    def default(self):
+        return self.choices[self.default_index][0]
+
+    def label_of(self, value):
+        for v, label in self.choices:
+            if v == value:
+                return label
+        return str(value)
+
+
+@dataclass
+class TurnInfo:
+    player: str | None
+    round: int | None
+    hands: dict = field(default_factory=dict)
+    sudden_death: bool = False
+    eliminated: tuple = ()
+    extra: list = field(default_factory=list)     # more Texts for the bar (lives, score)
+
+
+@dataclass
+class Verdict:
+    correct: bool | None          # None: neither (a refusal or a plain record)
+    headline: Text
+    reason: Text | None = None
+    then: Text | None = None      # what the players do now
+
+
+@dataclass
+class ScoreRow:
+    label: Text                   # the category or the player
+    value: str
+    explain: Text | None = None
+    highlight: bool = False
+
+
+class GameView:
+    key = ""                      # picker key, e.g. "cronologia-cooperative"
+    engine_id = ""                # the setup line's "game"
+    title = ""
+    blurb = ""
+    min_players, max_players = 2, 8
+    table_kind = "row"            # what the tracker reads: row | grid | board
+
+    def options(self) -> list[Option]:
+        return []
+
+    def engine(self):
+        return importlib.import_module(ENGINES[self.engine_id])
+
+
+def register(view: GameView) -> GameView:
+    VIEWS[view.key] = view
+    return view
+
+
+def _load() -> None:
+    """Import every view module in this package (a new game adds one file here)."""
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+
+
+def available_views() -> list[GameView]:
+    """The games that can be played here: a view registered and its engine importable."""
+    _load()
+    out = []
+    for view in VIEWS.values():
+        try:
+            view.engine()
+        except ImportError:
+            continue
+        out.append(view)
+    return out
+
+
+def view_for(key: str) -> GameView:
+    _load()
+    return VIEWS[key]
+
+
+def view_for_setup(setup_line: dict) -> "GameView | None":
+    """The view that plays a stored game (its setup line), e.g. after a restart."""
+    _load()
+    for view in VIEWS.values():
+        matches = getattr(view, "matches", None)
+        if matches is not None and matches(setup_line):
+            return view
+    return None

@@ -1,0 +1,85 @@
+"""Drawing helpers the game views share: a card tile, a row of cards with gaps, a grid."""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.cards.model import Card, year_label
+from companion.ui import theme
+from companion.ui.canvas import Canvas, Literal
+
+
+def card_tile(c: Canvas, rect: pygame.Rect, card: Card | None, show_year: bool = True, highlight=None,
+              role: str = "card") -> None:
+    """One card: the period colour along the top (Cronología), the year big, the title small."""
+    if card is None:
+        c.box(rect, theme.PANEL_HI, radius=6)
+        return
+    c.box(rect, theme.CARD, radius=6)
+    if card.period:
+        band = pygame.Rect(rect.x, rect.y, rect.w, max(3, rect.h // 7))
+        c.box(band, theme.PERIOD_COLOURS.get(card.period, theme.MUTED), radius=6)
+    if highlight is not None:
+        c.box(rect.inflate(c.px(6), c.px(6)), highlight, radius=8, width=c.px(4))
+    year = year_label(card.year) if (show_year and card.year is not None) else "?"
+    size = max(10.0, min(28.0, rect.w / c.u / max(3.2, len(year) * 0.62)))
+    c.text(Literal(year), (rect.centerx, rect.y + rect.h * 0.42), size, theme.CARD_TEXT, bold=True, anchor="center",
+           max_width=rect.w - c.px(4), role=role)
+    title = card.title_in(c.lang)
+    if title and rect.h > c.px(46):
+        c.paragraph(Literal(title), (rect.x + c.px(3), rect.y + rect.h * 0.6, rect.w - c.px(6), rect.h * 0.38),
+                    12, theme.CARD_TEXT, align="center", role="card-title")
+
+
+def row_of_cards(c: Canvas, area: pygame.Rect, cards: list, gap_mark: int | None = None, new_card=None,
+                 lines: int | None = None) -> None:
+    """The shared row (Timeline, Cronología competitive), wrapped onto lines when it is long. With
+    ``gap_mark`` the proposed gap is marked (and the proposed card drawn there, date hidden)."""
+    items: list = list(cards)
+    if gap_mark is not None:
+        items.insert(gap_mark, "new")
+    n = max(1, len(items))
+    lines = lines or (1 if n <= 8 else 2 if n <= 18 else 3)
+    per_line = -(-n // lines)
+    gap = c.px(6)
+    w = min(c.px(96), (area.w - gap * (per_line - 1)) // per_line)
+    h = min(int(w * 1.4), (area.h - gap * (lines - 1)) // lines)
+    w = min(w, int(h / 1.2))
+    total_h = lines * h + (lines - 1) * gap
+    y0 = area.y + (area.h - total_h) // 2
+    for i, item in enumerate(items):
+        line, pos = divmod(i, per_line)
+        count = min(per_line, n - line * per_line)
+        x0 = area.centerx - (count * w + (count - 1) * gap) // 2
+        r = pygame.Rect(x0 + pos * (w + gap), y0 + line * (h + gap), w, h)
+        if item == "new":
+            card_tile(c, r, new_card, show_year=False, highlight=theme.OUTLINE_NEW, role="card-new")
+        else:
+            card_tile(c, r, item)
+
+
+def grid_of_cards(c: Canvas, area: pygame.Rect, rows: list, gaps: list, mark: tuple | None = None,
+                  new_card=None) -> None:
+    """Cooperative Cronología: 5 fixed rows with 4 gap rows between them (9 rows on the table)."""
+    nrows = len(rows) + len(gaps)
+    cols = len(rows[0]) if rows else 5
+    gap = c.px(3)
+    h = (area.h - gap * (nrows - 1)) // max(1, nrows)
+    w = min((area.w - gap * (cols - 1)) // cols, int(h * 2.4))
+    x0 = area.centerx - (cols * w + (cols - 1) * gap) // 2
+    for r in range(nrows):
+        y = area.y + r * (h + gap)
+        for col in range(cols):
+            rect = pygame.Rect(x0 + col * (w + gap), y, w, h)
+            if r % 2 == 0:
+                card_tile(c, rect, rows[r // 2][col])
+            else:
+                k = r // 2
+                card = gaps[k][col]
+                if mark == (k + 1, col + 1):
+                    card_tile(c, rect, new_card, show_year=False, highlight=theme.OUTLINE_NEW, role="card-new")
+                elif card is None:
+                    pygame.draw.rect(c.surface, theme.MUTED, rect.inflate(-c.px(4), -c.px(2)), 1,
+                                     border_radius=c.px(4))
+                else:
+                    card_tile(c, rect, card)

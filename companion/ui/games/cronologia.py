@@ -1,0 +1,299 @@
+"""Cronología's views. Competitive: Timeline's row plus levels and icon effects after a correct card.
+Cooperative: a 5 x 5 grid of fixed cards with 4 gap rows (9 rows on the table), union events placed
+into gap slots, lives, and a fresh grid dealt after each scored column."""
+
+from __future__ import annotations
+
+from companion.cards.model import year_label
+from companion.games.base import refusal
+from companion.i18n import N_, Text
+from companion.ui.canvas import Literal
+from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, register
+from companion.ui.games._draw import grid_of_cards
+from companion.ui.games.timeline import RowGameView, card_of, title_of, tr
+
+LEVELS_COMPETITIVE = [("medio", N_("medio (6 cards)")), ("iniciado", N_("iniciado (4 cards)")),
+                      ("experto", N_("experto (8 cards)"))]
+LEVELS_COOPERATIVE = [("experto", N_("experto (4 lives)")), ("medio", N_("medio (6 lives)")),
+                      ("iniciado", N_("iniciado (8 lives)"))]
+ICON_NAMES = {"replace_opp": N_("Replace an opponent's card"), "swap": N_("Swap a card with an opponent"),
+              "replace_own": N_("Replace one of your cards")}
+
+
+class CronologiaCompetitiveView(RowGameView):
+    key = "cronologia-competitive"
+    engine_id = "cronologia"
+    title = N_("Cronología: competitive")
+    blurb = N_("2 to 8 players. Like Timeline, with historical periods and three card effects: a correct card "
+               "may swap or replace cards if its period is already in the chronology.")
+    min_players, max_players = 2, 8
+    start_cards = 5
+
+    def options(self):
+        return [Option("level", N_("Level"), LEVELS_COMPETITIVE)]
+
+    def matches(self, setup_line) -> bool:
+        return setup_line.get("game") == "cronologia" and setup_line.get("mode", "competitive") == "competitive"
+
+    def setup_line(self, players, options, codes):
+        return {"type": "setup", "game": "cronologia", "mode": "competitive", "level": options.get("level", "medio"),
+                "players": list(players), "start": list(codes)}
+
+    def setup_prompt(self, new_game, session):
+        level = new_game["options"].get("level", "medio") if new_game else "medio"
+        n = {"iniciado": 4, "medio": 6, "experto": 8}.get(level, 6)
+        return Text(N_("Deal {n} cards to each player, face down. Then lay the top 5 cards of the deck in the "
+                       "middle, date side up, in date order."), {"n": n})
+
+    def after_wrong(self, events, session, lang):
+        if session.summary().get("sudden_death"):
+            text = tr(N_("Put the card on the discard pile, face up."), lang)
+        else:
+            text = tr(N_("Put the card on the discard pile, face up, and draw a new card."), lang)
+        news = self.round_news(events, lang)
+        return f"{text} {news}" if news else text
+
+    def next_step(self, line, events, session) -> str:
+        if line.get("type") == "place" and self.is_correct(events) and self.follow_ups(session):
+            return "effect"
+        return "watch"
+
+    def follow_ups(self, session):
+        """The effects the engine allows now (each candidate is asked of the engine, never decided here)."""
+        if not session.lines or session.lines[-1].get("type") != "place":
+            return []
+        last = session.lines[-1]
+        card = card_of(last["card"])
+        out = []
+        others = [p for p in session.setup_line["players"] if p != last["player"]]
+        for icon in card.icons:
+            targets = [None] if icon == "replace_own" else others
+            for target in targets:
+                line = {"type": "effect", "player": last["player"], "icon": icon}
+                if target is not None:
+                    line["target"] = target
+                _state, events = session.preview(line)
+                if refusal(events) is None:
+                    label = Text(ICON_NAMES[icon]) if target is None else Text(
+                        N_("{effect}: {target}"), {"effect": Text(ICON_NAMES[icon]), "target": target})
+                    out.append((label, line))
+        return out
+
+    def effect_prompt(self, session):
+        return Text(N_("{player} may use one effect of the card (or none). Do it on the table, then choose it here."),
+                    {"player": session.lines[-1]["player"]})
+
+    def is_correct(self, events):
+        if any(e.kind.startswith("effect") for e in events):
+            return None
+        return super().is_correct(events)
+
+    def verdict(self, line, events, before, session, lang):
+        if line.get("type") == "effect":
+            what = ICON_NAMES[line["icon"]]
+            return Verdict(None, tr(N_("Effect used"), lang),
+                           tr(N_("{player}: {effect}"), lang, player=line["player"], effect=tr(what, lang)) +
+                           (f" → {line['target']}" if line.get("target") else ""),
+                           tr(N_("The number of cards in each hand stays the same."), lang))
+        return super().verdict(line, events, before, session, lang)
+
+    def history_text(self, line, session, lang):
+        if line.get("type") == "effect":
+            text = tr(N_("{player} used: {effect}"), lang, player=line["player"], effect=tr(ICON_NAMES[line["icon"]], lang))
+            return Literal(text + (f" → {line['target']}" if line.get("target") else ""))
+        return super().history_text(line, session, lang)
+
+    def score_sheet(self, session):
+        headline, good, rows = super().score_sheet(session)
+        rows[-1] = ScoreRow(Text(N_("Chronology")), rows[-1].value, Text(N_("Cards in the chronology at the end.")))
+        return headline, good, rows
+
+
+class CronologiaCooperativeView(GameView):
+    key = "cronologia-cooperative"
+    engine_id = "cronologia"
+    title = N_("Cronología: cooperative")
+    blurb = N_("2 to 8 players as one team. Five rows of five dated events; slip union events into the gaps "
+               "between rows. Fill a whole column to score; each mistake costs a life.")
+    min_players, max_players = 2, 8
+    table_kind = "grid"
+
+    def options(self):
+        return [Option("level", N_("Level"), LEVELS_COOPERATIVE)]
+
+    def matches(self, setup_line) -> bool:
+        return setup_line.get("game") == "cronologia" and setup_line.get("mode") == "cooperative"
+
+    def setup_line(self, players, options, codes):
+        return {"type": "setup", "game": "cronologia", "mode": "cooperative", "level": options.get("level", "experto"),
+                "players": list(players), "grid": codes}
+
+    def deal_line(self, codes):
+        return {"type": "deal", "grid": codes}
+
+    # -- table ---------------------------------------------------------------------------------
+    def grid(self, session):
+        return session.engine.grid_cards(session.state)       # (rows 5x5, gaps 4x5 with None)
+
+    def codes_on_table(self, session) -> list[str]:
+        rows, gaps = self.grid(session)
+        return [c.code for line in list(rows) + list(gaps) for c in line if c is not None and c.code]
+
+    def expected_layout(self, session):
+        from companion.vision.layouts import GridLayout
+        rows, gaps = self.grid(session)
+        physical = []
+        for i, row in enumerate(rows):
+            physical.append([c.code for c in row])
+            if i < len(gaps):
+                physical.append([c.code if c is not None else None for c in gaps[i]])
+        return GridLayout(physical)
+
+    def empty_layout(self):
+        from companion.vision.layouts import GridLayout
+        return GridLayout([])
+
+    def read_setup(self, detections, new_game, session):
+        known = [d for d in detections if getattr(d, "card", None) is not None]
+        unknown = [d for d in detections if getattr(d, "card", None) is None]
+        if unknown:
+            return None, Text(N_("A code on the table is not a known card: {code}"),
+                              {"code": getattr(unknown[0], "payload", "?")})
+        if len(known) != 25:
+            return None, Text(N_("The camera sees {seen} of the 25 cards of the grid."), {"seen": len(known)})
+        by_y = sorted(known, key=lambda d: d.center[1])
+        rows = [sorted(by_y[i * 5:(i + 1) * 5], key=lambda d: d.center[0]) for i in range(5)]
+        for r, row in enumerate(rows):
+            years = [d.card.year for d in row]
+            if years != sorted(years):
+                return None, Text(N_("Row {n} is not in date order: earliest on the left."), {"n": r + 1})
+        return [[d.payload for d in row] for row in rows], Text(N_("Read all 25 cards, every row in date order. "
+                                                                   "Press OK."))
+
+    def action_for(self, proposal, session):
+        if type(proposal).__name__ != "CardPlacedInGrid":
+            return None
+        return {"type": "place", "player": self.current(session), "card": proposal.code,
+                "gap_row": proposal.gap_row, "col": proposal.col}
+
+    def current(self, session):
+        return session.engine.current_player(session.state)
+
+    # -- words ---------------------------------------------------------------------------------
+    def bounds(self, session, gap_row: int, col: int):
+        rows, _gaps = self.grid(session)
+        return rows[gap_row - 1][col - 1].year, rows[gap_row][col - 1].year
+
+    def describe(self, line, session, lang):
+        card = card_of(line["card"])
+        a, b = self.bounds(session, line["gap_row"], line["col"])
+        return tr(N_("{player} put “{title}” in column {col}, between {a} and {b}."), lang, player=line["player"],
+                  title=title_of(card, lang), col=line["col"], a=year_label(a), b=year_label(b))
+
+    def watch_prompt(self, session):
+        return Text(N_("{player}: put a union event into an empty gap between two rows."),
+                    {"player": self.current(session)})
+
+    def setup_prompt(self, new_game, session):
+        if session is not None:
+            return Text(N_("Column scored! Put every dated card on the score pile, then deal a new grid: 5 rows of "
+                           "5 cards, each row in date order, with room between the rows."))
+        level = new_game["options"].get("level", "experto")
+        n = {"experto": 4, "medio": 6, "iniciado": 8}.get(level, 4)
+        return Text(N_("Deal {n} union events to each player, face down. Lay 5 rows of 5 cards date side up, each "
+                       "row in date order, with room for a card between the rows."), {"n": n})
+
+    def context(self, session):
+        return self.grid(session)
+
+    def is_correct(self, events):
+        placed = next((e for e in events if e.kind == "card_placed"), None)
+        return None if placed is None else bool(placed.data.get("correct"))
+
+    def verdict(self, line, events, before, session, lang):
+        if line.get("type") == "deal":
+            return Verdict(None, tr(N_("New grid"), lang), tr(N_("The new grid is recorded."), lang),
+                           tr(N_("Carry on: the next player places a union event."), lang))
+        card = card_of(line["card"])
+        rows, _gaps = before
+        a, b = rows[line["gap_row"] - 1][line["col"] - 1].year, rows[line["gap_row"]][line["col"] - 1].year
+        lo, hi = sorted((a, b))
+        title, year = title_of(card, lang), year_label(card.year)
+        s = session.summary()
+        if self.is_correct(events):
+            reason = tr(N_("“{title}” is from {year}: between {a} and {b}."), lang, title=title, year=year,
+                        a=year_label(lo), b=year_label(hi))
+            if any(e.kind == "column_scored" for e in events):
+                then = tr(N_("Column {col} is complete: the team scores! Score pile: {score} cards."), lang,
+                          col=line["col"], score=s.get("score", 0))
+            else:
+                then = tr(N_("Leave it there and draw a new union event."), lang)
+            return Verdict(True, tr(N_("Correct!"), lang), reason, then)
+        reason = tr(N_("“{title}” is from {year}: not between {a} and {b}."), lang, title=title, year=year,
+                    a=year_label(lo), b=year_label(hi))
+        if s.get("status") == "lost":
+            then = tr(N_("No lives left: the team is beaten."), lang)
+        else:
+            then = tr(N_("A life is lost: {lives} left."), lang, lives=s.get("lives"))
+        return Verdict(False, tr(N_("Wrong"), lang), reason, then)
+
+    def next_step(self, line, events, session) -> str:
+        if line.get("type") == "deal":
+            return "watch"
+        if any(e.kind == "column_scored" for e in events) and session.in_progress():
+            return "deal"
+        if self.is_correct(events) is False and session.in_progress():
+            return "reset"
+        return "watch"
+
+    def reset_prompt(self, session):
+        s = session.summary()
+        return Text(N_("Put the wrong card and every union event still in your hands into the box. Deal {n} new "
+                       "union events to each player. Press OK when done."), {"n": s.get("lives")})
+
+    def history_text(self, line, session, lang):
+        if line.get("type") == "deal":
+            return tr(N_("A new grid was dealt"), lang)
+        card = card_of(line["card"])
+        return tr(N_("{player} placed “{title}” ({year}) in column {col}"), lang, player=line["player"],
+                  title=title_of(card, lang), year=year_label(card.year), col=line["col"])
+
+    # -- bar, board, score ---------------------------------------------------------------------
+    def turn(self, session):
+        s = session.summary()
+        extra = [Text(N_("♥ {lives}"), {"lives": s.get("lives")}), Text(N_("Score {score}"), {"score": s.get("score", 0)})]
+        return TurnInfo(self.current(session) if s.get("status") == "in_progress" else None, s.get("round"),
+                        dict(s.get("hands", {})), False, (), extra)
+
+    def draw_board(self, c, rect, session, pending):
+        if session is None:
+            return
+        rows, gaps = self.grid(session)
+        if pending and pending.get("type") == "place":
+            grid_of_cards(c, rect, rows, gaps, (pending["gap_row"], pending["col"]), card_of(pending["card"]))
+        else:
+            grid_of_cards(c, rect, rows, gaps)
+
+    def score_sheet(self, session):
+        s = session.summary()
+        lost = s.get("status") == "lost"
+        if lost:
+            headline = Text(N_("Defeat, with {score} cards on the score pile"), {"score": s.get("score", 0)})
+        else:
+            headline = Text(N_("The team scored {score}!"), {"score": s.get("score", 0)})
+        rows = [ScoreRow(Text(N_("Score pile")), str(s.get("score", 0)),
+                         Text(N_("Every dated card cleared from the table when a column was completed: the 25 grid "
+                                 "cards and every union event lying in a gap.")), True),
+                ScoreRow(Text(N_("Lives left")), str(s.get("lives")),
+                         Text(N_("Union events each player is dealt now; a wrong card costs one. At 0 the team is "
+                                 "beaten.")))]
+        rows.append(ScoreRow(Text(N_("Why it ended")),
+                             "✗" if lost else "✓",
+                             Text(N_("The team ran out of lives.")) if lost else
+                             Text(N_("The deck cannot make another grid of 25 cards."))))
+        return headline, not lost, rows
+
+
+register(CronologiaCompetitiveView())
+register(CronologiaCooperativeView())
+_ = TurnInfo

@@ -1,0 +1,226 @@
+"""Timeline's views: one shared row of cards read left to right; a card placed in a gap is judged;
+hands are face down, so the engine only counts them. Also the base of Cronología's competitive view."""
+
+from __future__ import annotations
+
+from companion.cards.decks import resolve
+from companion.cards.json_cards import parse_card
+from companion.cards.model import year_label
+from companion.errors import BadInput
+from companion.i18n import N_, Text, translate
+from companion.ui.canvas import Literal
+from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, register
+from companion.ui.games._draw import row_of_cards
+
+
+def card_of(value):
+    """A Card from a log line's card (a sticker code or a JSON card)."""
+    if isinstance(value, str):
+        return resolve(value)
+    return parse_card(value, "card")
+
+
+def tr(msgid: str, lang: str, **params) -> Literal:
+    """A message in the screen's language, with card titles (themselves per language) filled in."""
+    return Literal(translate(msgid, lang).format(**params))
+
+
+def title_of(card, lang: str) -> str:
+    return card.title_in(lang) or card.code or "?"
+
+
+class RowGameView(GameView):
+    """A game played on one row (Timeline, Cronología competitive)."""
+
+    table_kind = "row"
+    start_cards = 1
+
+    # -- reading the table ---------------------------------------------------------------------
+    def row(self, session) -> list:
+        return list(session.engine.row_cards(session.state))
+
+    def codes_on_table(self, session) -> list[str]:
+        return [c.code for c in self.row(session) if c.code]
+
+    def expected_layout(self, session):
+        from companion.vision.layouts import RowLayout
+        return RowLayout(self.codes_on_table(session))
+
+    def empty_layout(self):
+        from companion.vision.layouts import RowLayout
+        return RowLayout([])
+
+    def read_setup(self, detections, new_game, session):
+        """The start card(s) in reading order, or None and what is still missing."""
+        known = [d for d in detections if getattr(d, "card", None) is not None]
+        unknown = [d for d in detections if getattr(d, "card", None) is None]
+        if unknown:
+            return None, Text(N_("A code on the table is not a known card: {code}"),
+                              {"code": getattr(unknown[0], "payload", "?")})
+        n = self.start_cards
+        if len(known) < n:
+            return None, Text(N_("The camera sees {seen} of the {n} starting cards."), {"seen": len(known), "n": n})
+        if len(known) > n:
+            return None, Text(N_("The camera sees {seen} cards; lay only the {n} starting cards."),
+                              {"seen": len(known), "n": n})
+        ordered = sorted(known, key=lambda d: d.center[0])
+        cards = [d.card for d in ordered]
+        if any(a.year > b.year for a, b in zip(cards, cards[1:])):
+            return None, Text(N_("Put the starting cards in date order, earliest on the left."))
+        label = ", ".join(year_label(c.year) for c in cards)
+        return [d.payload for d in ordered], Text(N_("Read: {cards}. Press OK to start."), {"cards": label})
+
+    def action_for(self, proposal, session):
+        if type(proposal).__name__ != "CardPlaced":
+            return None
+        return {"type": "place", "player": self.current(session), "card": proposal.code, "gap": proposal.gap}
+
+    # -- words ---------------------------------------------------------------------------------
+    def current(self, session) -> str | None:
+        return session.engine.current_player(session.state)
+
+    def where(self, row, gap: int, lang: str) -> str:
+        if not row:
+            return translate(N_("as the first card"), lang)
+        if gap <= 0:
+            return translate(N_("at the left end, before {year}"), lang).format(year=year_label(row[0].year))
+        if gap >= len(row):
+            return translate(N_("at the right end, after {year}"), lang).format(year=year_label(row[-1].year))
+        return translate(N_("between {a} and {b}"), lang).format(a=year_label(row[gap - 1].year),
+                                                                  b=year_label(row[gap].year))
+
+    def describe(self, line, session, lang):
+        card = card_of(line["card"])
+        return tr(N_("{player} put “{title}” {where}."), lang, player=line["player"], title=title_of(card, lang),
+                  where=self.where(self.row(session), line["gap"], lang))
+
+    def watch_prompt(self, session):
+        return Text(N_("{player}: put one of your cards into the row."), {"player": self.current(session)})
+
+    def setup_prompt(self, new_game, session):
+        return Text(N_("Deal {hand} cards to each player, face down. Then lay the top card of the pile in the "
+                       "middle of the table, date side up."), {"hand": self.hand_words(new_game)})
+
+    def hand_words(self, new_game) -> str:
+        hand = new_game["options"].get("hand", 4) if new_game else 4
+        return str(hand) if isinstance(hand, int) else "6/5/4"
+
+    def context(self, session):
+        """What a verdict needs from before the action: the row as it was."""
+        return self.row(session)
+
+    def is_correct(self, events) -> bool | None:
+        placed = next((e for e in events if e.kind == "card_placed"), None)
+        return None if placed is None else bool(placed.data.get("correct"))
+
+    def verdict(self, line, events, before, session, lang):
+        card = card_of(line["card"])
+        correct = self.is_correct(events)
+        where = self.where(before, line["gap"], lang)
+        title = title_of(card, lang)
+        year = year_label(card.year)
+        if correct:
+            reason = tr(N_("“{title}” is from {year}: it goes {where}."), lang, title=title, year=year, where=where)
+            return Verdict(True, tr(N_("Correct!"), lang), reason, self.after_correct(events, session, lang))
+        reason = tr(N_("“{title}” is from {year}: it does not go {where}."), lang, title=title, year=year, where=where)
+        return Verdict(False, tr(N_("Wrong"), lang), reason, self.after_wrong(events, session, lang))
+
+    def after_correct(self, events, session, lang):
+        return self.round_news(events, lang)
+
+    def after_wrong(self, events, session, lang):
+        if session.setup_line.get("wrong_card_to_timeline"):
+            text = tr(N_("Move the card to its right place in the row, then draw a new card."), lang)
+        else:
+            text = tr(N_("Put the card back in the box and draw a new card from the pile."), lang)
+        news = self.round_news(events, lang)
+        return f"{text} {news}" if news else text
+
+    def round_news(self, events, lang):
+        for e in events:
+            if e.kind == "game_won":
+                return tr(N_("{player} wins the game!"), lang, player=e.data.get("player"))
+        for e in events:
+            if e.kind == "sudden_death_started":
+                return tr(N_("Sudden death: {players} play on; everyone else is out. Each of them draws one card."),
+                          lang, players=", ".join(e.data.get("players", [])))
+        return None
+
+    def next_step(self, line, events, session) -> str:
+        return "watch"
+
+    def history_text(self, line, session, lang):
+        if line.get("type") == "place":
+            card = card_of(line["card"])
+            return tr(N_("{player} placed “{title}” ({year})"), lang, player=line["player"],
+                      title=title_of(card, lang), year=year_label(card.year))
+        return str(line)
+
+    # -- bar, board, score ---------------------------------------------------------------------
+    def turn(self, session):
+        s = session.summary()
+        return TurnInfo(self.current(session) if s.get("status") == "in_progress" else None, s.get("round"),
+                        dict(s.get("hands", {})), bool(s.get("sudden_death")), tuple(s.get("eliminated", ())))
+
+    def draw_board(self, c, rect, session, pending):
+        if session is None:
+            return
+        row = self.row(session)
+        if pending and pending.get("type") == "place":
+            row_of_cards(c, rect, row, pending["gap"], card_of(pending["card"]))
+        else:
+            row_of_cards(c, rect, row)
+
+    def score_sheet(self, session):
+        s = session.summary()
+        winner = s.get("winner")
+        headline = Text(N_("{player} wins!"), {"player": winner}) if winner else Text(N_("The game ended early"))
+        rows = []
+        for name, n in s.get("hands", {}).items():
+            if name == winner:
+                explain = Text(N_("Placed every card correctly, and was the only one to do so in the last round."))
+            elif name in s.get("eliminated", ()):
+                explain = Text(N_("Out in sudden death: still held cards when others finished."))
+            else:
+                explain = Text(N_("Cards still in hand at the end."))
+            rows.append(ScoreRow(Literal(name), str(n), explain, name == winner))
+        rows.append(ScoreRow(Text(N_("Rounds")), str(s.get("round", "")),
+                             Text(N_("Rounds played, sudden death included.")) if s.get("sudden_death")
+                             else Text(N_("Rounds played."))))
+        rows.append(ScoreRow(Text(N_("Timeline")), str(len(s.get("timeline", []))),
+                             Text(N_("Cards in the row at the end."))))
+        return headline, bool(winner), rows
+
+
+class TimelineView(RowGameView):
+    key = "timeline"
+    engine_id = "timeline"
+    title = N_("Timeline")
+    blurb = N_("2 to 8 players. Put your cards into one shared row of dates. The first to place their last "
+               "card correctly in a round wins; several at once play sudden death.")
+    min_players, max_players = 2, 8
+
+    def options(self):
+        return [
+            Option("hand", N_("Cards in hand"), [(4, Literal("4")), ("by_player_count", N_("6/5/4 by players")),
+                                                 (5, Literal("5")), (6, Literal("6")), (3, Literal("3"))]),
+            Option("wrong_card_to_timeline", N_("A wrong card"), [(False, N_("goes to the box")),
+                                                                  (True, N_("joins the row"))]),
+            Option("first_player_extra_card", N_("First player"), [(False, N_("same cards")),
+                                                                   (True, N_("one card more"))]),
+        ]
+
+    def matches(self, setup_line) -> bool:
+        return setup_line.get("game") == "timeline"
+
+    def setup_line(self, players, options, codes):
+        line = {"type": "setup", "game": "timeline", "players": list(players), "hand": options.get("hand", 4),
+                "start": codes[0]}
+        for key in ("wrong_card_to_timeline", "first_player_extra_card"):
+            if options.get(key):
+                line[key] = True
+        return line
+
+
+register(TimelineView())
+_ = BadInput

@@ -1,0 +1,162 @@
+"""One kiosk: the screen stack, the command stream, the language, the game session.
+
+``step()`` is one frame: commands in, the top screen updated and drawn. It never lets an exception
+out: a top-level guard logs the trace to the data directory and shows a fault screen instead (the
+game itself is safe in the store). The record of the last frame (``last``) is what tests read.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import traceback
+from pathlib import Path
+
+import pygame
+
+from companion.i18n import Text
+from companion.inputs.commands import MENU, QUIT, TEXT, Command, CommandStream
+from companion.inputs.gpio import NoSignals
+from companion.paths import data_dir
+from companion.ui.canvas import Canvas
+from companion.ui.screen import ScreenStack
+
+log = logging.getLogger(__name__)
+
+
+class Kiosk:
+    def __init__(self, surface: pygame.Surface, config, stream: CommandStream | None = None, *, store=None,
+                 table=None, signals=None, demo=None, clock=time.monotonic, save_settings=None):
+        self.surface = surface
+        self.config = config
+        self.lang = config.kiosk.language
+        self.stream = stream or CommandStream()
+        self.store = store                  # companion.store.log.GameLog (None: games are not stored)
+        self.table = table                  # companion.app.TableFeed: camera + tracker
+        self.signals = signals or NoSignals()
+        self.demo = demo                    # companion.ui.demo.DemoPlayers when the table is simulated
+        self.clock = clock
+        self.save_settings = save_settings  # callable(config): write the settings file
+        self.stack = ScreenStack()
+        self.session = None                 # companion.ui.session.GameSession while a game is on
+        self.running = True
+        self.last: Canvas | None = None
+        self.last_input = clock()
+        self.frames = 0
+        self.shown: list[str] = []          # every screen shown, in order (name/phase), for screenshots
+        self.on_screen_change = None        # callable(key, surface): autoplay saves a PNG
+        self.on_frame = None                # callable(): the service's watchdog tick
+        self.unlocked = False               # the café PIN was entered in this visit to the menu
+
+    # -- the frame -----------------------------------------------------------------------------
+    def step(self) -> bool:
+        now = self.clock()
+        for cmd in self.stream.drain():
+            self._guard(self.dispatch, cmd)
+        self._guard(self._update, now)
+        self._guard(self._draw)
+        self.frames += 1
+        if self.on_frame:
+            self.on_frame()
+        return self.running
+
+    def dispatch(self, cmd: Command) -> None:
+        self.last_input = self.clock()
+        if cmd.kind == QUIT:
+            self.running = False
+            return
+        top = self.stack.top
+        if top is None:
+            return
+        if cmd.kind == MENU and top.name not in ("menu", "pin", "fault:bug"):
+            from companion.ui.screens.menu import MenuScreen
+            self.stack.push(MenuScreen(self))
+            return
+        if cmd.kind == TEXT and not top.typing:
+            return
+        top.handle(cmd)
+
+    def _update(self, now: float) -> None:
+        top = self.stack.top
+        if top is None:
+            return
+        idle = now - self.last_input > self.config.kiosk.idle_minutes * 60
+        if idle and top.name != "attract" and not self.game_in_progress():
+            from companion.ui.screens.attract import AttractScreen
+            self.stack.reset(AttractScreen(self))
+            self.last_input = now
+            top = self.stack.top
+        top.update(now)
+
+    def _draw(self) -> None:
+        top = self.stack.top
+        if top is None:
+            return
+        canvas = Canvas(self.surface, self.lang)
+        top.draw(canvas)
+        self.last = canvas
+        key = self.screen_key()
+        if not self.shown or self.shown[-1] != key:
+            self.shown.append(key)
+            if len(self.shown) > 200:
+                del self.shown[:100]
+            if self.on_screen_change:
+                self.on_screen_change(key, self.surface)
+
+    def screen_key(self) -> str:
+        top = self.stack.top
+        phase = getattr(top, "phase", "")
+        return f"{top.name}-{phase}" if phase else top.name
+
+    def _guard(self, fn, *args) -> None:
+        try:
+            fn(*args)
+        except Exception:
+            self.show_bug(traceback.format_exc())
+
+    def show_bug(self, trace: str) -> None:
+        """A bug reached the top: write the trace where the owner can find it, and show a calm
+        screen (never the trace) that says the game is safe."""
+        path = self.error_log()
+        try:
+            with path.open("a", encoding="utf-8") as fh:
+                fh.write(time.strftime("%Y-%m-%d %H:%M:%S ") + trace + "\n")
+        except OSError:
+            pass
+        log.error("kiosk fault (trace in %s):\n%s", path, trace)
+        from companion.ui.screens.fault import BugScreen
+        try:
+            if self.stack.top is None or self.stack.top.name != "fault:bug":
+                self.stack.push(BugScreen(self, path))
+        except Exception:
+            self.running = False
+
+    @staticmethod
+    def error_log() -> Path:
+        return data_dir() / "kiosk-errors.log"
+
+    # -- what screens ask for ------------------------------------------------------------------
+    def game_in_progress(self) -> bool:
+        return self.session is not None and self.session.in_progress()
+
+    def set_language(self, lang: str) -> None:
+        self.lang = lang
+        self.config.kiosk.language = lang
+
+    def say(self, msgid: str, **params) -> Text:
+        return Text(msgid, params)
+
+    def click(self, pos) -> None:
+        """A touch or mouse click: the command of the spot drawn there in the last frame."""
+        if self.last is None:
+            return
+        cmd = self.last.command_at(pos)
+        if cmd is not None:
+            self.stream.post(cmd)
+
+    def texts(self) -> list[str]:
+        """What the last frame showed, as text (tests read the screen through this)."""
+        return self.last.texts() if self.last else []
+
+    def pin_required(self) -> bool:
+        return bool(self.config.kiosk.cafe_pin) and not self.unlocked

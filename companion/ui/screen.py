@@ -1,0 +1,175 @@
+"""The screen base and the screen stack.
+
+A screen draws what it is given and turns commands into calls on the kiosk (start a game, confirm
+an action, undo); it never decides a rule. The stack works like Tuxemon's state stack: the top
+screen gets the commands and is drawn; ``push`` a menu over the table, ``pop`` back to it.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.i18n import N_
+from companion.inputs.commands import BACK, MENU, NEXT, OK, PREV, UNDO, Command
+from companion.ui import theme
+from companion.ui.canvas import Canvas, Literal
+
+BUTTON_LABELS = {NEXT: N_("NEXT"), OK: N_("OK"), UNDO: N_("UNDO"), MENU: N_("MENU")}
+BUTTON_COLOURS = {NEXT: theme.INFO, OK: theme.CORRECT, UNDO: theme.WARN, MENU: theme.MUTED}
+
+
+class Screen:
+    name = "screen"
+    typing = False            # True while the keyboard types letters (a name)
+    title = ""                # msgid or Text for the title bar
+
+    def __init__(self, kiosk):
+        self.kiosk = kiosk
+
+    # what the four buttons do here: {NEXT: msgid, ...}; shown in the bar at the bottom
+    def hints(self) -> dict:
+        return {}
+
+    def handle(self, cmd: Command) -> None:
+        pass
+
+    def update(self, now: float) -> None:
+        pass
+
+    def draw(self, c: Canvas) -> None:
+        pass
+
+    def on_enter(self) -> None:
+        pass
+
+    # -- the common frame --------------------------------------------------------------------
+    def content_rect(self, c: Canvas) -> pygame.Rect:
+        top = c.px(56) if self.title else 0
+        return pygame.Rect(c.px(16), top + c.px(8), c.w - c.px(32), c.h - top - c.px(8) - hint_bar_height(c) - c.px(8))
+
+    def draw_frame(self, c: Canvas) -> None:
+        c.fill(theme.BG)
+        if self.title:
+            c.box((0, 0, c.w, c.px(56)), theme.PANEL, radius=0)
+            c.text(self.title, (c.px(16), c.px(28)), theme.TITLE * 0.85, bold=True, anchor="midleft",
+                   max_width=c.w - c.px(140), role="title")
+            c.text(Literal(self.kiosk.lang.upper()), (c.w - c.px(16), c.px(28)), theme.SMALL, theme.MUTED,
+                   anchor="midright", role="lang")
+        draw_hints(c, self.hints())
+
+
+def hint_bar_height(c: Canvas) -> int:
+    return c.px(52)
+
+
+def draw_hints(c: Canvas, hints: dict) -> None:
+    """The bottom bar: one box per button, in the order of the buttons on the cabinet; touching a box
+    is the same as pressing the button."""
+    if not hints:
+        return
+    h = hint_bar_height(c)
+    y = c.h - h
+    c.box((0, y, c.w, h), theme.PANEL, radius=0)
+    kinds = [k for k in (NEXT, UNDO, OK, MENU) if k in hints]
+    slot = c.w / 4
+    for i, kind in enumerate((NEXT, UNDO, OK, MENU)):
+        if kind not in kinds:
+            continue
+        rect = pygame.Rect(int(i * slot) + c.px(4), y + c.px(4), int(slot) - c.px(8), h - c.px(8))
+        c.box(rect, theme.PANEL_HI, radius=8)
+        c.box((rect.x, rect.y, c.px(8), rect.h), BUTTON_COLOURS[kind], radius=3)
+        label = c.tr(BUTTON_LABELS[kind])
+        what = c.tr(hints[kind])
+        c.text(Literal(f"{label}: {what}"), (rect.x + c.px(14), rect.centery), theme.SMALL * 0.9, theme.TEXT,
+               anchor="midleft", max_width=rect.w - c.px(18), role=f"hint:{kind}")
+        c.touch(rect, Command(kind, source="touch"))
+
+
+class ScreenStack:
+    def __init__(self):
+        self.screens: list[Screen] = []
+
+    @property
+    def top(self) -> Screen | None:
+        return self.screens[-1] if self.screens else None
+
+    def push(self, screen: Screen) -> Screen:
+        self.screens.append(screen)
+        screen.on_enter()
+        return screen
+
+    def pop(self) -> Screen | None:
+        if len(self.screens) > 1:
+            gone = self.screens.pop()
+            self.screens[-1].on_enter()
+            return gone
+        return None
+
+    def replace(self, screen: Screen) -> Screen:
+        if self.screens:
+            self.screens.pop()
+        return self.push(screen)
+
+    def reset(self, screen: Screen) -> Screen:
+        self.screens.clear()
+        return self.push(screen)
+
+    def find(self, name: str) -> Screen | None:
+        for s in reversed(self.screens):
+            if s.name == name:
+                return s
+        return None
+
+    def pop_to(self, name: str) -> Screen | None:
+        while len(self.screens) > 1 and self.screens[-1].name != name:
+            self.screens.pop()
+        if self.screens:
+            self.screens[-1].on_enter()
+        return self.top
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.screens]
+
+
+class ListChoice:
+    """A vertical list driven by NEXT/PREV (move), OK (choose) and touch (choose that item)."""
+
+    def __init__(self, items: list, focus: int = 0):
+        self.items = items            # [(label, value)]
+        self.focus = focus
+
+    def handle(self, cmd: Command):
+        """The chosen value on OK, else None (the focus moves)."""
+        if not self.items:
+            return None
+        if cmd.kind == NEXT:
+            self.focus = (self.focus + 1) % len(self.items)
+        elif cmd.kind == PREV:
+            self.focus = (self.focus - 1) % len(self.items)
+        elif cmd.kind == OK:
+            if cmd.index is not None and 0 <= cmd.index < len(self.items):
+                self.focus = cmd.index
+            return self.items[self.focus][1]
+        return None
+
+    def draw(self, c: Canvas, rect, size: float = theme.LARGE, columns: int = 1, role: str = "item") -> None:
+        rect = pygame.Rect(rect)
+        n = len(self.items)
+        if not n:
+            return
+        rows = -(-n // columns)
+        gap = c.px(8)
+        item_h = min(c.px(size * 1.9), (rect.h - gap * (rows - 1)) // rows)
+        col_w = (rect.w - gap * (columns - 1)) // columns
+        for i, (label, _value) in enumerate(self.items):
+            col, row = divmod(i, rows)
+            r = pygame.Rect(rect.x + col * (col_w + gap), rect.y + row * (item_h + gap), col_w, item_h)
+            focused = i == self.focus
+            c.box(r, theme.PANEL_HI if focused else theme.PANEL, radius=10)
+            if focused:
+                c.box(r, theme.ACCENT, radius=10, width=c.px(4))
+                c.text(Literal("▶"), (r.x + c.px(14), r.centery), size * 0.8, theme.ACCENT, anchor="midleft",
+                       role="focus")
+            c.text(label, (r.x + c.px(44), r.centery), min(size, item_h / c.u * 0.55), theme.TEXT, bold=focused,
+                   anchor="midleft", max_width=r.w - c.px(56), role=role + (":focus" if focused else ""))
+            c.touch(r, Command(OK, index=i, source="touch"))

@@ -1,0 +1,118 @@
+"""Fault screens: say what happened, what it means and what to do, in words; never a traceback."""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.i18n import N_, Text
+from companion.inputs.commands import BACK, OK, UNDO
+from companion.ui import theme
+from companion.ui.canvas import Canvas, Literal
+from companion.ui.screen import Screen
+
+
+class FaultScreen(Screen):
+    """A headline, an explanation, and a list of things to check. ``on_ok``/``on_undo`` say what the
+    buttons do (None: the button does nothing here)."""
+
+    name = "fault"
+
+    def __init__(self, kiosk, kind: str, headline, body, checks=(), on_ok=None, ok_label=N_("carry on"),
+                 on_undo=None, undo_label=N_("back")):
+        super().__init__(kiosk)
+        self.name = f"fault:{kind}"
+        self.headline, self.body, self.checks = headline, body, list(checks)
+        self.on_ok, self.ok_label = on_ok, ok_label
+        self.on_undo, self.undo_label = on_undo, undo_label
+
+    def hints(self):
+        h = {}
+        if self.on_undo:
+            h[UNDO] = self.undo_label
+        if self.on_ok:
+            h[OK] = self.ok_label
+        return h
+
+    def handle(self, cmd):
+        if cmd.kind == OK and self.on_ok:
+            self.on_ok()
+        elif cmd.kind in (UNDO, BACK) and self.on_undo:
+            self.on_undo()
+
+    def draw(self, c: Canvas):
+        c.fill(theme.BG)
+        from companion.ui.screen import draw_hints
+        draw_hints(c, self.hints())
+        c.warn_mark((c.px(56), c.px(56)), c.px(34))
+        c.paragraph(self.headline, (c.px(110), c.px(18), c.w - c.px(126), c.px(80)), theme.TITLE * 0.9, theme.WARN,
+                    bold=True, role="headline", valign="middle")
+        y = c.px(112)
+        body = c.paragraph(self.body, (c.px(24), y, c.w - c.px(48), c.px(120)), theme.BODY, role="body")
+        y = body.bottom + c.px(14)
+        bottom = c.h - c.px(60)
+        if self.checks:
+            n = len(self.checks)
+            each = max(c.px(30), (bottom - y) // n)
+            for i, check in enumerate(self.checks):
+                r = pygame.Rect(c.px(24), y + i * each, c.w - c.px(48), each - c.px(6))
+                c.text(Literal(f"{i + 1}."), (r.x, r.y), theme.BODY, theme.ACCENT, bold=True, role="n")
+                c.paragraph(check, (r.x + c.px(34), r.y, r.w - c.px(34), r.h), theme.BODY, role="check")
+
+
+def camera_lost(kiosk, detail: str = "") -> FaultScreen:
+    body = Text(N_("The camera is not sending pictures. The game is saved: it goes on by itself as soon as "
+                   "the camera is back."))
+    checks = [Text(N_("Is the camera cable pushed fully into the camera and into the Raspberry Pi?")),
+              Text(N_("Is the camera's ribbon cable the right way round (contacts towards the board)?")),
+              Text(N_("Is something covering the lens, or is the table in the dark?"))]
+    if detail:
+        checks.append(Text(N_("What the camera said: {detail}"), {"detail": detail}))
+    return FaultScreen(kiosk, "camera", Text(N_("Camera lost")), body, checks)
+
+
+def unknown_card(kiosk, payload: str, on_ok) -> FaultScreen:
+    """The sticker is ours but its deck or number is not registered: say which, and how to add it."""
+    from companion.cards.decks import UnknownCard, reload_decks, resolve
+
+    reload_decks()  # a deck registered on the command line since start-up counts
+    try:
+        resolve(payload)
+        what = Text(N_("{payload} is now registered: take the card off and lay it again."), {"payload": payload})
+    except UnknownCard as e:
+        what = e.text
+    body = Text(N_("The camera read the sticker {payload}, but no registered card has it, so the companion "
+                   "cannot say whether the card is right. Nothing was recorded."), {"payload": payload})
+    checks = [what, Text(N_("Take that card off the table, or play with cards of the chosen deck."))]
+    return FaultScreen(kiosk, "unknown-card", Text(N_("Unknown card")), body, checks, on_ok=on_ok,
+                       ok_label=N_("it is gone"))
+
+
+def foreign_code(kiosk, text: str, on_ok) -> FaultScreen:
+    body = Text(N_("The camera sees a code that is not a card sticker: \u201c{text}\u201d. Card stickers read "
+                   "TC:<DECK>:<NUMBER>. Nothing was recorded."), {"text": text[:60]})
+    checks = [Text(N_("Is a box, a phone or a leaflet with a barcode lying in view? Move it away."))]
+    return FaultScreen(kiosk, "foreign-code", Text(N_("Not a card")), body, checks, on_ok=on_ok,
+                       ok_label=N_("it is gone"))
+
+
+def store_error(kiosk, message: str, on_retry, on_drop) -> FaultScreen:
+    body = Text(N_("The companion could not save the last action, so it is not recorded yet: {message}. "
+                   "Everything confirmed before it is safe."), {"message": message})
+    checks = [Text(N_("Is the memory card full? Delete old files or use a bigger card.")),
+              Text(N_("Then press OK to save the action again, or UNDO to forget it."))]
+    return FaultScreen(kiosk, "store", Text(N_("Could not save")), body, checks, on_ok=on_retry,
+                       ok_label=N_("save again"), on_undo=on_drop, undo_label=N_("forget it"))
+
+
+class BugScreen(FaultScreen):
+    def __init__(self, kiosk, log_path):
+        body = Text(N_("Something went wrong inside the companion. The game is saved: nothing confirmed is "
+                       "lost."))
+        checks = [Text(N_("Press OK to go back to the start screen; a game in progress can be continued from there.")),
+                  Text(N_("For the owner: the details are in {path}"), {"path": str(log_path)})]
+        super().__init__(kiosk, "bug", Text(N_("Sorry, a fault")), body, checks, on_ok=self.back,
+                         ok_label=N_("start screen"))
+
+    def back(self):
+        from companion.ui.screens.attract import AttractScreen
+        self.kiosk.stack.reset(AttractScreen(self.kiosk))

@@ -1,0 +1,256 @@
+"""Players and options: how many, their names (a preset list or the on-screen keyboard), and the
+game's own options (level, variants, layout). Then the table is laid out and read."""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.i18n import N_, Text
+from companion.inputs.commands import BACK, NEXT, OK, PREV, TEXT, UNDO
+from companion.ui import theme
+from companion.ui.canvas import Canvas, Literal
+from companion.ui.screen import ListChoice, Screen
+
+PRESET_NAMES = ["Ana", "Bruno", "Carla", "David", "Elena", "Fran", "Gala", "Hugo", "Inés", "Jorge",
+                "Lucía", "Mario", "Nuria", "Óscar", "Pilar", "Raúl"]
+MAX_NAME = 12
+
+
+class PlayersScreen(Screen):
+    name = "players"
+
+    def __init__(self, kiosk, view):
+        super().__init__(kiosk)
+        self.view = view
+        self.count = max(view.min_players, min(3, view.max_players))
+        self.names = PRESET_NAMES[: view.max_players]
+        self.opts = view.options()
+        self.values = {o.key: o.default for o in self.opts}
+        self.focus = 0
+
+    @property
+    def title(self):
+        return self.view.title
+
+    @property
+    def phase(self):
+        return f"row{self.focus}"
+
+    def rows(self) -> list[tuple]:
+        rows = [("count", Text(N_("Players: {n}"), {"n": self.count}))]
+        for i in range(self.count):
+            rows.append((("name", i), Text(N_("Player {n}: {name}"), {"n": i + 1, "name": self.names[i]})))
+        for o in self.opts:
+            value_label = o.label_of(self.values[o.key])
+            rows.append((("opt", o.key), (o.label, value_label)))
+        rows.append(("start", Text(N_("Start the game"))))
+        return rows
+
+    def hints(self):
+        key = self.rows()[self.focus][0]
+        what = {"count": N_("more players"), "start": N_("start")}.get(key if isinstance(key, str) else key[0],
+                                                                         N_("change"))
+        if isinstance(key, tuple) and key[0] == "name":
+            what = N_("choose a name")
+        return {NEXT: N_("next line"), UNDO: N_("back"), OK: what}
+
+    def handle(self, cmd):
+        rows = self.rows()
+        if cmd.kind in (UNDO, BACK):
+            self.kiosk.stack.pop()
+        elif cmd.kind == NEXT:
+            self.focus = (self.focus + 1) % len(rows)
+        elif cmd.kind == PREV:
+            self.focus = (self.focus - 1) % len(rows)
+        elif cmd.kind == OK:
+            if cmd.index is not None and 0 <= cmd.index < len(rows):
+                self.focus = cmd.index
+            self.activate(rows[self.focus][0])
+
+    def activate(self, key):
+        if key == "count":
+            span = self.view.max_players - self.view.min_players + 1
+            self.count = self.view.min_players + (self.count - self.view.min_players + 1) % span
+        elif key == "start":
+            from companion.ui.screens.table import TableScreen
+            setup = {"view": self.view, "players": self.names[: self.count], "options": dict(self.values)}
+            self.kiosk.stack.push(TableScreen(self.kiosk, new_game=setup))
+        elif key[0] == "name":
+            self.kiosk.stack.push(NameScreen(self.kiosk, self, key[1]))
+        elif key[0] == "opt":
+            opt = next(o for o in self.opts if o.key == key[1])
+            values = [v for v, _ in opt.choices]
+            self.values[opt.key] = values[(values.index(self.values[opt.key]) + 1) % len(values)]
+
+    def set_name(self, i: int, name: str) -> None:
+        if name in self.names[: self.count] and self.names[i] != name:
+            j = self.names.index(name)
+            self.names[j] = self.names[i]      # two players swap names rather than share one
+        self.names[i] = name
+
+    def draw(self, c: Canvas):
+        self.draw_frame(c)
+        area = self.content_rect(c)
+        rows = self.rows()
+        cols = 2 if len(rows) > 7 else 1
+        per_col = -(-len(rows) // cols)
+        gap = c.px(6)
+        row_h = min(c.px(54), (area.h - gap * (per_col - 1)) // per_col)
+        col_w = (area.w - c.px(12) * (cols - 1)) // cols
+        for i, (key, label) in enumerate(rows):
+            col, r = divmod(i, per_col)
+            rect = pygame.Rect(area.x + col * (col_w + c.px(12)), area.y + r * (row_h + gap), col_w, row_h)
+            focused = i == self.focus
+            start = key == "start"
+            c.box(rect, theme.CORRECT if start else (theme.PANEL_HI if focused else theme.PANEL), radius=10)
+            if focused:
+                c.box(rect, theme.ACCENT, radius=10, width=c.px(4))
+            size = min(theme.BODY, row_h / c.u * 0.5)
+            if isinstance(label, tuple):
+                text = Literal(f"{c.tr(label[0])}: {c.tr(label[1])}")
+            else:
+                text = label
+            c.text(text, (rect.x + c.px(16), rect.centery), size, theme.TEXT, bold=focused or start,
+                   anchor="midleft", max_width=rect.w - c.px(24), role="row:focus" if focused else "row")
+            c.touch(rect, _ok(i))
+
+
+def _ok(i):
+    from companion.inputs.commands import Command
+    return Command(OK, index=i, source="touch")
+
+
+class NameScreen(Screen):
+    """A player's name from the preset list, or typed on the on-screen keyboard."""
+
+    name = "name"
+
+    def __init__(self, kiosk, form: PlayersScreen, index: int):
+        super().__init__(kiosk)
+        self.form, self.index = form, index
+        taken = set(form.names[: form.count]) - {form.names[index]}
+        items = [(Literal(n), n) for n in PRESET_NAMES if n not in taken]
+        items.append((Text(N_("Type a name…")), None))
+        current = form.names[index]
+        focus = next((i for i, (_, v) in enumerate(items) if v == current), 0)
+        self.choice = ListChoice(items, focus)
+
+    @property
+    def title(self):
+        return Text(N_("Name of player {n}"), {"n": self.index + 1})
+
+    def hints(self):
+        return {NEXT: N_("next name"), UNDO: N_("back"), OK: N_("choose")}
+
+    def handle(self, cmd):
+        if cmd.kind in (UNDO, BACK):
+            self.kiosk.stack.pop()
+            return
+        if cmd.kind == OK:
+            if cmd.index is not None and 0 <= cmd.index < len(self.choice.items):
+                self.choice.focus = cmd.index
+            value = self.choice.items[self.choice.focus][1]
+            if value is None:
+                self.kiosk.stack.push(KeyboardScreen(self.kiosk, self.form, self.index))
+            else:
+                self.form.set_name(self.index, value)
+                self.kiosk.stack.pop()
+        else:
+            self.choice.handle(cmd)
+
+    def draw(self, c: Canvas):
+        self.draw_frame(c)
+        area = self.content_rect(c)
+        self.choice.draw(c, area, theme.BODY, columns=3)
+
+
+KEYS = list("ABCDEFGHIJKLMNÑOPQRSTUVWXYZ") + ["-", "␣", "⌫", "✓"]
+
+
+class KeyboardScreen(Screen):
+    """Letters with four buttons: NEXT moves on, OK types the letter, UNDO deletes; ✓ is done.
+    A real keyboard types directly."""
+
+    name = "keyboard"
+    typing = True
+
+    def __init__(self, kiosk, form: PlayersScreen, index: int):
+        super().__init__(kiosk)
+        self.form, self.index = form, index
+        self.value = ""
+        self.focus = 0
+        self.note = None
+
+    @property
+    def title(self):
+        return Text(N_("Name of player {n}"), {"n": self.index + 1})
+
+    def hints(self):
+        return {NEXT: N_("next letter"), UNDO: N_("delete"), OK: N_("type it")}
+
+    def handle(self, cmd):
+        if cmd.kind == TEXT:
+            for ch in cmd.text:
+                self.type(ch)
+        elif cmd.kind == NEXT:
+            self.focus = (self.focus + 1) % len(KEYS)
+        elif cmd.kind == PREV:
+            self.focus = (self.focus - 1) % len(KEYS)
+        elif cmd.kind == UNDO:
+            if self.value:
+                self.value = self.value[:-1]
+            else:
+                self.kiosk.stack.pop()
+        elif cmd.kind == BACK:
+            self.kiosk.stack.pop()
+        elif cmd.kind == OK:
+            if cmd.index is not None:
+                self.focus = cmd.index
+            key = KEYS[self.focus]
+            if key == "✓":
+                self.done()
+            elif key == "⌫":
+                self.value = self.value[:-1]
+            else:
+                self.type(" " if key == "␣" else key)
+
+    def type(self, ch: str) -> None:
+        if ch == "\b":
+            self.value = self.value[:-1]
+        elif len(self.value) < MAX_NAME:
+            self.value += ch if not self.value or self.value.endswith((" ", "-")) else ch.lower()
+
+    def done(self):
+        name = self.value.strip()
+        if not name:
+            self.note = N_("Type at least one letter")
+            return
+        self.form.set_name(self.index, name)
+        self.kiosk.stack.pop_to("players")
+
+    def draw(self, c: Canvas):
+        self.draw_frame(c)
+        area = self.content_rect(c)
+        field = pygame.Rect(area.x, area.y, area.w, c.px(56))
+        c.box(field, theme.PANEL_HI)
+        c.text(Literal(self.value + "▏"), (field.x + c.px(16), field.centery), theme.LARGE, bold=True,
+               anchor="midleft", role="typed")
+        if self.note:
+            c.text(self.note, (field.right - c.px(12), field.centery), theme.SMALL, theme.WARN, anchor="midright",
+                   role="note")
+        cols = 10
+        rows = -(-len(KEYS) // cols)
+        top = field.bottom + c.px(10)
+        gap = c.px(6)
+        kw = (area.w - gap * (cols - 1)) // cols
+        kh = min(kw, (area.bottom - top - gap * (rows - 1)) // rows)
+        for i, key in enumerate(KEYS):
+            r, col = divmod(i, cols)
+            rect = pygame.Rect(area.x + col * (kw + gap), top + r * (kh + gap), kw, kh)
+            focused = i == self.focus
+            colour = theme.CORRECT if key == "✓" else (theme.PANEL_HI if focused else theme.PANEL)
+            c.box(rect, colour, radius=8)
+            if focused:
+                c.box(rect, theme.ACCENT, radius=8, width=c.px(4))
+            c.text(Literal(key), rect.center, theme.LARGE * 0.8, bold=True, anchor="center", role="key")
+            c.touch(rect, _ok(i))

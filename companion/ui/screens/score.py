@@ -1,0 +1,72 @@
+"""The end-of-game score sheet: who won (or the team's score), and each category in words."""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.i18n import N_, Text
+from companion.inputs.commands import BACK, NEXT, OK, UNDO
+from companion.ui import theme
+from companion.ui.canvas import Canvas
+from companion.ui.screen import Screen
+
+
+class ScoreScreen(Screen):
+    name = "score"
+    title = N_("End of the game")
+
+    def hints(self):
+        return {UNDO: N_("history / undo"), OK: N_("new game")}
+
+    def handle(self, cmd):
+        k = self.kiosk
+        if cmd.kind == OK:
+            from companion.ui.screens.attract import AttractScreen
+            from companion.ui.screens.picker import PickerScreen
+            k.session = None
+            k.stack.reset(AttractScreen(k))
+            k.stack.push(PickerScreen(k))
+        elif cmd.kind in (UNDO, BACK):
+            from companion.ui.screens.history import HistoryScreen
+            k.stack.push(HistoryScreen(k))
+        elif cmd.kind == NEXT:
+            pass
+
+    def draw(self, c: Canvas):
+        self.draw_frame(c)
+        session = self.kiosk.session
+        area = self.content_rect(c)
+        if session is None:
+            return
+        headline, good, rows = session.view.score_sheet(session)
+        colour = theme.CORRECT if good else theme.WRONG
+        mark_r = c.px(26)
+        if good:
+            c.tick_mark((area.x + mark_r, area.y + mark_r), mark_r)
+        else:
+            c.cross_mark((area.x + mark_r, area.y + mark_r), mark_r)
+        c.paragraph(headline, (area.x + mark_r * 2 + c.px(14), area.y, area.w - mark_r * 2 - c.px(14), mark_r * 2),
+                    theme.TITLE, colour, bold=True, role="headline", valign="middle")
+        top = area.y + mark_r * 2 + c.px(12)
+        if not rows:
+            return
+        gap = c.px(6)
+        row_h = min(c.px(64), (area.bottom - top - gap * (len(rows) - 1)) // len(rows))
+        value_w = c.px(150)
+        for i, row in enumerate(rows):
+            r = pygame.Rect(area.x, top + i * (row_h + gap), area.w, row_h)
+            c.box(r, theme.PANEL_HI if row.highlight else theme.PANEL)
+            label_w = int(r.w * 0.34)
+            c.text(row.label, (r.x + c.px(12), r.centery), theme.BODY, theme.ACCENT if row.highlight else theme.TEXT,
+                   bold=True, anchor="midleft", max_width=label_w - c.px(12), role="score-label")
+            c.text(_lit(row.value), (r.x + label_w + value_w // 2, r.centery), theme.LARGE, bold=True,
+                   anchor="center", max_width=value_w, role="score-value")
+            if row.explain:
+                x = r.x + label_w + value_w + c.px(8)
+                c.paragraph(row.explain, (x, r.y + c.px(4), r.right - x - c.px(10), r.h - c.px(8)), theme.SMALL,
+                            theme.MUTED, role="score-explain", valign="middle")
+
+
+def _lit(value):
+    from companion.ui.canvas import Literal
+    return value if isinstance(value, Text) else Literal(str(value))

@@ -1,0 +1,114 @@
+"""Settings (behind the café PIN when one is set): language, idle time, the PIN, full screen.
+Pins and the camera are shown for reference; they are changed in the settings file."""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.i18n import N_, Text
+from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO, Command
+from companion.ui import theme
+from companion.ui.canvas import Canvas, Literal
+from companion.ui.screen import Screen
+
+IDLE_CHOICES = [2, 5, 10, 15, 30, 60]
+
+
+class SettingsScreen(Screen):
+    name = "settings"
+    title = N_("Settings")
+
+    def __init__(self, kiosk):
+        super().__init__(kiosk)
+        self.focus = 0
+        self.note = None
+
+    def rows(self):
+        k = self.kiosk.config.kiosk
+        cfg = self.kiosk.config
+        return [
+            ("lang", Text(N_("Language: English")) if self.kiosk.lang == "en" else Text(N_("Language: Español"))),
+            ("idle", Text(N_("Back to the start screen after {n} minutes untouched"), {"n": _num(k.idle_minutes)})),
+            ("pin", Text(N_("Café PIN: set")) if k.cafe_pin else Text(N_("Café PIN: none"))),
+            ("full", Text(N_("Full screen: yes")) if k.fullscreen else Text(N_("Full screen: no"))),
+            ("save", Text(N_("Save and close"))),
+            ("info", Text(N_("Camera: {source} · buttons NEXT {next}, UNDO {undo}, OK {ok}, MENU {menu} (BCM). "
+                             "Change these in {file}."),
+                          {"source": cfg.camera.source, "next": cfg.buttons.next, "undo": cfg.buttons.undo,
+                           "ok": cfg.buttons.ok, "menu": cfg.buttons.menu, "file": "config.toml"})),
+        ]
+
+    def hints(self):
+        return {NEXT: N_("next line"), UNDO: N_("close"), OK: N_("change")}
+
+    def handle(self, cmd):
+        rows = self.rows()
+        active = len(rows) - 1      # the last row is information only
+        if cmd.kind in (UNDO, BACK):
+            self.kiosk.stack.pop()
+        elif cmd.kind == NEXT:
+            self.focus = (self.focus + 1) % active
+        elif cmd.kind == PREV:
+            self.focus = (self.focus - 1) % active
+        elif cmd.kind == OK:
+            if cmd.index is not None and cmd.index < active:
+                self.focus = cmd.index
+            self.change(rows[self.focus][0])
+
+    def change(self, key):
+        k = self.kiosk
+        s = k.config.kiosk
+        if key == "lang":
+            k.set_language("es" if k.lang == "en" else "en")
+        elif key == "idle":
+            nxt = [m for m in IDLE_CHOICES if m > s.idle_minutes]
+            s.idle_minutes = nxt[0] if nxt else IDLE_CHOICES[0]
+        elif key == "pin":
+            from companion.ui.screens.menu import PinScreen
+
+            def set_pin(pin):
+                s.cafe_pin = pin
+            k.stack.push(PinScreen(k, then=set_pin))
+        elif key == "full":
+            s.fullscreen = not s.fullscreen
+            self.note = N_("Full screen changes at the next start")
+        elif key == "save":
+            try:
+                if k.save_settings:
+                    k.save_settings(k.config)
+            except OSError as e:
+                self.note = Text(N_("Could not save the settings: {error}"), {"error": e.strerror or str(e)})
+                return
+            k.stack.pop()
+
+    def draw(self, c: Canvas):
+        self.draw_frame(c)
+        area = self.content_rect(c)
+        rows = self.rows()
+        gap = c.px(6)
+        row_h = min(c.px(52), (area.h - gap * len(rows)) // len(rows))
+        y = area.y
+        for i, (key, label) in enumerate(rows):
+            info = key == "info"
+            h = row_h * 2 if info else row_h
+            rect = pygame.Rect(area.x, y, area.w, h)
+            focused = i == self.focus
+            if info:
+                c.paragraph(label, rect.inflate(-c.px(16), -c.px(4)), theme.SMALL, theme.MUTED, role="info")
+            else:
+                c.box(rect, theme.CORRECT if key == "save" else (theme.PANEL_HI if focused else theme.PANEL))
+                if focused:
+                    c.box(rect, theme.ACCENT, width=c.px(4))
+                c.text(label, (rect.x + c.px(16), rect.centery), theme.BODY, bold=focused, anchor="midleft",
+                       max_width=rect.w - c.px(24), role="row:focus" if focused else "row")
+                c.touch(rect, Command(OK, index=i, source="touch"))
+            y += h + gap
+        if self.note:
+            c.text(self.note, (area.right, area.bottom), theme.SMALL, theme.WARN, anchor="bottomright", role="note")
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+_ = Literal

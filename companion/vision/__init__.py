@@ -1,0 +1,1 @@
+"""The camera's eyes: sources, sticker decoding, table layouts, multi-frame tracking."""

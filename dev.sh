@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The two commands of the README:
+#   ./dev.sh demo   set up .venv if needed, then start the kiosk demo (virtual table + keyboard)
+#   ./dev.sh test   set up .venv if needed, then run the whole test suite (extra args go to pytest)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+need_python() {
+  for py in python3.13 python3.12 python3.11 python3; do
+    if command -v "$py" >/dev/null && "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+      echo "$py"; return
+    fi
+  done
+  echo "companion needs Python 3.11 or newer (python3 --version says $(python3 --version 2>&1))" >&2
+  exit 1
+}
+
+install_zbar() {
+  # pyzbar (the fallback decoder) needs the system's zbar library; zxing-cpp works without it.
+  if ldconfig -p 2>/dev/null | grep -q 'libzbar\.so\.0'; then return; fi
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
+  if command -v apt-get >/dev/null && { [ -z "$sudo" ] || sudo -n true 2>/dev/null; }; then
+    echo "Installing libzbar0 (system library for the pyzbar decoder)..."
+    $sudo apt-get install -y -qq libzbar0 >/dev/null 2>&1 \
+      || { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq libzbar0 >/dev/null 2>&1; } \
+      || echo "note: could not install libzbar0; the pyzbar fallback stays off (zxing-cpp still reads)."
+  else
+    echo "note: libzbar0 is missing; the pyzbar fallback stays off. Install it with: sudo apt-get install libzbar0"
+  fi
+}
+
+setup() {
+  install_zbar
+  if [ ! -x .venv/bin/python ]; then
+    echo "Creating .venv ..."
+    "$(need_python)" -m venv .venv
+  fi
+  local want have
+  want=$(cat pyproject.toml | sha256sum | cut -d' ' -f1)
+  have=$(cat .venv/.setup-stamp 2>/dev/null || true)
+  if [ "$want" != "$have" ]; then
+    echo "Installing companion and its pinned dependencies into .venv ..."
+    .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
+    .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+    echo "$want" > .venv/.setup-stamp
+  fi
+}
+
+case "${1:-}" in
+  demo) shift; setup; exec .venv/bin/companion kiosk --demo --windowed "$@" ;;
+  test) shift; setup; exec .venv/bin/python -m pytest "$@" ;;
+  *) echo "usage: ./dev.sh demo | ./dev.sh test [pytest args]" >&2; exit 2 ;;
+esac

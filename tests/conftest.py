@@ -1,0 +1,16 @@
+"""Test-wide settings: no display, no sound card, no GPIO, a private data directory."""
+
+import os
+import tempfile
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+os.environ["COMPANION_DATA"] = tempfile.mkdtemp(prefix="companion-test-data-")
+os.environ["COMPANION_CONFIG"] = os.path.join(os.environ["COMPANION_DATA"], "config.toml")
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile("ci", deadline=None, max_examples=60,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci")

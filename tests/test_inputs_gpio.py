@@ -1,0 +1,109 @@
+"""The arcade buttons on gpiozero's mock pins: a press, a bounce and a hold each become the right command."""
+
+import time
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from companion.config import ButtonPins, OutputPins
+from companion.inputs.commands import BACK, MENU, NEXT, OK, UNDO, CommandStream
+from companion.inputs.gpio import GpioButtons, Signals, open_buttons
+
+
+@pytest.fixture
+def factory():
+    Device.pin_factory = MockFactory()
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+
+
+def kinds(stream):
+    return [c.kind for c in stream.drain()]
+
+
+def press(pin):
+    pin.drive_low()   # buttons pull up: pressed = low
+
+
+def release(pin):
+    pin.drive_high()
+
+
+def test_each_button_press_is_its_command(factory):
+    pins = ButtonPins(bounce_ms=5)
+    stream = CommandStream()
+    buttons = GpioButtons(pins, stream)
+    for number in (pins.next, pins.undo, pins.ok):
+        press(factory.pin(number))
+        time.sleep(0.01)
+        release(factory.pin(number))
+        time.sleep(0.01)
+    assert kinds(stream) == [NEXT, UNDO, OK]
+    assert all(c.source == "gpio" for c in stream.drain())
+    buttons.close()
+
+
+def test_a_bouncing_contact_is_one_press(factory):
+    pins = ButtonPins(bounce_ms=40)
+    stream = CommandStream()
+    buttons = GpioButtons(pins, stream)
+    ok = factory.pin(pins.ok)
+    for _ in range(5):          # chatter within a few microseconds
+        press(ok)
+        release(ok)
+    press(ok)
+    assert kinds(stream) == [OK]
+    time.sleep(0.06)
+    release(ok)                 # the real release, after the bounce window
+    time.sleep(0.06)
+    press(ok)                   # a second, real press
+    assert kinds(stream) == [OK]
+    buttons.close()
+
+
+def test_menu_short_press_is_back_and_hold_is_menu(factory):
+    pins = ButtonPins(bounce_ms=5, hold_menu_seconds=0.1)
+    stream = CommandStream()
+    buttons = GpioButtons(pins, stream)
+    menu = factory.pin(pins.menu)
+    press(menu)
+    time.sleep(0.02)
+    release(menu)
+    assert kinds(stream) == [BACK]
+    time.sleep(0.02)
+    press(menu)
+    deadline = time.monotonic() + 2
+    got = []
+    while not got and time.monotonic() < deadline:
+        time.sleep(0.02)
+        got = kinds(stream)
+    assert got == [MENU]
+    release(menu)               # letting go after a hold adds nothing
+    time.sleep(0.02)
+    assert kinds(stream) == []
+    buttons.close()
+
+
+def test_verdict_lights_and_buzzer(factory):
+    outputs = OutputPins()
+    signals = Signals(outputs)
+    signals.verdict(True)
+    time.sleep(0.02)
+    assert signals.green.is_lit and not signals.red.is_lit
+    signals.verdict(False)
+    time.sleep(0.02)
+    assert signals.red.is_lit and not signals.green.is_lit
+    assert factory.pin(outputs.buzzer).state in (0, 1)
+    signals.close()
+
+
+def test_no_gpio_means_keyboard_only(monkeypatch):
+    import gpiozero
+
+    def broken(*a, **k):
+        raise gpiozero.BadPinFactory("no pins here")
+    monkeypatch.setattr(gpiozero, "Button", broken)
+    buttons, signals = open_buttons(ButtonPins(), OutputPins(), CommandStream())
+    assert buttons is None
+    signals.verdict(True)       # does nothing, does not fail

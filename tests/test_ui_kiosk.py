@@ -1,0 +1,211 @@
+"""The kiosk, headless: driven through the command stream, read through what each screen drew."""
+
+import pygame
+import pytest
+
+import kiosk_doubles
+from companion.config import Config
+from companion.inputs.commands import BACK, MENU, NEXT, OK, TEXT, UNDO, Command
+
+STOOD_IN = kiosk_doubles.install()
+
+
+def make(size=(800, 480), autoplay=True, config=None, tour=False):
+    from companion import app
+    k = app.build(config or Config(), demo=True, windowed=True, size=size, autoplay=autoplay, threaded=False)
+    k.demo.tour = []
+    if tour:
+        from companion.ui.demo import TOUR
+        k.demo.tour = list(TOUR)
+    return k
+
+
+def frame(k):
+    k.demo.tick(k.clock())
+    k.step()
+
+
+def run_until(k, pred, frames=400):
+    for _ in range(frames):
+        frame(k)
+        if pred(k):
+            return
+    raise AssertionError(f"never happened; stuck on {k.screen_key()}: {k.texts()[:12]}")
+
+
+def press(k, kind, **kw):
+    k.stream.post(Command(kind, **kw))
+    k.step()
+
+
+def test_a_timeline_game_through_the_command_stream():
+    k = make()
+    seen = set()
+
+    def note(k):
+        seen.add(k.screen_key())
+        return k.demo.turns >= 6
+    run_until(k, note, 600)
+    assert {"attract-0", "picker-timeline", "table-deal", "table-watch", "table-propose", "table-verdict"} <= seen
+    text = " ".join(k.texts())
+    assert "Round" in text and "Ana" in text
+    assert len(k.session.lines) == 6
+    assert k.store.in_progress()[2] == k.session.lines     # every confirmed action is in the log
+
+
+def test_proposal_verdict_and_what_the_screen_says():
+    k = make(autoplay=False)
+    k.demo.think = 0
+    k.demo.autoplay = False
+    press(k, OK)                       # attract -> picker
+    press(k, OK)                       # Timeline
+    for _ in range(7):
+        press(k, NEXT)                 # down to "Start the game"
+    assert "Start the game" in [d.text for d in k.last.drawn if d.role == "row:focus"]
+    press(k, OK)
+    run_until(k, lambda k: k.stack.top.phase == "deal" and k.stack.top.setup_codes is not None)
+    assert any("Press OK to start" in t for t in k.texts())
+    press(k, OK)
+    run_until(k, lambda k: k.stack.top.phase == "propose")
+    assert any(t.startswith("Ana put “") for t in k.texts())
+    press(k, OK)
+    k.step()
+    assert k.stack.top.phase == "verdict"
+    verdict = [d.text for d in k.last.drawn if d.role == "verdict"]
+    assert verdict in (["Correct!"], ["Wrong"])
+    reason = [d.text for d in k.last.drawn if d.role == "reason"][0]
+    assert "is from" in reason
+    assert k.session.lines[0]["player"] == "Ana"
+
+
+def test_misread_is_not_stored():
+    k = make(autoplay=False)
+    k.demo.think = 0
+    for kind in (OK, OK):
+        press(k, kind)
+    while k.stack.top.name == "players" and k.stack.top.rows()[k.stack.top.focus][0] != "start":
+        press(k, NEXT)
+    press(k, OK)
+    run_until(k, lambda k: k.stack.top.phase == "deal" and k.stack.top.setup_codes is not None)
+    press(k, OK)
+    run_until(k, lambda k: k.stack.top.phase == "propose")
+    press(k, UNDO)
+    assert k.stack.top.phase == "watch" and k.session.lines == []
+    assert any("camera reads the table again" in t for t in k.texts())
+
+
+def test_language_switches_at_once():
+    k = make(autoplay=False)
+    k.step()
+    assert "Press OK to start" in k.texts()
+    press(k, NEXT)
+    k.step()
+    assert "Pulsa OK para empezar" in k.texts()
+    assert "OK: empezar" in k.texts()
+
+
+def test_settings_behind_the_cafe_pin():
+    cfg = Config()
+    cfg.kiosk.cafe_pin = "4321"
+    k = make(autoplay=False, config=cfg)
+    k.step()
+    press(k, MENU)
+    assert k.stack.top.name == "menu"
+    values = [v for _, v in k.stack.top.choice.items]
+    press(k, OK, index=values.index("settings"))
+    assert k.stack.top.name == "pin"
+    k.stream.post(Command(TEXT, text="1111"))
+    k.step()
+    press(k, OK, index=11)              # ✓
+    k.step()
+    assert "Wrong PIN" in k.texts() and k.stack.top.name == "pin"
+    k.stream.post(Command(TEXT, text="4321"))
+    k.step()
+    press(k, OK, index=11)
+    assert k.stack.top.name == "settings"
+
+
+def test_idle_kiosk_goes_back_to_the_attract_screen():
+    now = [1000.0]
+    k = make(autoplay=False)
+    k.clock = lambda: now[0]
+    k.last_input = now[0]
+    press(k, OK)
+    assert k.stack.top.name == "picker"
+    now[0] += k.config.kiosk.idle_minutes * 60 + 1
+    k.step()
+    assert k.stack.top.name == "attract"
+
+
+def test_a_full_disk_is_shown_and_the_action_is_kept_for_retry():
+    k = make()
+    run_until(k, lambda k: k.stack.top.name == "table" and k.stack.top.phase == "propose")
+    k.demo.autoplay = False
+    k.store.fail_next = "database or disk is full"
+    press(k, OK)
+    assert k.stack.top.name == "fault:store"
+    k.step()
+    assert any("database or disk is full" in t for t in k.texts())
+    assert k.session.lines == []
+    press(k, OK)                       # save again
+    assert k.stack.top.name == "table" and k.stack.top.phase == "verdict"
+    assert len(k.session.lines) == 1
+
+
+def test_a_bug_shows_a_fault_screen_not_a_traceback(tmp_path):
+    k = make(autoplay=False)
+    k.step()
+
+    def broken(c):
+        raise RuntimeError("boom")
+    k.stack.top.draw = broken
+    k.step()
+    k.step()
+    assert k.stack.top.name == "fault:bug"
+    assert not any("Traceback" in t or "boom" in t for t in k.texts())
+    assert "RuntimeError: boom" in k.error_log().read_text()
+    press(k, OK)
+    assert k.stack.top.name == "attract"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_every_screen_fits_the_surface(size):
+    k = make(size=size, tour=True)
+    seen = {}
+
+    def look(k):
+        seen[k.screen_key()] = list(k.last.drawn)
+        return k.demo.turns >= 5 and not k.demo.tour
+    run_until(k, look, 900)
+    w, h = size
+    for key, drawn in seen.items():
+        for d in drawn:
+            x, y, dw, dh = d.rect
+            assert x >= 0 and y >= 0 and x + dw <= w and y + dh <= h, (key, d)
+    for needed in ("fault:foreign-code", "fault:unknown-card", "fault:camera", "menu", "history", "settings"):
+        assert needed in seen, needed
+
+
+def test_touch_is_the_same_as_the_buttons():
+    k = make(autoplay=False)
+    k.step()
+    rect = next(r for r, c in k.last.hits if c.kind == OK)
+    k.click(rect.center)
+    k.step()
+    assert k.stack.top.name == "picker"
+
+
+def test_keyboard_map():
+    from companion.inputs.keys import key_command
+    ev = lambda key, uni="": pygame.event.Event(pygame.KEYDOWN, key=key, unicode=uni, mod=0)
+    assert key_command(ev(pygame.K_RETURN)).kind == OK
+    assert key_command(ev(pygame.K_SPACE, " ")).kind == OK
+    assert key_command(ev(pygame.K_BACKSPACE)).kind == UNDO
+    assert key_command(ev(pygame.K_u, "u")).kind == UNDO
+    assert key_command(ev(pygame.K_n, "n")).kind == NEXT
+    assert key_command(ev(pygame.K_RIGHT)).kind == NEXT
+    assert key_command(ev(pygame.K_ESCAPE)).kind == MENU
+    assert key_command(ev(pygame.K_m, "m")).kind == MENU
+    assert key_command(ev(pygame.K_n, "n"), typing=True).text == "n"
+    assert key_command(ev(pygame.K_BACKSPACE), typing=True).text == "\b"
+    _ = BACK
