@@ -1,0 +1,333 @@
+"""Where the frames come from: the Pi camera, a USB webcam, pictures on disk, or the virtual table.
+
+``open_source(spec)`` takes the ``camera.source`` setting:
+
+- ``picamera2[:N]``: the Raspberry Pi camera through picamera2 (OpenCV cannot open it);
+- ``usb[:N]``: a webcam through ``cv2.VideoCapture`` (``/dev/videoN``);
+- ``files:PATH``: an image file, a folder of images or a glob, played in a loop;
+- ``virtual``: the virtual table (a rendered scene of cards with stickers);
+- ``auto``: the Pi camera if there is one, else the first video device that gives a picture.
+
+Every source has ``read() -> BGR frame | None``, ``close()`` and ``describe()``. A physical camera
+that cannot be opened or stops sending pictures raises ``CameraLost`` from ``read()``; later reads
+try to open it again, waiting longer after each failure (up to ``MAX_BACKOFF_S``), and return
+frames as soon as it is back. So a pulled cable is a pause, never the end of the kiosk: the kiosk
+shows the camera screen meanwhile. A setting that can never work (an unknown kind, a path with no
+pictures) is bad input, raised at once.
+"""
+
+from __future__ import annotations
+
+import glob as globlib
+import re
+import time
+from pathlib import Path
+from typing import Callable, Protocol
+
+import numpy as np
+
+from companion.errors import BadInput
+
+FIRST_BACKOFF_S = 0.5
+MAX_BACKOFF_S = 5.0
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+FILES_HOLD = 3          # each picture is read this many times, so the tracker sees a still table
+SPEC_HELP = "camera.source must be picamera2[:N], usb[:N], files:PATH, virtual or auto"
+
+
+class CameraLost(Exception):
+    """The camera gives no picture now (unplugged, not there, busy). It may come back."""
+
+
+class Source(Protocol):
+    def read(self) -> np.ndarray | None: ...
+    def close(self) -> None: ...
+    def describe(self) -> str: ...
+
+
+class Device(Protocol):
+    """One open camera. ``grab`` returns a BGR frame or raises (OSError, RuntimeError...) when the
+    camera stopped; the reconnecting source turns that into CameraLost."""
+
+    def grab(self) -> np.ndarray: ...
+    def close(self) -> None: ...
+
+
+# -- reconnection ------------------------------------------------------------------------------------
+
+class ReconnectingSource:
+    """A physical camera behind an ``opener`` (-> Device, or raises why it cannot be opened)."""
+
+    def __init__(self, spec: str, opener: Callable[[], Device], *, clock: Callable[[], float] = time.monotonic,
+                 open_now: bool = True):
+        self.spec = spec
+        self._opener = opener
+        self._clock = clock
+        self._device: Device | None = None
+        self._problem: str | None = None
+        self._backoff = FIRST_BACKOFF_S
+        self._next_try = 0.0
+        self.reconnects = 0             # how often the camera came back (for the log and tests)
+        if open_now:
+            self._try_open()
+
+    def _try_open(self) -> bool:
+        try:
+            self._device = self._opener()
+        except Exception as e:  # each camera library fails in its own way; all mean "not there now"
+            self._lost(_reason(e))
+            return False
+        if self._problem is not None:
+            self.reconnects += 1
+        self._problem = None
+        self._backoff = FIRST_BACKOFF_S
+        return True
+
+    def _lost(self, reason: str) -> None:
+        self._problem = reason
+        self._next_try = self._clock() + self._backoff
+        self._backoff = min(MAX_BACKOFF_S, self._backoff * 2)
+
+    def read(self) -> np.ndarray | None:
+        if self._device is None:
+            if self._clock() < self._next_try or not self._try_open():
+                raise CameraLost(self._problem or "the camera is not open")
+        try:
+            frame = self._device.grab()
+        except Exception as e:  # as above: the camera went away mid-stream
+            self._drop()
+            self._lost(_reason(e))
+            raise CameraLost(self._problem) from None
+        return frame
+
+    def _drop(self) -> None:
+        device, self._device = self._device, None
+        if device is not None:
+            try:
+                device.close()
+            except Exception:  # closing a camera that is gone may fail too; it is gone either way
+                pass
+
+    @property
+    def lost(self) -> str | None:
+        """Why the camera gives no picture now, or None while it does."""
+        return self._problem
+
+    def close(self) -> None:
+        self._drop()
+
+    def describe(self) -> str:
+        what = getattr(self._device, "name", None) or self.spec
+        return f"{what} (no picture: {self._problem})" if self._problem else what
+
+
+def _reason(e: BaseException) -> str:
+    return str(e) or type(e).__name__
+
+
+# -- USB webcams -------------------------------------------------------------------------------------
+
+class UsbDevice:
+    def __init__(self, index: int, width: int, height: int, capture_factory=None):
+        import cv2
+        self.index = index
+        self.name = f"usb:{index} (/dev/video{index})"
+        factory = capture_factory or (lambda i: cv2.VideoCapture(i, cv2.CAP_V4L2))
+        if capture_factory is None and not Path(f"/dev/video{index}").exists():
+            raise OSError(f"/dev/video{index} does not exist (no webcam plugged in as device {index})")
+        self.cap = factory(index)
+        if not self.cap.isOpened():
+            self.cap.release()
+            raise OSError(f"/dev/video{index} cannot be opened (busy, or not a camera)")
+        if hasattr(self.cap, "set"):
+            self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+            self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+
+    def grab(self) -> np.ndarray:
+        ok, frame = self.cap.read()
+        if not ok or frame is None:
+            raise OSError(f"/dev/video{self.index} stopped sending pictures (unplugged?)")
+        return frame
+
+    def close(self) -> None:
+        self.cap.release()
+
+
+def video_devices() -> list[int]:
+    """The N of every /dev/videoN, in order."""
+    found = []
+    for p in Path("/dev").glob("video*"):
+        m = re.fullmatch(r"video(\d+)", p.name)
+        if m:
+            found.append(int(m.group(1)))
+    return sorted(found)
+
+
+# -- the Raspberry Pi camera -------------------------------------------------------------------------
+
+def _picamera2_module():
+    try:
+        from picamera2 import Picamera2
+    except ImportError as e:
+        raise OSError(f"picamera2 is not installed for this Python ({e}): on the Pi, sudo ./pi/install.sh "
+                      "installs python3-picamera2; elsewhere use usb:N, files:PATH or virtual") from None
+    return Picamera2
+
+
+class PiCameraDevice:
+    def __init__(self, index: int, width: int, height: int):
+        Picamera2 = _picamera2_module()
+        cameras = Picamera2.global_camera_info()
+        if index >= len(cameras):
+            raise OSError(f"no Pi camera number {index} (libcamera lists {len(cameras)}): check the ribbon cable")
+        self.name = f"picamera2:{index} ({cameras[index].get('Model', 'camera')})"
+        self.cam = Picamera2(index)
+        try:
+            # RGB888 is stored B, G, R in memory: OpenCV's order, no conversion needed
+            config = self.cam.create_video_configuration(main={"size": (width, height), "format": "RGB888"})
+            self.cam.configure(config)
+            self.cam.start()
+        except Exception:
+            self.cam.close()
+            raise
+
+    def grab(self) -> np.ndarray:
+        frame = self.cam.capture_array("main")
+        if frame is None or frame.size == 0:
+            raise OSError("the Pi camera sent an empty picture")
+        return np.ascontiguousarray(frame[:, :, :3])
+
+    def close(self) -> None:
+        try:
+            self.cam.stop()
+        finally:
+            self.cam.close()
+
+
+def _auto_device(width: int, height: int) -> Device:
+    """The Pi camera if picamera2 lists one, else the first /dev/videoN that gives a picture (on a Pi 5
+    several video nodes belong to the image processor and never give one)."""
+    tried = []
+    try:
+        return PiCameraDevice(0, width, height)
+    except Exception as e:  # no picamera2 or no Pi camera: look for a webcam
+        tried.append(f"Pi camera: {_reason(e)}")
+    for n in video_devices():
+        try:
+            dev = UsbDevice(n, width, height)
+        except Exception as e:  # not a camera, or busy
+            tried.append(f"/dev/video{n}: {_reason(e)}")
+            continue
+        try:
+            dev.grab()
+            return dev
+        except Exception as e:  # opens but gives no picture
+            dev.close()
+            tried.append(f"/dev/video{n}: {_reason(e)}")
+    if len(tried) == 1:
+        tried.append("no /dev/video* device")
+    raise OSError("no camera found; " + "; ".join(tried))
+
+
+# -- pictures on disk --------------------------------------------------------------------------------
+
+class FileSource:
+    """Pictures from disk, in name order, in a loop; each is handed out ``hold`` times in a row."""
+
+    def __init__(self, pattern: str, hold: int = FILES_HOLD):
+        self.pattern = pattern
+        self.paths = image_paths(pattern)
+        self.hold = max(1, hold)
+        self._count = 0
+        self._cache: tuple[int, np.ndarray] | None = None
+
+    def read(self) -> np.ndarray | None:
+        import cv2
+        i = (self._count // self.hold) % len(self.paths)
+        self._count += 1
+        if self._cache is not None and self._cache[0] == i:
+            return self._cache[1].copy()
+        path = self.paths[i]
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise CameraLost(f"{path} cannot be read as a picture (gone, or not an image)")
+        self._cache = (i, frame)
+        return frame.copy()
+
+    def close(self) -> None:
+        self._cache = None
+
+    def describe(self) -> str:
+        return f"files:{self.pattern} ({len(self.paths)} picture{'s' if len(self.paths) != 1 else ''})"
+
+
+def image_paths(pattern: str) -> list[Path]:
+    where = f"files:{pattern}"
+    p = Path(pattern).expanduser()
+    if p.is_dir():
+        paths = sorted(x for x in p.iterdir() if x.suffix.lower() in IMAGE_SUFFIXES and x.is_file())
+        if not paths:
+            raise BadInput(where, f"the folder holds no pictures ({', '.join(IMAGE_SUFFIXES)})")
+        return paths
+    if p.is_file():
+        return [p]
+    if any(ch in pattern for ch in "*?["):
+        paths = sorted(Path(x) for x in globlib.glob(str(p)) if Path(x).is_file())
+        if not paths:
+            raise BadInput(where, "no file matches this pattern")
+        return paths
+    raise BadInput(where, "no such file or folder")
+
+
+# -- the virtual table -------------------------------------------------------------------------------
+
+class VirtualSource:
+    """The virtual table as a camera; ``table.set_layout(...)`` changes what lies on it."""
+
+    def __init__(self, width: int, height: int, seed: int = 0):
+        from companion.vision.virtual_table import VirtualTable
+        self.table = VirtualTable(width, height, seed)
+        self.size = (width, height)
+
+    def read(self) -> np.ndarray | None:
+        return self.table.read()
+
+    def close(self) -> None:
+        pass
+
+    def describe(self) -> str:
+        return f"virtual table {self.size[0]}x{self.size[1]}"
+
+
+# -- the setting ---------------------------------------------------------------------------------------
+
+def open_source(spec: str, *, width: int = 1920, height: int = 1080, clock: Callable[[], float] = time.monotonic):
+    """The source a ``camera.source`` setting names. Bad settings raise BadInput; a camera that is
+    not there (yet) gives a source whose ``read()`` raises CameraLost until it is."""
+    text = (spec or "").strip()
+    kind, sep, arg = text.partition(":")
+    kind = kind.lower()
+    if kind == "files":
+        if not arg:
+            raise BadInput("camera.source", "files: needs a path, e.g. files:/home/pi/table-photos")
+        return FileSource(arg)
+    if kind == "virtual":
+        if sep and arg:
+            raise BadInput("camera.source", f"{text!r}: virtual takes no argument")
+        return VirtualSource(min(width, 1920), min(height, 1080))
+    if kind in ("usb", "picamera2"):
+        index = _index(arg if sep else "", text)
+        if kind == "usb":
+            return ReconnectingSource(f"usb:{index}", lambda: UsbDevice(index, width, height), clock=clock)
+        return ReconnectingSource(f"picamera2:{index}", lambda: PiCameraDevice(index, width, height), clock=clock)
+    if kind == "auto" and not sep:
+        return ReconnectingSource("auto", lambda: _auto_device(width, height), clock=clock)
+    raise BadInput("camera.source", f"{text!r} is not a camera; {SPEC_HELP}")
+
+
+def _index(arg: str, text: str) -> int:
+    if arg == "":
+        return 0
+    if not arg.isdigit() or len(arg) > 3:
+        raise BadInput("camera.source", f"{text!r}: the camera number must be 0, 1, 2...; {SPEC_HELP}")
+    return int(arg)
