@@ -1,0 +1,263 @@
+"""What Timeline and Cronología's competitive mode share: one row of dated cards, rounds in seating
+order, hidden hands known only by their size, a draw pile, a pile of spent cards (Timeline's box,
+Cronología's discard pile), the end-of-round win check and sudden death.
+
+The two engines (``timeline.py``, ``cronologia.py``) differ only where their rules differ, through
+:class:`RowRules`. Everything here is pure: functions take a frozen :class:`RowState` and return a new
+one plus the events that happened.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from companion.cards.json_cards import parse_card
+from companion.cards.model import Card
+from companion.errors import BadInput
+from companion.games.base import Event
+from companion.i18n import N_
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+
+
+class Illegal(Exception):
+    """Raised inside an engine for an illegal action; ``apply`` turns it into a refusal."""
+
+    def __init__(self, msgid: str, **params):
+        super().__init__(msgid)
+        self.msgid = msgid
+        self.params = params
+
+
+@dataclass(frozen=True)
+class RowRules:
+    """How a row game draws and decides; built from the setup line's options."""
+
+    miss_draws_in_sudden_death: bool = True      # Timeline: yes; Cronología (C4): no, unless the flag
+    draw_each_sudden_death_round: bool = False   # Cronología: every survivor draws 1 as each round starts
+    reshuffle_spent: bool = True                 # Timeline T3 / Cronología C13: refill the pile from the spent cards
+    reshuffle_only_between_rounds: bool = False  # Cronología C13 flag
+    wrong_card_to_row: bool = False              # Timeline T4 flag
+    ends_closed: bool = False                    # Cronología C1 flag: only "between two" cards
+
+
+@dataclass(frozen=True)
+class RowState:
+    players: tuple[str, ...]          # seating order, the first player (the youngest) first
+    hands: tuple[int, ...]            # hidden cards each player holds, in seating order
+    row: tuple[Card, ...]             # the face-up row, left to right
+    rules: RowRules
+    active: tuple[str, ...] = ()      # players still in the game, seating order
+    turn: int = 0                     # index into ``active`` of the player to play
+    round: int = 1
+    pile: int | None = None           # cards in the draw pile; None = not known (never runs out)
+    spent: int = 0                    # boxed (Timeline) or discarded (Cronología) cards
+    sudden_death: bool = False
+    emptied: tuple[str, ...] = ()     # placed their last card correctly this round
+    correct: tuple[str, ...] = ()     # placed a card correctly this round
+    eliminated: tuple[str, ...] = ()
+    status: str = "in_progress"       # in_progress | finished
+    winner: str | None = None
+
+    def hand(self, player: str) -> int:
+        return self.hands[self.players.index(player)]
+
+    @property
+    def current(self) -> str | None:
+        if self.status != "in_progress" or self.turn >= len(self.active):
+            return None
+        return self.active[self.turn]
+
+
+# -- parsing ---------------------------------------------------------------------------------------
+def parse_players(line: dict) -> tuple[str, ...]:
+    names = line.get("players")
+    if not isinstance(names, list) or not all(isinstance(p, str) and p.strip() for p in names):
+        raise BadInput("players", "a list of player names in seating order (the youngest first) is needed")
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise BadInput("players", f"{len(names)} players; this game is for {MIN_PLAYERS} to {MAX_PLAYERS}")
+    if len(set(names)) != len(names):
+        raise BadInput("players", "two players have the same name")
+    return tuple(names)
+
+
+def check_keys(line: dict, known: tuple[str, ...], what: str) -> None:
+    if not isinstance(line, dict):
+        raise BadInput("", f"a {what} line must be a JSON object")
+    for key in line:
+        if key not in known:
+            raise BadInput(key, f"unknown field in a {what} line; known: {', '.join(known)}")
+
+
+def flag(line: dict, key: str, default: bool = False) -> bool:
+    value = line.get(key, default)
+    if not isinstance(value, bool):
+        raise BadInput(key, f"{value!r} is not true or false")
+    return value
+
+
+def whole(line: dict, key: str, lo: int, hi: int | None = None) -> int:
+    value = line.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadInput(key, "a whole number is needed" if value is None else f"{value!r} is not a whole number")
+    if value < lo or (hi is not None and value > hi):
+        raise BadInput(key, f"{value} is outside {lo}..{hi}" if hi is not None else f"{value} is less than {lo}")
+    return value
+
+
+def player_of(line: dict) -> str:
+    p = line.get("player")
+    if not isinstance(p, str) or not p:
+        raise BadInput("player", "the player's name is needed")
+    return p
+
+
+def deck_size(line: dict, cards: list[Card]) -> int | None:
+    """How many cards the box holds: ``deck_size`` in the setup, else the deck the sticker codes come
+    from, else unknown (None: the draw pile never runs out)."""
+    if "deck_size" in line:
+        return whole(line, "deck_size", 1)
+    decks = {c.code.split(":")[1] for c in cards if c.code}
+    if len(decks) == 1 and all(c.code for c in cards):
+        from companion.cards.decks import get_deck
+        return len(get_deck(decks.pop()))
+    return None
+
+
+def initial_pile(size: int | None, used: int) -> int | None:
+    if size is None:
+        return None
+    if used > size:
+        raise BadInput("deck_size", f"a box of {size} cards cannot deal {used}")
+    return size - used
+
+
+def card_at(line: dict, key: str = "card") -> Card:
+    return parse_card(line.get(key), key)
+
+
+# -- play ------------------------------------------------------------------------------------------
+def fits(row: tuple[Card, ...], card: Card, gap: int) -> bool:
+    """The placement predicate of both rule sheets; equal years may lie on either side."""
+    return (gap == 0 or row[gap - 1].year <= card.year) and (gap == len(row) or card.year <= row[gap].year)
+
+
+def sorted_gap(row: tuple[Card, ...], card: Card) -> int:
+    """The right-most gap that keeps the row sorted (after every card with year <= the card's)."""
+    return sum(1 for c in row if c.year <= card.year)
+
+
+def check_turn(s: RowState, player: str) -> None:
+    if s.status != "in_progress":
+        raise Illegal(N_("the game is over"))
+    if player not in s.players:
+        raise Illegal(N_("{player} is not playing in this game"), player=player)
+    if player in s.eliminated:
+        raise Illegal(N_("{player} was eliminated in sudden death"), player=player)
+    if player != s.current:
+        raise Illegal(N_("it is {expected}'s turn, not {player}'s"), expected=s.current, player=player)
+    if s.hand(player) == 0:
+        raise Illegal(N_("{player} holds no card"), player=player)
+
+
+def place(s: RowState, player: str, card: Card, gap: int, events: list[Event]) -> tuple[RowState, bool]:
+    """One card put into a gap and turned over. Returns the state (the turn not yet passed) and
+    whether the card was correct."""
+    check_turn(s, player)
+    n = len(s.row)
+    if not 0 <= gap <= n:
+        raise Illegal(N_("gap {gap} is outside 0..{n}"), gap=gap, n=n)
+    if s.rules.ends_closed and n >= 2 and gap in (0, n):
+        raise Illegal(N_("only the gaps between two cards are open (gaps 1..{last})"), last=n - 1)
+    for c in s.row:
+        if card.code and c.code == card.code:
+            raise Illegal(N_("{card} is already in the row"), card=card.code)
+    ok = fits(s.row, card, gap)
+    events.append(Event("card_placed", {"player": player, "year": card.year, "gap": gap, "correct": ok,
+                                        "card": card}))
+    hands = list(s.hands)
+    i = s.players.index(player)
+    hands[i] -= 1
+    s = replace(s, hands=tuple(hands))
+    if ok:
+        s = replace(s, row=s.row[:gap] + (card,) + s.row[gap:], correct=s.correct + (player,))
+        if s.hand(player) == 0:
+            s = replace(s, emptied=s.emptied + (player,))
+        return s, True
+    if s.rules.wrong_card_to_row:
+        at = sorted_gap(s.row, card)
+        s = replace(s, row=s.row[:at] + (card,) + s.row[at:])
+        events.append(Event("card_to_row", {"player": player, "gap": at}))
+    else:
+        s = replace(s, spent=s.spent + 1)
+        events.append(Event("card_spent", {"player": player}))
+    if not s.sudden_death or s.rules.miss_draws_in_sudden_death:
+        s = draw(s, player, events)
+    return s, False
+
+
+def draw(s: RowState, player: str, events: list[Event], between_rounds: bool = False) -> RowState:
+    """``player`` draws one card: from the pile, from the spent cards reshuffled, or not at all."""
+    pile, spent = s.pile, s.spent
+    if pile == 0 and spent and s.rules.reshuffle_spent and (between_rounds or not s.rules.reshuffle_only_between_rounds):
+        pile, spent = spent, 0
+        events.append(Event("pile_reshuffled", {"cards": pile}))
+    if pile == 0:
+        events.append(Event("draw_skipped", {"player": player}))
+        return replace(s, pile=pile, spent=spent)
+    hands = list(s.hands)
+    hands[s.players.index(player)] += 1
+    events.append(Event("card_drawn", {"player": player}))
+    return replace(s, hands=tuple(hands), pile=None if pile is None else pile - 1, spent=spent)
+
+
+def pass_turn(s: RowState, events: list[Event]) -> RowState:
+    """The next player of the round, or the end of the round. Players without a card (the pile ran
+    dry) cannot play and are passed over."""
+    s = replace(s, turn=s.turn + 1)
+    while True:
+        while s.turn < len(s.active) and s.hand(s.active[s.turn]) == 0:
+            events.append(Event("turn_passed", {"player": s.active[s.turn]}))
+            s = replace(s, turn=s.turn + 1)
+        if s.turn < len(s.active):
+            return s
+        s = end_of_round(s, events)
+        if s.status != "in_progress":
+            return s
+        if not any(s.hand(p) for p in s.active):
+            events.append(Event("game_drawn", {"reason": "no cards left to play"}))
+            return replace(s, status="finished", winner=None)
+        if s.turn < len(s.active) and s.hand(s.active[s.turn]):
+            return s
+
+
+def end_of_round(s: RowState, events: list[Event]) -> RowState:
+    """The win check, run only when every active player has played (both rule sheets)."""
+    finishers = s.correct if s.sudden_death else s.emptied
+    finishers = tuple(p for p in s.active if p in finishers)
+    events.append(Event("round_ended", {"round": s.round}))
+    if len(finishers) == 1:
+        events.append(Event("game_won", {"player": finishers[0]}))
+        return replace(s, status="finished", winner=finishers[0], turn=0, emptied=(), correct=())
+    if len(finishers) >= 2:
+        out = tuple(p for p in s.active if p not in finishers)
+        if not s.sudden_death:
+            events.append(Event("sudden_death_started", {"players": list(finishers)}))
+        for p in out:
+            events.append(Event("player_eliminated", {"player": p}))
+        s = replace(s, active=finishers, eliminated=s.eliminated + out, sudden_death=True)
+        if not s.rules.draw_each_sudden_death_round:
+            for p in finishers:
+                s = draw(s, p, events, between_rounds=True)
+    s = replace(s, round=s.round + 1, turn=0, emptied=(), correct=())
+    if s.sudden_death and s.rules.draw_each_sudden_death_round:
+        for p in s.active:
+            s = draw(s, p, events, between_rounds=True)
+    return s
+
+
+def row_summary(s: RowState, game: str) -> dict:
+    return {"game": game, "status": s.status, "winner": s.winner, "round": s.round,
+            "eliminated": list(s.eliminated), "hands": dict(zip(s.players, s.hands)),
+            "timeline": [c.year for c in s.row], "sudden_death": s.sudden_death,
+            "turn": s.current, "pile": s.pile}

@@ -1,0 +1,1 @@
+"""The game log (log.py) and replaying it through the engines (replay.py, replay_cli.py)."""

@@ -1,0 +1,202 @@
+"""The game log: every game's setup line and every confirmed action, in SQLite.
+
+- Crash-safe: WAL journal with ``synchronous=FULL``; :meth:`GameLog.append` returns only after the
+  line is committed to disk, so an action the screen shows as done survives a power cut.
+- Nothing is ever deleted: UNDO appends an ``undo`` entry that retracts the newest action still in
+  force (again and again, back to the setup). The lines in force are what the engine replays.
+- A game is ``in_progress`` until ``finish`` (with its final summary) or ``abandon``; after a restart
+  :meth:`in_progress` hands back the newest unfinished game so the kiosk resumes it.
+Lines are stored as the JSON objects of cli.md's log format (docs/log-format.md).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id       INTEGER PRIMARY KEY,
+    game     TEXT NOT NULL,
+    setup    TEXT NOT NULL,
+    status   TEXT NOT NULL DEFAULT 'in_progress' CHECK (status IN ('in_progress', 'finished', 'abandoned')),
+    summary  TEXT,
+    started  REAL NOT NULL,
+    ended    REAL
+);
+CREATE TABLE IF NOT EXISTS entries (
+    game_id  INTEGER NOT NULL REFERENCES games(id),
+    seq      INTEGER NOT NULL,
+    kind     TEXT NOT NULL CHECK (kind IN ('action', 'undo')),
+    line     TEXT,
+    at       REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+
+class StoreError(Exception):
+    """The log could not be read or written; the message says which file and why."""
+
+
+class GameLog:
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: written by a newer companion (schema {version}); update the program")
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            ok = self._db.execute("PRAGMA quick_check").fetchone()[0]
+        except sqlite3.Error as e:
+            raise StoreError(self._explain(e)) from e
+        if ok != "ok":
+            raise StoreError(f"{self.path}: the database is damaged ({ok}); move it aside to start a new one")
+
+    def _explain(self, e: sqlite3.Error) -> str:
+        text = str(e)
+        if "disk is full" in text or "disk I/O" in text:
+            return f"{self.path}: the disk is full ({text}); nothing new was saved"
+        if "not a database" in text or "malformed" in text:
+            return f"{self.path}: not a readable game database ({text}); move it aside to start a new one"
+        if "readonly" in text or "unable to open" in text:
+            return f"{self.path}: cannot write there ({text})"
+        return f"{self.path}: {text}"
+
+    def _write(self, sql_steps) -> object:
+        """Run statements in one transaction, committed (and synced) before returning."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    result = sql_steps(self._db)
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                return result
+            except sqlite3.Error as e:
+                raise StoreError(self._explain(e)) from e
+
+    def _read(self, sql: str, args=()) -> list:
+        with self._lock:
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.Error as e:
+                raise StoreError(self._explain(e)) from e
+
+    # -- writing ---------------------------------------------------------------------------------
+    def new_game(self, setup_line: dict) -> int:
+        text = json.dumps(setup_line, ensure_ascii=False)
+        return self._write(lambda db: db.execute("INSERT INTO games (game, setup, started) VALUES (?, ?, ?)",
+                                                 (str(setup_line.get("game")), text, time.time())).lastrowid)
+
+    def append(self, game_id: int, line: dict) -> None:
+        """Store one confirmed action; durable when this returns."""
+        text = json.dumps(line, ensure_ascii=False)
+
+        def step(db):
+            self._check_open(db, game_id)
+            db.execute("INSERT INTO entries (game_id, seq, kind, line, at) VALUES (?, ?, 'action', ?, ?)",
+                       (game_id, self._next_seq(db, game_id), text, time.time()))
+        self._write(step)
+
+    def undo(self, game_id: int) -> dict | None:
+        """Retract the newest action still in force; returns it (None when only the setup is left)."""
+        def step(db):
+            self._check_open(db, game_id)
+            lines = self._in_force(db, game_id)
+            if not lines:
+                return None
+            db.execute("INSERT INTO entries (game_id, seq, kind, line, at) VALUES (?, ?, 'undo', NULL, ?)",
+                       (game_id, self._next_seq(db, game_id), time.time()))
+            return lines[-1]
+        return self._write(step)
+
+    def finish(self, game_id: int, summary: dict) -> None:
+        self._end(game_id, "finished", summary)
+
+    def abandon(self, game_id: int) -> None:
+        self._end(game_id, "abandoned", None)
+
+    def _end(self, game_id: int, status: str, summary: dict | None) -> None:
+        text = None if summary is None else json.dumps(summary, ensure_ascii=False, default=str)
+        self._write(lambda db: db.execute("UPDATE games SET status = ?, summary = ?, ended = ? WHERE id = ?",
+                                          (status, text, time.time(), game_id)))
+
+    @staticmethod
+    def _check_open(db, game_id: int) -> None:
+        row = db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"there is no game {game_id} in the log")
+        if row[0] != "in_progress":
+            raise StoreError(f"game {game_id} is {row[0]}; it takes no more actions")
+
+    @staticmethod
+    def _next_seq(db, game_id: int) -> int:
+        return db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE game_id = ?", (game_id,)).fetchone()[0]
+
+    @staticmethod
+    def _in_force(db, game_id: int) -> list[dict]:
+        lines: list[dict] = []
+        for kind, text in db.execute("SELECT kind, line FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)):
+            if kind == "action":
+                lines.append(json.loads(text))
+            elif lines:
+                lines.pop()
+        return lines
+
+    # -- reading ---------------------------------------------------------------------------------
+    def setup(self, game_id: int) -> dict:
+        rows = self._read("SELECT setup FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise StoreError(f"{self.path}: there is no game {game_id}")
+        return json.loads(rows[0][0])
+
+    def lines(self, game_id: int) -> list[dict]:
+        """The actions in force (undone ones left out), oldest first."""
+        with self._lock:
+            try:
+                return self._in_force(self._db, game_id)
+            except sqlite3.Error as e:
+                raise StoreError(self._explain(e)) from e
+
+    def entries(self, game_id: int) -> list[tuple[str, dict | None]]:
+        """Everything stored for a game, undo entries included: [("action", line), ("undo", None), ...]."""
+        rows = self._read("SELECT kind, line FROM entries WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [(kind, json.loads(text) if text else None) for kind, text in rows]
+
+    def in_progress(self) -> tuple[int, dict, list[dict]] | None:
+        """The newest unfinished game: (id, setup line, actions in force), or None."""
+        rows = self._read("SELECT id FROM games WHERE status = 'in_progress' ORDER BY id DESC LIMIT 1")
+        if not rows:
+            return None
+        game_id = rows[0][0]
+        return game_id, self.setup(game_id), self.lines(game_id)
+
+    def games(self) -> list[dict]:
+        rows = self._read("SELECT g.id, g.game, g.status, g.started, g.ended, g.summary, "
+                          "(SELECT COUNT(*) FROM entries e WHERE e.game_id = g.id) FROM games g ORDER BY g.id")
+        return [{"id": i, "game": game, "status": status, "started": started, "ended": ended,
+                 "summary": json.loads(summary) if summary else None, "entries": n}
+                for i, game, status, started, ended, summary, n in rows]
+
+    def export(self, game_id: int) -> str:
+        """The game as a JSONL log for ``companion replay``: the setup, then the actions in force."""
+        lines = [self.setup(game_id)] + self.lines(game_id)
+        return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

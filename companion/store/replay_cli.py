@@ -1,0 +1,110 @@
+"""``companion replay LOG.jsonl [--json]``: replay a game log and print the state it ends in (cli.md).
+
+The first line is the setup, each other line one action (an ``{"type": "undo"}`` line takes the newest
+action back, as the kiosk's UNDO does). A line that is malformed or breaks the rules exits 2 with one
+line naming the file and line: ``game.jsonl: line 7: it is B's turn, not A's``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from companion.errors import BadInput
+from companion.store import replay
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("log", metavar="LOG.jsonl", help="the game log: the setup line, then one action per line "
+                                                         "(format: docs/log-format.md)")
+    parser.add_argument("--json", action="store_true", help="print the resulting state as one JSON document")
+    parser.add_argument("--lang", choices=("en", "es"), default="en",
+                        help="language of the text output and of a refused line's reason")
+
+
+def read_lines(path: str) -> list[tuple[int, object]]:
+    """(line number, parsed JSON) for each non-blank line; BadInput names the file and line."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BadInput(path, "no such file") from None
+    except IsADirectoryError:
+        raise BadInput(path, "is a folder, not a log file") from None
+    except PermissionError:
+        raise BadInput(path, "not readable (permission denied)") from None
+    except UnicodeDecodeError as e:
+        raise BadInput(path, f"not UTF-8 text (byte {e.start})") from None
+    out = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            out.append((n, json.loads(raw)))
+        except json.JSONDecodeError as e:
+            raise BadInput(f"{path}: line {n}", f"malformed JSON at column {e.colno}: {e.msg}") from None
+    if not out:
+        raise BadInput(path, "the log is empty; its first line must be the setup")
+    return out
+
+
+def replay_file(path: str, lang: str = "en") -> replay.Replayed:
+    lines = read_lines(path)
+    n, first = lines[0]
+    r = replay.start(first, f"{path}: line {n}")
+    for n, line in lines[1:]:
+        r = replay.step(r, line, f"{path}: line {n}", lang)
+    return r
+
+
+def run(args) -> int:
+    r = replay_file(args.log, args.lang)
+    summary = r.engine.summary(r.state)
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False))
+    else:
+        print(format_summary(summary, args.lang))
+    return 0
+
+
+def format_summary(s: dict, lang: str = "en") -> str:
+    from companion.i18n import N_, Text
+
+    def t(msgid, **params):
+        return Text(msgid, params).render(lang)
+
+    names = {"timeline": "Timeline", "cronologia": "Cronología", "exhibition": "Exhibition",
+             "ancient-knowledge": "Ancient Knowledge"}
+    title = names.get(s.get("game"), str(s.get("game")))
+    if s.get("mode"):
+        title += f" ({s['mode']})"
+    status = s.get("status")
+    if status == "finished" and s.get("winner"):
+        head = t(N_("{game}: finished, {winner} won in round {round}"), game=title, winner=s["winner"],
+                 round=s.get("round", "?"))
+    elif status == "finished":
+        head = t(N_("{game}: finished"), game=title)
+    elif status == "lost":
+        head = t(N_("{game}: lost (the team is beaten)"), game=title)
+    else:
+        head = t(N_("{game}: in progress, {player} to play"), game=title, player=s.get("turn") or "?")
+    out = [head]
+    if s.get("sudden_death"):
+        out.append(t(N_("Sudden death")))
+    if "timeline" in s:
+        out.append(t(N_("Row: {years}"), years=" ".join(map(str, s["timeline"]))))
+    if isinstance(s.get("hands"), dict):
+        out.append(t(N_("Cards in hand: {hands}"), hands=", ".join(f"{k} {v}" for k, v in s["hands"].items())))
+    if s.get("eliminated"):
+        out.append(t(N_("Eliminated: {players}"), players=", ".join(s["eliminated"])))
+    if "score" in s:
+        out.append(t(N_("Score pile: {score} cards; lives: {lives}"), score=s["score"], lives=s.get("lives")))
+    if "grid" in s:
+        for row, gaps in zip(s["grid"], s["gaps"] + [None]):
+            out.append("  " + " ".join(f"{y if y is not None else '·':>6}" for y in row))
+            if gaps is not None:
+                out.append("  " + " ".join(f"{y if y is not None else '·':>6}" for y in gaps))
+    for key in sorted(set(s) - {"game", "mode", "status", "winner", "round", "turn", "sudden_death", "timeline",
+                                 "hands", "eliminated", "score", "lives", "grid", "gaps"}):
+        if s[key] not in (None, [], {}, False):
+            out.append(f"{key}: {s[key] if not isinstance(s[key], (dict, list)) else json.dumps(s[key], ensure_ascii=False)}")
+    return "\n".join(out)
