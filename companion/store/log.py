@@ -83,7 +83,8 @@ class GameLog:
                     result = sql_steps(self._db)
                     self._db.execute("COMMIT")
                 except BaseException:
-                    self._db.execute("ROLLBACK")
+                    if self._db.in_transaction:      # SQLite already rolled back after some errors (disk full)
+                        self._db.execute("ROLLBACK")
                     raise
                 return result
             except sqlite3.Error as e:
