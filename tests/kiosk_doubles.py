@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import sys
 import types
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -141,124 +141,6 @@ class Tracker:
         return [TableDiffers("the row differs in more than one card")]
 
 
-# -- store -------------------------------------------------------------------------------------
-class StoreError(Exception):
-    pass
-
-
-class GameLog:
-    def __init__(self, path=None):
-        self.games = {}
-        self.fail_next = None
-
-    def new_game(self, setup_line):
-        gid = len(self.games) + 1
-        self.games[gid] = {"setup": setup_line, "lines": [], "status": "in_progress"}
-        return gid
-
-    def append(self, gid, line):
-        if self.fail_next:
-            err, self.fail_next = self.fail_next, None
-            raise StoreError(err)
-        self.games[gid]["lines"].append(line)
-
-    def undo(self, gid):
-        return self.games[gid]["lines"].pop()
-
-    def in_progress(self):
-        for gid, g in reversed(self.games.items()):
-            if g["status"] == "in_progress":
-                return gid, g["setup"], list(g["lines"])
-        return None
-
-    def finish(self, gid, summary):
-        self.games[gid]["status"] = "finished"
-
-    def abandon(self, gid):
-        self.games[gid]["status"] = "abandoned"
-
-
-# -- a Timeline engine following shared/spec/games/timeline.md (the parts the kiosk uses) ------
-@dataclass(frozen=True)
-class TState:
-    players: tuple
-    hands: tuple
-    row: tuple
-    turn: int = 0
-    round: int = 1
-    done: tuple = ()
-    status: str = "in_progress"
-    winner: str | None = None
-    active: tuple = ()
-    sudden_death: bool = False
-
-
-def _engine_module():
-    from companion.cards.json_cards import parse_card
-    from companion.games.base import Event, refuse
-    from companion.i18n import N_
-
-    m = types.ModuleType("companion.games.timeline")
-    m.GAME_ID = "timeline"
-
-    def setup(line):
-        start = parse_card(line["start"], "start")
-        hand = line.get("hand", 4)
-        hand = 4 if not isinstance(hand, int) else hand
-        players = tuple(line["players"])
-        return TState(players, tuple([hand] * len(players)), (start,), active=players)
-
-    def parse_action(line):
-        return dict(line)
-
-    def apply(state, a):
-        if state.status != "in_progress":
-            return state, refuse(N_("the game is over"))
-        cur = state.active[state.turn]
-        if a.get("player") != cur:
-            return state, refuse(N_("it is {expected}'s turn"), expected=cur)
-        card = parse_card(a["card"], "card")
-        g = a["gap"]
-        row = state.row
-        if not 0 <= g <= len(row):
-            return state, refuse(N_("gap {gap} is outside 0..{n}"), gap=g, n=len(row))
-        ok = (g == 0 or row[g - 1].year <= card.year) and (g == len(row) or card.year <= row[g].year)
-        i = state.players.index(cur)
-        hands = list(state.hands)
-        events = [Event("card_placed", {"player": cur, "year": card.year, "gap": g, "correct": ok})]
-        if ok:
-            row = row[:g] + (card,) + row[g:]
-            hands[i] -= 1
-        s = replace(state, row=row, hands=tuple(hands), turn=state.turn + 1)
-        if s.turn == len(s.active):
-            fin = [p for p in s.active if hands[s.players.index(p)] == 0]
-            if len(fin) == 1:
-                s = replace(s, status="finished", winner=fin[0])
-                events.append(Event("game_won", {"player": fin[0]}))
-            else:
-                if len(fin) >= 2:
-                    for p in fin:
-                        hands[s.players.index(p)] += 1
-                    s = replace(s, active=tuple(fin), sudden_death=True, hands=tuple(hands))
-                    events.append(Event("sudden_death_started", {"players": fin}))
-                s = replace(s, turn=0, round=s.round + 1)
-        return s, events
-
-    def summary(s):
-        return {"game": "timeline", "status": s.status, "winner": s.winner, "round": s.round,
-                "eliminated": [p for p in s.players if p not in s.active],
-                "hands": dict(zip(s.players, s.hands)), "timeline": [c.year for c in s.row],
-                "sudden_death": s.sudden_death}
-
-    def action_to_json(a):
-        return dict(a)
-
-    m.setup, m.parse_action, m.apply, m.summary, m.action_to_json = setup, parse_action, apply, summary, action_to_json
-    m.current_player = lambda s: s.active[s.turn] if s.status == "in_progress" else None
-    m.row_cards = lambda s: list(s.row)
-    return m
-
-
 def install() -> list[str]:
     """Put the stand-ins where the real modules are missing; returns the names stood in for."""
     stood_in = []
@@ -278,9 +160,4 @@ def install() -> list[str]:
         put("companion.vision.virtual_table", VirtualTable=VirtualTable)
     if _missing("companion.vision.tracker"):
         put("companion.vision.tracker", Tracker=Tracker)
-    if _missing("companion.store.log"):
-        put("companion.store.log", GameLog=GameLog, StoreError=StoreError)
-    if _missing("companion.games.timeline"):
-        sys.modules["companion.games.timeline"] = _engine_module()
-        stood_in.append("companion.games.timeline")
     return stood_in

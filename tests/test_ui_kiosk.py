@@ -141,7 +141,13 @@ def test_a_full_disk_is_shown_and_the_action_is_kept_for_retry():
     k = make()
     run_until(k, lambda k: k.stack.top.name == "table" and k.stack.top.phase == "propose")
     k.demo.autoplay = False
-    k.store.fail_next = "database or disk is full"
+    from companion.store.log import StoreError
+    real_append = k.store.append
+
+    def disk_full(game_id, line):      # the store's own message for SQLITE_FULL (tests/test_store.py)
+        k.store.append = real_append
+        raise StoreError(f"{k.store.path}: the disk is full (database or disk is full); nothing new was saved")
+    k.store.append = disk_full
     press(k, OK)
     assert k.stack.top.name == "fault:store"
     k.step()
