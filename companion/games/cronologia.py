@@ -14,14 +14,14 @@ C2, C3, C5, C9, C10, C11, C14 and C15 have no flag: the code does what the table
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from companion.cards.json_cards import card_to_json, parse_card
 from companion.cards.model import ICONS, Card, year_label
 from companion.errors import BadInput, json_path
 from companion.games import rounds
 from companion.games.base import Event, refuse
-from companion.games.rounds import Illegal, RowRules, RowState
+from companion.games.rounds import Illegal, RowRules, RowState, evolve
 from companion.i18n import N_
 
 GAME_ID = "cronologia"
@@ -260,7 +260,7 @@ def _apply_competitive(s: Competitive, a, events: list[Event]) -> Competitive:
             window = Window(a.player, a.card, seen, before.sudden_death)
             if a.card.icons and seen and not before.sudden_death:
                 events.append(Event("effect_available", {"player": a.player, "icons": list(a.card.icons)}))
-        return replace(s, row=rounds.pass_turn(row, events), window=window)
+        return evolve(s, row=rounds.pass_turn(row, events), window=window)
     if isinstance(a, Effect):
         return _effect(s, a, events)
     raise Illegal(N_("this action belongs to the cooperative game"))
@@ -286,7 +286,7 @@ def _effect(s: Competitive, a: Effect, events: list[Event]) -> Competitive:
             raise Illegal(N_("this effect has no target: it replaces one of your own cards"))
         if row.hand(a.player) == 0:
             raise Illegal(N_("{player} holds no card to replace"), player=a.player)
-        row = rounds.draw(replace(row, hands=_minus(row, a.player), spent=row.spent + 1), a.player, events)
+        row = rounds.draw(evolve(row, hands=_minus(row, a.player), spent=row.spent + 1), a.player, events)
     else:
         t = a.target
         if t is None:
@@ -301,9 +301,9 @@ def _effect(s: Competitive, a: Effect, events: list[Event]) -> Competitive:
             if row.hand(a.player) == 0:
                 raise Illegal(N_("{player} holds no card to swap"), player=a.player)
         else:
-            row = rounds.draw(replace(row, hands=_minus(row, t), spent=row.spent + 1), t, events)
+            row = rounds.draw(evolve(row, hands=_minus(row, t), spent=row.spent + 1), t, events)
     events.append(Event("effect_used", {"player": a.player, "icon": a.icon, "target": a.target}))
-    return replace(s, row=row, window=replace(w, used=True))
+    return evolve(s, row=row, window=evolve(w, used=True))
 
 
 def _minus(row: RowState, player: str) -> tuple[int, ...]:
@@ -339,17 +339,17 @@ def _apply_cooperative(s: Cooperative, a, events: list[Event]) -> Cooperative:
     if not ok:
         return _fail(s, a.player, events)
     gaps = _set(s.gaps, k - 1, c - 1, a.card)
-    s = replace(s, gaps=gaps)
+    s = evolve(s, gaps=gaps)
     if all(gaps[r][c - 1] is not None for r in range(GAP_ROWS)):
         placed = sum(1 for row in gaps for g in row if g is not None)
         gained = GRID_CARDS + placed
         events.append(Event("column_scored", {"col": c, "cards": gained}))
-        s = replace(s, score=s.score + gained, columns=s.columns + 1,
+        s = evolve(s, score=s.score + gained, columns=s.columns + 1,
                     rows=((None,) * COLS,) * ROWS, gaps=((None,) * COLS,) * GAP_ROWS)
         if s.pile is not None and s.pile < GRID_CARDS:
             events.append(Event("game_ended", {"reason": "deck", "score": s.score}))
-            return replace(s, status="finished")
-        return replace(s, awaiting_deal=True)       # C15: the one draw of this turn comes with the deal
+            return evolve(s, status="finished")
+        return evolve(s, awaiting_deal=True)       # C15: the one draw of this turn comes with the deal
     s = _draw(s, a.player, events)
     return _next(s, events)
 
@@ -372,11 +372,11 @@ def _fail(s: Cooperative, player: str, events: list[Event]) -> Cooperative:
         boxed += sum(1 for row in gaps for g in row if g is not None)
         gaps = ((None,) * COLS,) * GAP_ROWS
     lives = s.lives - 1
-    s = replace(s, hands=tuple(hands), box=s.box + boxed, gaps=gaps, lives=lives)
+    s = evolve(s, hands=tuple(hands), box=s.box + boxed, gaps=gaps, lives=lives)
     events.append(Event("life_lost", {"lives": lives, "boxed": boxed}))
     if lives == 0:
         events.append(Event("game_lost", {"score": s.score}))
-        return replace(s, status="lost")
+        return evolve(s, status="lost")
     for p in dealt_to:
         for _ in range(lives * (len(s.players) if s.rules.shared_pool else 1)):
             s = _draw(s, p, events)
@@ -390,7 +390,7 @@ def _deal(s: Cooperative, a: Deal, events: list[Event]) -> Cooperative:
         raise Illegal(N_("the game is over"))
     if not s.awaiting_deal:
         raise Illegal(N_("a new grid is dealt only after a column was scored"))
-    s = replace(s, rows=a.grid, awaiting_deal=False, pile=None if s.pile is None else s.pile - GRID_CARDS)
+    s = evolve(s, rows=a.grid, awaiting_deal=False, pile=None if s.pile is None else s.pile - GRID_CARDS)
     events.append(Event("grid_dealt", {}))
     s = _draw(s, s.players[s.turn], events)
     return _next(s, events)
@@ -399,7 +399,7 @@ def _deal(s: Cooperative, a: Deal, events: list[Event]) -> Cooperative:
 def _take_from_hand(s: Cooperative, player: str) -> Cooperative:
     hands = list(s.hands)
     hands[0 if s.rules.shared_pool else s.players.index(player)] -= 1
-    return replace(s, hands=tuple(hands))
+    return evolve(s, hands=tuple(hands))
 
 
 def _draw(s: Cooperative, player: str, events: list[Event]) -> Cooperative:
@@ -410,21 +410,21 @@ def _draw(s: Cooperative, player: str, events: list[Event]) -> Cooperative:
     hands = list(s.hands)
     hands[0 if s.rules.shared_pool else s.players.index(player)] += 1
     events.append(Event("card_drawn", {"player": player}))
-    return replace(s, hands=tuple(hands), pile=None if s.pile is None else s.pile - 1)
+    return evolve(s, hands=tuple(hands), pile=None if s.pile is None else s.pile - 1)
 
 
 def _next(s: Cooperative, events: list[Event]) -> Cooperative:
     """The turn passes left; a player without union events passes (C14); nobody holding one ends it."""
     if not any(s.hands):
         events.append(Event("game_ended", {"reason": "no union events", "score": s.score}))
-        return replace(s, status="finished")
+        return evolve(s, status="finished")
     turn = s.turn
     for _ in s.players:
         turn = (turn + 1) % len(s.players)
         if s.holds(s.players[turn]):
             break
         events.append(Event("turn_passed", {"player": s.players[turn]}))
-    return replace(s, turn=turn)
+    return evolve(s, turn=turn)
 
 
 def _set(grid, r: int, c: int, value):

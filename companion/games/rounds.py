@@ -9,7 +9,7 @@ one plus the events that happened.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from companion.cards.json_cards import parse_card
 from companion.cards.model import Card
@@ -67,6 +67,15 @@ class RowState:
         if self.status != "in_progress" or self.turn >= len(self.active):
             return None
         return self.active[self.turn]
+
+
+def evolve(state, **changes):
+    """``dataclasses.replace`` for the engines' frozen states, without its per-field checks: replaying
+    a log calls this several times per action and ``replace`` was most of the time (bench engine)."""
+    new = object.__new__(type(state))
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 # -- parsing ---------------------------------------------------------------------------------------
@@ -178,18 +187,18 @@ def place(s: RowState, player: str, card: Card, gap: int, events: list[Event]) -
     hands = list(s.hands)
     i = s.players.index(player)
     hands[i] -= 1
-    s = replace(s, hands=tuple(hands))
+    s = evolve(s, hands=tuple(hands))
     if ok:
-        s = replace(s, row=s.row[:gap] + (card,) + s.row[gap:], correct=s.correct + (player,))
+        s = evolve(s, row=s.row[:gap] + (card,) + s.row[gap:], correct=s.correct + (player,))
         if s.hand(player) == 0:
-            s = replace(s, emptied=s.emptied + (player,))
+            s = evolve(s, emptied=s.emptied + (player,))
         return s, True
     if s.rules.wrong_card_to_row:
         at = sorted_gap(s.row, card)
-        s = replace(s, row=s.row[:at] + (card,) + s.row[at:])
+        s = evolve(s, row=s.row[:at] + (card,) + s.row[at:])
         events.append(Event("card_to_row", {"player": player, "gap": at}))
     else:
-        s = replace(s, spent=s.spent + 1)
+        s = evolve(s, spent=s.spent + 1)
         events.append(Event("card_spent", {"player": player}))
     if not s.sudden_death or s.rules.miss_draws_in_sudden_death:
         s = draw(s, player, events)
@@ -204,21 +213,21 @@ def draw(s: RowState, player: str, events: list[Event], between_rounds: bool = F
         events.append(Event("pile_reshuffled", {"cards": pile}))
     if pile == 0:
         events.append(Event("draw_skipped", {"player": player}))
-        return replace(s, pile=pile, spent=spent)
+        return evolve(s, pile=pile, spent=spent)
     hands = list(s.hands)
     hands[s.players.index(player)] += 1
     events.append(Event("card_drawn", {"player": player}))
-    return replace(s, hands=tuple(hands), pile=None if pile is None else pile - 1, spent=spent)
+    return evolve(s, hands=tuple(hands), pile=None if pile is None else pile - 1, spent=spent)
 
 
 def pass_turn(s: RowState, events: list[Event]) -> RowState:
     """The next player of the round, or the end of the round. Players without a card (the pile ran
     dry) cannot play and are passed over."""
-    s = replace(s, turn=s.turn + 1)
+    s = evolve(s, turn=s.turn + 1)
     while True:
         while s.turn < len(s.active) and s.hand(s.active[s.turn]) == 0:
             events.append(Event("turn_passed", {"player": s.active[s.turn]}))
-            s = replace(s, turn=s.turn + 1)
+            s = evolve(s, turn=s.turn + 1)
         if s.turn < len(s.active):
             return s
         s = end_of_round(s, events)
@@ -226,7 +235,7 @@ def pass_turn(s: RowState, events: list[Event]) -> RowState:
             return s
         if not any(s.hand(p) for p in s.active):
             events.append(Event("game_drawn", {"reason": "no cards left to play"}))
-            return replace(s, status="finished", winner=None)
+            return evolve(s, status="finished", winner=None)
         if s.turn < len(s.active) and s.hand(s.active[s.turn]):
             return s
 
@@ -238,18 +247,18 @@ def end_of_round(s: RowState, events: list[Event]) -> RowState:
     events.append(Event("round_ended", {"round": s.round}))
     if len(finishers) == 1:
         events.append(Event("game_won", {"player": finishers[0]}))
-        return replace(s, status="finished", winner=finishers[0], turn=0, emptied=(), correct=())
+        return evolve(s, status="finished", winner=finishers[0], turn=0, emptied=(), correct=())
     if len(finishers) >= 2:
         out = tuple(p for p in s.active if p not in finishers)
         if not s.sudden_death:
             events.append(Event("sudden_death_started", {"players": list(finishers)}))
         for p in out:
             events.append(Event("player_eliminated", {"player": p}))
-        s = replace(s, active=finishers, eliminated=s.eliminated + out, sudden_death=True)
+        s = evolve(s, active=finishers, eliminated=s.eliminated + out, sudden_death=True)
         if not s.rules.draw_each_sudden_death_round:
             for p in finishers:
                 s = draw(s, p, events, between_rounds=True)
-    s = replace(s, round=s.round + 1, turn=0, emptied=(), correct=())
+    s = evolve(s, round=s.round + 1, turn=0, emptied=(), correct=())
     if s.sudden_death and s.rules.draw_each_sudden_death_round:
         for p in s.active:
             s = draw(s, p, events, between_rounds=True)

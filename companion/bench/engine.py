@@ -1,0 +1,80 @@
+"""``companion bench engine``: how fast the engines replay long generated games.
+
+Random legal games of Timeline, Cronología competitive and Cronología cooperative (random_play.py) are
+generated first; then their logs are replayed from the JSON text, as ``companion replay`` and the
+kiosk's resume do: parse each line, check it, apply it. The figure is actions per second. The
+reference, measured in the same process on the same lines, is ``json.loads`` alone, so the ratio
+says how many JSON parses one verdict costs; the target is >= 20,000 actions/s, so no verdict ever
+waits on the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+from companion.games import random_play
+from companion.store import replay
+
+GAMES = {
+    "timeline": random_play.timeline_setup,
+    "cronologia-competitive": random_play.competitive_setup,
+    "cronologia-cooperative": random_play.cooperative_setup,
+}
+TARGET = 20_000
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--games", type=int, default=60, help="generated games per kind (60)")
+    parser.add_argument("--actions", type=int, default=1000, help="at most this many actions per game (1000)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
+
+
+def _long_setup(make, rng):
+    setup = make(rng, players=rng.randint(2, 8))
+    if setup["game"] == "timeline":
+        setup["hand"] = 20                    # long games: many rounds before anyone empties a hand
+    return setup
+
+
+def run(args) -> int:
+    rng = random.Random(args.seed)
+    rows = []
+    for name, make in GAMES.items():
+        logs = []
+        for _ in range(args.games):
+            setup = _long_setup(make, rng)
+            lines = random_play.play(setup, rng, args.actions)
+            logs.append([json.dumps(setup)] + [json.dumps(x) for x in lines])
+        actions = sum(len(log) - 1 for log in logs)
+
+        t0 = time.perf_counter()
+        for log in logs:
+            for text in log:
+                json.loads(text)
+        ref = time.perf_counter() - t0
+
+        t0 = time.perf_counter()
+        for log in logs:
+            r = replay.start(json.loads(log[0]))
+            for n, text in enumerate(log[1:], start=2):
+                r = replay.step(r, json.loads(text), f"line {n}")
+        took = time.perf_counter() - t0
+        rows.append({"game": name, "games": len(logs), "actions": actions, "seconds": round(took, 3),
+                     "actions_per_s": round(actions / took), "json_loads_per_s": round(actions / ref),
+                     "ratio_to_json_loads": round(took / ref, 1)})
+    total_actions = sum(r["actions"] for r in rows)
+    total_s = sum(r["seconds"] for r in rows)
+    overall = round(total_actions / total_s)
+    if args.json:
+        print(json.dumps({"bench": "engine", "rows": rows, "actions_per_s": overall, "target": TARGET}))
+        return 0
+    print("companion bench engine: replaying generated logs (parse + check + apply each line)")
+    print(f"{'game':<24}{'games':>6}{'actions':>9}{'actions/s':>11}{'json.loads/s':>14}{'x json.loads':>14}")
+    for r in rows:
+        print(f"{r['game']:<24}{r['games']:>6}{r['actions']:>9}{r['actions_per_s']:>11,}{r['json_loads_per_s']:>14,}"
+              f"{r['ratio_to_json_loads']:>14}")
+    print(f"overall: {overall:,} actions/s (target >= {TARGET:,}: {'met' if overall >= TARGET else 'NOT met'})")
+    return 0
