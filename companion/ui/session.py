@@ -9,6 +9,7 @@ move on. So whatever the screen shows as done is already in the log, and after a
 from __future__ import annotations
 
 from companion.games.base import refusal
+from companion.store.replay import fold
 
 
 class GameSession:
@@ -43,10 +44,7 @@ class GameSession:
         view = view_for_setup(setup_line)
         if view is None:
             return None
-        engine = view.engine()
-        state = engine.setup(setup_line)
-        for line in lines:
-            state, _events = engine.apply(state, engine.parse_action(line))
+        state = fold(view.engine(), setup_line, lines)
         return cls(store, game_id, view, setup_line, state, list(lines))
 
     # -- playing -------------------------------------------------------------------------------
@@ -74,10 +72,7 @@ class GameSession:
             return None
         undone = self.store.undo(self.game_id)
         self.lines.pop()
-        state = self.engine.setup(self.setup_line)
-        for line in self.lines:
-            state, _ = self.engine.apply(state, self.engine.parse_action(line))
-        self.state = state
+        self.state = fold(self.engine, self.setup_line, self.lines)
         self.last_events = []
         return undone if isinstance(undone, dict) else None
 
