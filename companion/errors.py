@@ -6,6 +6,9 @@ BadInput with *where* it is wrong, so the message can point at it: ``table.json:
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 
 class BadInput(Exception):
     """Input that cannot be used. ``where`` names the file/line/path, ``message`` what is wrong."""
@@ -29,3 +32,30 @@ def json_path(*parts: str | int) -> str:
         else:
             out += f".{p}" if out else str(p)
     return out
+
+
+def read_text(path: str | Path, what: str = "file") -> str:
+    """A person's file as text; BadInput names the file and says why it cannot be read."""
+    name = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise BadInput(name, f"no such {what}") from None
+    except IsADirectoryError:
+        raise BadInput(name, f"is a folder, not a {what}") from None
+    except PermissionError:
+        raise BadInput(name, "not readable (permission denied)") from None
+    except OSError as e:
+        raise BadInput(name, f"cannot read: {e.strerror}") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise BadInput(name, f"not UTF-8 text (byte {e.start})") from None
+
+
+def read_json(path: str | Path, what: str = "file"):
+    """A person's JSON file; a syntax error names the line and column."""
+    try:
+        return json.loads(read_text(path, what))
+    except json.JSONDecodeError as e:
+        raise BadInput(f"{path}: line {e.lineno} column {e.colno}", f"malformed JSON: {e.msg}") from None

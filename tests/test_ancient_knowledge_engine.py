@@ -283,7 +283,7 @@ def test_A8_two_to_four_players():
     for n in (2, 3, 4):
         assert len(new_game(tuple("ABCD"[:n])).boards) == n
     for n in (1, 5):
-        with pytest.raises(BadInput, match=r"^players: .*2-4 \(decision A8\)"):
+        with pytest.raises(BadInput, match=r"^players: .*Ancient Knowledge \(decision A8\) is for 2 to 4"):
             new_game(tuple("ABCDE"[:n]))
 
 

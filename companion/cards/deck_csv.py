@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from companion.cards.decks import CardEntry, DeckFile, _CardError
 from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES
-from companion.errors import BadInput
+from companion.errors import BadInput, read_text
 
 COLUMNS = ("n", "year", "circa", "title", "title_es", "period", "icons", "continent", "white", "ak_id", "review")
 ALIASES = {"number": "n", "no": "n", "#": "n", "número": "n", "numero": "n", "año": "year", "ano": "year",
@@ -115,19 +115,13 @@ def _column_letter(index: int) -> str:
 
 def read_cards(path: str | Path, game: str, deck_id: str) -> list[CardEntry]:
     """The cards of a CSV file, checked as a whole deck of ``game``; BadInput names row and column."""
-    path = Path(path)
-    name = str(path)
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise BadInput(name, "no such file") from None
-    except OSError as e:
-        raise BadInput(name, f"cannot read: {e.strerror}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise BadInput(name, f"not UTF-8 text (byte {e.start}); save the spreadsheet as 'CSV UTF-8'") from None
-    return parse_cards(text, name, game, deck_id)
+        text = read_text(path, "file")
+    except BadInput as e:
+        if "UTF-8" in e.message:
+            raise BadInput(e.where, e.message + "; save the spreadsheet as 'CSV UTF-8'") from None
+        raise
+    return parse_cards(text, str(path), game, deck_id)
 
 
 def parse_cards(text: str, name: str, game: str, deck_id: str) -> list[CardEntry]:

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES, Card
 from companion.cards.payload import format_payload, parse_sticker
-from companion.errors import BadInput, json_path
+from companion.errors import BadInput, json_path, read_json
 from companion.i18n import N_, Text
 from companion.paths import assets_dir, data_dir
 
@@ -169,15 +169,7 @@ def load_deck(path: str | Path) -> Deck:
     """Load and validate one deck file; BadInput names the file, the card and the field."""
     path = Path(path)
     where = str(path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BadInput(where, "no such deck file") from None
-    except UnicodeDecodeError as e:
-        raise BadInput(where, f"not UTF-8 text (byte {e.start})") from None
-    except json.JSONDecodeError as e:
-        raise BadInput(f"{where}: line {e.lineno} column {e.colno}", f"malformed JSON: {e.msg}") from None
-    return parse_deck(raw, where, path)
+    return parse_deck(read_json(path, "deck file"), where, path)
 
 
 def parse_deck(raw, where: str, path: Path | None = None) -> Deck:

@@ -22,7 +22,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from companion.errors import BadInput
 from companion.i18n import Text
+
+
+class Illegal(Exception):
+    """Raised inside an engine for an illegal action; its ``apply`` turns it into a refusal."""
+
+    def __init__(self, msgid: str, **params):
+        super().__init__(msgid)
+        self.msgid = msgid
+        self.params = params
+
+
+def parse_players(line: dict, lo: int, hi: int, game: str, order: str) -> tuple[str, ...]:
+    """The setup line's player names; BadInput says what is wrong. ``order``: how they are listed."""
+    names = line.get("players")
+    if not isinstance(names, list) or not all(isinstance(p, str) and p.strip() for p in names):
+        raise BadInput("players", f"a list of player names ({order}) is needed")
+    if not lo <= len(names) <= hi:
+        raise BadInput("players", f"{len(names)} players; {game} is for {lo} to {hi}")
+    if len(set(names)) != len(names):
+        raise BadInput("players", "two players have the same name")
+    return tuple(names)
 
 
 @dataclass(frozen=True)

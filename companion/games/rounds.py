@@ -14,19 +14,11 @@ from dataclasses import dataclass
 from companion.cards.json_cards import parse_card
 from companion.cards.model import Card
 from companion.errors import BadInput
-from companion.games.base import Event
+from companion.games.base import Event, Illegal  # noqa: F401 (the engines raise it)
+from companion.games.base import parse_players as base_players
 from companion.i18n import N_
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
-
-
-class Illegal(Exception):
-    """Raised inside an engine for an illegal action; ``apply`` turns it into a refusal."""
-
-    def __init__(self, msgid: str, **params):
-        super().__init__(msgid)
-        self.msgid = msgid
-        self.params = params
 
 
 @dataclass(frozen=True)
@@ -80,14 +72,7 @@ def evolve(state, **changes):
 
 # -- parsing ---------------------------------------------------------------------------------------
 def parse_players(line: dict) -> tuple[str, ...]:
-    names = line.get("players")
-    if not isinstance(names, list) or not all(isinstance(p, str) and p.strip() for p in names):
-        raise BadInput("players", "a list of player names in seating order (the youngest first) is needed")
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise BadInput("players", f"{len(names)} players; this game is for {MIN_PLAYERS} to {MAX_PLAYERS}")
-    if len(set(names)) != len(names):
-        raise BadInput("players", "two players have the same name")
-    return tuple(names)
+    return base_players(line, MIN_PLAYERS, MAX_PLAYERS, "this game", "in seating order, the youngest first")
 
 
 def check_keys(line: dict, known: tuple[str, ...], what: str) -> None:

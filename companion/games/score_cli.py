@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import importlib
 import json
-from pathlib import Path
 
-from companion.errors import BadInput
+from companion.errors import BadInput, read_json
 
 SCORERS = {
     "exhibition": "companion.games.exhibition.score",
@@ -28,20 +27,7 @@ def add_arguments(parser) -> None:
 
 def read_table(path: str):
     """The JSON document of a table file; BadInput names the file (and the line of a JSON error)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInput(path, "no such file") from None
-    except IsADirectoryError:
-        raise BadInput(path, "is a folder, not a table file") from None
-    except PermissionError:
-        raise BadInput(path, "not readable (permission denied)") from None
-    except UnicodeDecodeError as e:
-        raise BadInput(path, f"not UTF-8 text (byte {e.start})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise BadInput(f"{path}: line {e.lineno} column {e.colno}", f"malformed JSON: {e.msg}") from None
+    return read_json(path, "file")
 
 
 def run(args) -> int:

@@ -8,9 +8,8 @@ line naming the file and line: ``game.jsonl: line 7: it is B's turn, not A's``.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from companion.errors import BadInput
+from companion.errors import BadInput, read_text
 from companion.store import replay
 
 
@@ -24,16 +23,7 @@ def add_arguments(parser) -> None:
 
 def read_lines(path: str) -> list[tuple[int, object]]:
     """(line number, parsed JSON) for each non-blank line; BadInput names the file and line."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInput(path, "no such file") from None
-    except IsADirectoryError:
-        raise BadInput(path, "is a folder, not a log file") from None
-    except PermissionError:
-        raise BadInput(path, "not readable (permission denied)") from None
-    except UnicodeDecodeError as e:
-        raise BadInput(path, f"not UTF-8 text (byte {e.start})") from None
+    text = read_text(path, "file")
     out = []
     for n, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():

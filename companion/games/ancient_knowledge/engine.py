@@ -21,7 +21,8 @@ from companion.games.ancient_knowledge.catalog import catalog
 from companion.games.ancient_knowledge.score import Holdings, counts, rank, score_holdings
 from companion.games.ancient_knowledge.state import (ARTIFACT_SLOTS, HAND_LIMIT, OPTION_NAMES, START_HAND, ZONES,
                                                      Board, GameState, Options, PastCard, Placed, Prompt)
-from companion.games.base import Event, refuse
+from companion.games.base import Event, parse_players, refuse
+from companion.games.base import Illegal as _Illegal
 from companion.i18n import N_, Text
 
 GAME_ID = "ancient-knowledge"
@@ -33,13 +34,6 @@ CANDI_SUKUH = "candi-sukuh"
 # how much. The data files do not say which other cards lower knowledge, so this only feeds the
 # suggested answer of the ``knowledge`` prompt; the players confirm the real count.
 KNOWN_REDUCTIONS = {"dogu-figurines": ("city", 1), "easter-island": ("city", 1)}
-
-
-class _Illegal(Exception):
-    def __init__(self, msgid: str, **params):
-        super().__init__(msgid)
-        self.msgid = msgid
-        self.params = params
 
 
 def _no(msgid: str, **params):
@@ -63,13 +57,8 @@ def setup(line: dict) -> GameState:
             raise BadInput(key, "unknown setup field; known: type, game, players, tiles, options")
     if line.get("game") != GAME_ID:
         raise BadInput("game", f"{line.get('game')!r} is not {GAME_ID!r}")
-    players = line.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise BadInput("players", "a list of player names (in turn order, first player first) is needed")
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise BadInput("players", f"{len(players)} players; Ancient Knowledge is for 2-4 (decision A8)")
-    if len(set(players)) != len(players):
-        raise BadInput("players", "two players have the same name")
+    players = list(parse_players(line, MIN_PLAYERS, MAX_PLAYERS, "Ancient Knowledge (decision A8)",
+                                 "in turn order, first player first"))
     opts = line.get("options", {})
     if not isinstance(opts, dict):
         raise BadInput("options", "an object of flags is needed, e.g. {\"strict_hand_limit\": true}")

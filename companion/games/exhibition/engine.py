@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.errors import BadInput
-from companion.games.base import Event, refuse
+from companion.games.base import Event, parse_players, refuse
+from companion.games.base import Illegal as _Illegal
 from companion.games.exhibition import actions as A
 from companion.games.exhibition.actions import action_to_json, parse_action  # noqa: F401 (contract)
 from companion.games.exhibition.board import (CONTINENTS, DEPOT, SHOWCASES, board, layout_warnings, parse_layout,
@@ -30,13 +31,6 @@ GAME_ID = "exhibition"
 MAX_PLAYERS = 5
 _SETUP_KEYS = ("type", "game", "players", "market", "stock", "first_player", "layout", "variations", "options",
                "secret_decade")
-
-
-class _Illegal(Exception):
-    def __init__(self, msgid: str, **params):
-        super().__init__(msgid)
-        self.msgid = msgid
-        self.params = params
 
 
 def _no(msgid: str, **params):
@@ -56,13 +50,7 @@ def setup(line: dict) -> GameState:
             raise BadInput(key, f"unknown setup field; known: {', '.join(_SETUP_KEYS)}")
     if line.get("game") != GAME_ID:
         raise BadInput("game", f"{line.get('game')!r} is not {GAME_ID!r}")
-    names = line.get("players")
-    if not isinstance(names, list) or not all(isinstance(p, str) and p.strip() for p in names):
-        raise BadInput("players", "a list of player names in seating order (clockwise, the oldest first) is needed")
-    if not 1 <= len(names) <= MAX_PLAYERS:
-        raise BadInput("players", f"{len(names)} players; Exhibition is for 1 to {MAX_PLAYERS}")
-    if len(set(names)) != len(names):
-        raise BadInput("players", "two players have the same name")
+    names = list(parse_players(line, 1, MAX_PLAYERS, "Exhibition", "in seating order, clockwise, the oldest first"))
     layout = parse_layout(line.get("layout"), line.get("variations"))
     options = parse_options(line.get("options"))
     secret = line.get("secret_decade", False)
