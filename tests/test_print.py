@@ -19,32 +19,10 @@ PHOTO_BLUR_SIGMA = 0.6
 
 
 def decode(image: np.ndarray) -> list[tuple[str, tuple[float, float]]]:
-    """Payloads and centres (pixels) of the codes in a greyscale image.
-
-    Uses the project's vision pipeline when it is there, otherwise zxing-cpp, the decoder that
-    pipeline is built on."""
-    try:
-        from companion.vision.decode import decode as vision_decode
-    except ImportError:
-        import zxingcpp
-        found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
-        out = []
-        for r in found:
-            p = r.position
-            xs = [p.top_left.x, p.top_right.x, p.bottom_right.x, p.bottom_left.x]
-            ys = [p.top_left.y, p.top_right.y, p.bottom_right.y, p.bottom_left.y]
-            out.append((r.text, (sum(xs) / 4, sum(ys) / 4)))
-        return out
-    out = []
-    for code in vision_decode(image):  # written before the vision room landed: accept objects or dicts
-        get = (lambda k: code.get(k)) if isinstance(code, dict) else (lambda k: getattr(code, k, None))
-        payload = get("payload") or get("text")
-        center = get("center")
-        if center is None and get("corners") is not None:
-            center = np.asarray(get("corners"), dtype=float).mean(axis=0)
-        assert payload is not None and center is not None, f"unexpected vision decode result {code!r}"
-        out.append((payload, (float(center[0]), float(center[1]))))
-    return out
+    """Payloads and centres (pixels) of the sticker codes in a greyscale image, read by the project's
+    vision pipeline (the same decoder the kiosk uses)."""
+    from companion.vision.decode import decode as vision_decode
+    return [(d.payload, d.center) for d in vision_decode(image).codes]
 
 
 def render(pdf_path, page: int) -> np.ndarray:

@@ -40,6 +40,7 @@ CODE_X = (STICKER - 21) / 2
 CODE_Y = 2.5
 CARD_W, CARD_H = 48.0, 70.0     # a card is about twice a sticker wide (cards scale with the stickers)
 EDGE = 1.5                      # sticker to card edge
+SENSOR_SCALE = 1.2              # Bayer mosaic pixels per output pixel (2304 -> 1920)
 SUPER = 4                       # stickers are drawn this much finer, then area-averaged down
 MIN_PITCH = EDGE + STICKER + 1.5  # card-to-card spacing that still leaves the sticker of the one below visible
 FOREIGN_TEXTS = ("https://example.com/shop/item/48213", "WIFI:S:CafeGuest;T:WPA;P:coffee2024;;",
@@ -133,6 +134,7 @@ class _Plan:
     layout: object
     board: object = None
     board_mm: float = 1.0          # board mm per table unit
+    bayer: bool = True
 
 
 def _rng_range(rng, value):
@@ -251,11 +253,20 @@ def _make_plan(layout, width, height, ppm, seed, table, blur, noise, tilt, persp
 
 # -- layouts in table units ------------------------------------------------------------------------------
 
-def _pitch(n: int, avail: float, natural: float, what: str) -> float:
-    pitch = min(natural, avail / max(n, 1))
-    if pitch < MIN_PITCH:
-        raise ValueError(f"{n} cards {what} do not fit: {pitch:.1f} modules each, a sticker needs {MIN_PITCH:.1f}")
-    return pitch
+def _pitch(n: int, avail: float, natural: float, size: float, what: str) -> tuple[float, float]:
+    """Card spacing and card size along one direction so that n cards span at most ``avail`` units
+    (they overlap when they must; the last card may be shortened down to a sticker's height)."""
+    if n <= 1:
+        return natural, min(size, avail)
+    pitch = min(natural, (avail - size) / (n - 1))
+    if pitch >= MIN_PITCH:
+        return pitch, size
+    pitch = MIN_PITCH
+    size = avail - (n - 1) * pitch
+    if size < MIN_PITCH:
+        raise ValueError(f"{n} cards {what} do not fit: a sticker needs {MIN_PITCH:.1f} modules of card each, "
+                         f"{avail:.0f} modules are in view")
+    return pitch, size
 
 
 def _overlap_jitter(pitch: float, size: float, jitter: float) -> float:
@@ -268,7 +279,7 @@ def _overlap_jitter(pitch: float, size: float, jitter: float) -> float:
 
 def _row_items(codes, avail_w, avail_h, jitter, rng) -> list[_Item]:
     n = len(codes)
-    pitch = _pitch(n, avail_w, CARD_W + 6, "in a row")
+    pitch, w = _pitch(n, avail_w, CARD_W + 6, CARD_W, "in a row")
     h = min(CARD_H, avail_h)
     if h < STICKER + 2 * EDGE:
         raise ValueError("the frame is too low for one row of stickers at this scale")
@@ -277,7 +288,7 @@ def _row_items(codes, avail_w, avail_h, jitter, rng) -> list[_Item]:
     items = []
     for i, code in enumerate(codes):
         items.append(_Item("card", code, (i - (n - 1) / 2) * pitch + rng.normal(0, pos), rng.normal(0, 0.8),
-                           float(np.clip(rng.normal(0, jit / 2), -jit, jit)), CARD_W, h, 0, i,
+                           float(np.clip(rng.normal(0, jit / 2), -jit, jit)), w, h, 0, i,
                            style=_style(code)))
     return items
 
@@ -285,11 +296,9 @@ def _row_items(codes, avail_w, avail_h, jitter, rng) -> list[_Item]:
 def _grid_items(rows, avail_w, avail_h, jitter, rng) -> list[_Item]:
     n_rows = len(rows)
     n_cols = max((len(r) for r in rows), default=0)
-    px = _pitch(n_cols, avail_w, CARD_W + 6, "across the grid")
-    py = min(CARD_H + 6, avail_h / max(n_rows, 1))
-    if py < MIN_PITCH:
-        raise ValueError(f"{n_rows} rows do not fit: {py:.1f} modules each, a sticker needs {MIN_PITCH:.1f}")
-    jit = min(_overlap_jitter(px, CARD_W, jitter), _overlap_jitter(py, CARD_H, jitter))
+    px, w = _pitch(n_cols, avail_w, CARD_W + 6, CARD_W, "across the grid")
+    py, h = _pitch(n_rows, avail_h, CARD_H + 6, CARD_H, "rows")
+    jit = min(_overlap_jitter(px, w, jitter), _overlap_jitter(py, h, jitter))
     pos = 0.4 * min(1.0, (min(px, py) - MIN_PITCH) / 4)
     items = []
     for r, row in enumerate(rows):
@@ -298,7 +307,7 @@ def _grid_items(rows, avail_w, avail_h, jitter, rng) -> list[_Item]:
                 continue
             items.append(_Item("card", code, (c - (n_cols - 1) / 2) * px + rng.normal(0, pos),
                                (r - (n_rows - 1) / 2) * py + rng.normal(0, pos),
-                               float(np.clip(rng.normal(0, jit / 2), -jit, jit)), CARD_W, CARD_H, r, c,
+                               float(np.clip(rng.normal(0, jit / 2), -jit, jit)), w, h, r, c,
                                style=_style(code)))
     return items
 
@@ -472,9 +481,9 @@ def _noise_field(rng, h, w, scale, octaves=3) -> np.ndarray:
     return out / total
 
 
-def _background(plan: _Plan, rng) -> np.ndarray:
+def _background(plan: _Plan, rng, size) -> np.ndarray:
     """Wood planks with grain, or cloth with its weave (the grain is drawn at half size: it is soft)."""
-    h, w = plan.height, plan.width
+    w, h = size
     base = np.array(plan.table_colour, np.float32)
     if plan.table == "wood":
         hh, ww = (h + 1) // 2, (w + 1) // 2
@@ -631,10 +640,16 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
     G = np.array([[math.cos(a), -math.sin(a), c[0] + shift[0] - math.cos(a) * c[0] + math.sin(a) * c[1]],
                   [math.sin(a), math.cos(a), c[1] + shift[1] - math.sin(a) * c[0] - math.cos(a) * c[1]],
                   [0, 0, 1.0]])
-    H = G @ plan.H
-    img = _background(plan, np.random.default_rng([plan.seed, 5]))
-    R_card = max(4, int(math.ceil(plan.ppm * 2)))
-    R_stk = max(6, int(math.ceil(plan.ppm * SUPER * 1.2)))
+    H_out = G @ plan.H
+    # A colour camera samples a Bayer mosaic finer than the picture it gives (the Pi's 1080p comes from
+    # a 2304x1296 binned mosaic, demosaiced and scaled): draw at the sensor's size, scale down at the end.
+    k = SENSOR_SCALE if plan.bayer else 1.0
+    K = np.array([[k, 0, 0.5 * k - 0.5], [0, k, 0.5 * k - 0.5], [0, 0, 1.0]])
+    H = K @ H_out
+    size = (int(round(plan.width * k)), int(round(plan.height * k)))
+    img = _background(plan, np.random.default_rng([plan.seed, 5]), size)
+    R_card = max(4, int(math.ceil(plan.ppm * k * 2)))
+    R_stk = max(6, int(math.ceil(plan.ppm * k * SUPER * 1.2)))
     truth, foreign, spots = [], [], {}
     board_to_image = None
     for it in plan.items:
@@ -644,15 +659,15 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
             tex = draw_board(plan.board, px_mm, labels=True).astype(np.float32)
             R = tex.shape[1] / it.w
             _paste(img, tex, None, H @ _item_to_table(it), R, 2, shadow=1.0)
-            board_to_image = H @ _item_to_table(it) @ np.diag([1 / plan.board_mm, 1 / plan.board_mm, 1.0])
+            board_to_image = H_out @ _item_to_table(it) @ np.diag([1 / plan.board_mm, 1 / plan.board_mm, 1.0])
         elif it.kind == "card":
             tex, alpha = _card_texture(it.text, round(it.w, 3), round(it.h, 3), R_card, it.style)
             _paste(img, tex, alpha, H @ _item_to_table(it), R_card, 2, shadow=1.0)
             stk = _sticker_texture(it.text, R_stk, it.damage, plan.seed)
             M = H @ _item_to_table(it) @ np.array([[1, 0, EDGE], [0, 1, EDGE], [0, 0, 1.0]])
             _paste(img, stk, None, M, R_stk, SUPER)
-            code = _project(M, [[CODE_X, CODE_Y], [CODE_X + 21, CODE_Y], [CODE_X + 21, CODE_Y + 21],
-                                [CODE_X, CODE_Y + 21]]) - 0.0
+            code = _project(np.linalg.inv(K) @ M, [[CODE_X, CODE_Y], [CODE_X + 21, CODE_Y], [CODE_X + 21, CODE_Y + 21],
+                                                   [CODE_X, CODE_Y + 21]])
             truth.append(TruthCode(it.text, code, (float(code[:, 0].mean()), float(code[:, 1].mean())), it.row,
                                    it.index))
             if it.spot:
@@ -660,24 +675,45 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
             if it.occlude > 0:
                 _occluder(img, M, it.occlude, it.style)
         elif it.kind == "foreign":
-            _draw_foreign(img, H, it, R_stk, foreign)
+            _draw_foreign(img, H, it, R_stk, foreign, np.linalg.inv(K))
         elif it.kind == "hand":
             _draw_hand(img, H, it)
     _light(img, plan)
     _glare(img, plan)
     if plan.blur_sigma > 0:
-        img = cv2.GaussianBlur(img, (0, 0), plan.blur_sigma)
-    if plan.noise > 0:
-        sig = plan.noise * np.sqrt(0.3 + 0.7 * np.clip(img, 0, 255) / 128.0)
-        img = img + rng.standard_normal(img.shape, dtype=np.float32) * sig
-    out = np.clip(img + 0.5, 0, 255).astype(np.uint8)
+        img = cv2.GaussianBlur(img, (0, 0), plan.blur_sigma * k)
+    out = _sensor(img, plan, rng)
+    if k != 1.0:
+        out = cv2.resize(out, (plan.width, plan.height), interpolation=cv2.INTER_AREA)
     if plan.jpeg is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, plan.jpeg])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     truth = _in_reading_order(truth, plan.layout)
     params = dict(table=plan.table, blur_sigma=round(plan.blur_sigma, 3), noise=round(plan.noise, 3), jpeg=plan.jpeg,
                   glare=round(plan.glare["strength"], 3), shift=tuple(float(v) for v in shift), seed=plan.seed)
-    return Scene(out, truth, foreign, plan.ppm, plan.layout, H, spots, board_to_image, params)
+    return Scene(out, truth, foreign, plan.ppm, plan.layout, H_out, spots, board_to_image, params)
+
+
+def _sensor(img: np.ndarray, plan: _Plan, rng) -> np.ndarray:
+    """What the sensor makes of the light: one colour per pixel (a Bayer mosaic), noise that grows with
+    the light, then the colours interpolated back (demosaicing), as in every colour camera."""
+    h, w = img.shape[:2]
+    if plan.bayer:
+        mosaic = np.empty((h, w), np.float32)
+        mosaic[0::2, 0::2] = img[0::2, 0::2, 0]     # B G / G R
+        mosaic[0::2, 1::2] = img[0::2, 1::2, 1]
+        mosaic[1::2, 0::2] = img[1::2, 0::2, 1]
+        mosaic[1::2, 1::2] = img[1::2, 1::2, 2]
+        planes = mosaic
+    else:
+        planes = img
+    if plan.noise > 0:
+        sig = plan.noise * np.sqrt(0.3 + 0.7 * np.clip(planes, 0, 255) / 128.0)
+        planes = planes + rng.standard_normal(planes.shape, dtype=np.float32) * sig
+    out = np.clip(planes + 0.5, 0, 255).astype(np.uint8)
+    if plan.bayer:
+        out = cv2.cvtColor(out, cv2.COLOR_BayerRG2BGR_EA)
+    return out
 
 
 def _in_reading_order(truth: list[TruthCode], layout) -> list[TruthCode]:
@@ -694,7 +730,7 @@ def _occluder(img, M, fraction, style):
     cv2.fillConvexPoly(img, np.round(pts * 16).astype(np.int32), colour, cv2.LINE_AA, shift=4)
 
 
-def _draw_foreign(img, H, it: _Item, R_stk, out):
+def _draw_foreign(img, H, it: _Item, R_stk, out, back):
     """A leaflet or a box label with its QR code (and a line of text)."""
     paper = (240.0, 240.0, 238.0) if it.style % 2 == 0 else (170.0, 200.0, 230.0)
     corners = _project(H, _corners(it))
@@ -709,7 +745,7 @@ def _draw_foreign(img, H, it: _Item, R_stk, out):
     M = H @ _item_to_table(it) @ np.diag([it.module, it.module, 1.0])
     _paste(img, tex, None, M, R, SUPER)
     n = tex.shape[0] // R - 8
-    code = _project(M, [[4, 4], [4 + n, 4], [4 + n, 4 + n], [4, 4 + n]])
+    code = _project(back @ M, [[4, 4], [4 + n, 4], [4 + n, 4 + n], [4, 4 + n]])
     out.append(ForeignTruth(it.text, code, (float(code[:, 0].mean()), float(code[:, 1].mean()))))
     if it.h > n_units + 2:
         p = _project(H @ _item_to_table(it), [[2, n_units + 5]])[0]

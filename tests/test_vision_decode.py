@@ -1,0 +1,129 @@
+"""Decoding stickers in generated photos: read everything that is there, and nothing that is not."""
+
+import numpy as np
+import pytest
+
+from companion.vision import decode as D
+from companion.vision.decode import DecodeResult, Detection, decode, decode_burst, decoder_status
+from companion.vision.layouts import GridLayout, RowLayout
+from companion.vision.scene import FreeLayout, demo_codes, render_sequence, render_table
+
+
+def _close(det, truth, tol):
+    return np.hypot(det.center[0] - truth.center[0], det.center[1] - truth.center[1]) < tol
+
+
+@pytest.mark.parametrize("ppm,layout,seed", [
+    (3.3, RowLayout(demo_codes(15, "HIST")), 1),
+    (2.7, RowLayout(demo_codes(18, "HIST", 30)), 2),
+    (2.7, GridLayout([demo_codes(5, "HIST", 1 + 5 * r) if r % 2 == 0 else [None, None, f"TC:HIST:{100 + r:03d}", None, None]
+                      for r in range(9)]), 3),
+])
+def test_reads_every_sticker(ppm, layout, seed):
+    scene = render_table(layout, px_per_module=ppm, seed=seed, foreign_codes=2)
+    result = decode(scene.image)
+    assert isinstance(result, DecodeResult)
+    assert sorted(d.payload for d in result.codes) == sorted(scene.payloads)
+    truth = {t.payload: t for t in scene.truth}
+    for d in result:                                   # iterating a result gives its codes
+        assert isinstance(d, Detection) and len(d.corners) == 4
+        assert _close(d, truth[d.payload], 3.0)
+        assert d.card is not None and d.card.code == d.payload
+    assert sorted(f.payload for f in result.foreign) == sorted(f.text for f in scene.foreign)
+
+
+def test_foreign_codes_are_kept_apart_and_unknown_cards_have_no_card():
+    codes = ["TC:DEMO:001", "TC:ZZZZ:001", "TC:DEMO:999", "TC:DEMO:002"]
+    foreign = ["tc:demo:001", "TC:DEMO", "TC-DEMO-001", "https://example.com/x", "TC:DEMO:0001X"]
+    scene = render_table(FreeLayout(codes), width=1280, height=720, px_per_module=3.0, seed=5, foreign_codes=foreign)
+    assert len(scene.foreign) == len(foreign)
+    result = decode(scene.image)
+    got = {d.payload: d for d in result.codes}
+    assert set(got) == set(codes)
+    assert got["TC:ZZZZ:001"].card is None and got["TC:DEMO:999"].card is None
+    assert got["TC:DEMO:001"].card is not None
+    assert sorted(f.payload for f in result.foreign) == sorted(foreign)
+    assert not set(foreign) & set(got)
+
+
+def test_damaged_or_covered_stickers_are_not_reported():
+    codes = demo_codes(6)
+    scene = render_table(RowLayout(codes), width=1280, height=720, px_per_module=3.0, seed=6,
+                         damage={codes[1]: 110}, occlude={codes[4]: 0.45})
+    for result in (decode(scene.image), decode_burst([scene.image, scene.image])):
+        got = {d.payload for d in result.codes}
+        assert got <= set(codes)                      # never a code that is not there
+        assert codes[1] not in got and codes[4] not in got
+        assert got == set(codes) - {codes[1], codes[4]}
+
+
+def test_pyzbar_fallback_reads_a_clean_scene():
+    assert decoder_status()["pyzbar"], decoder_status()["note"]
+    codes = demo_codes(4)
+    scene = render_table(FreeLayout(codes), width=1280, height=720, px_per_module=4.0, seed=7, blur=0.5, noise=1.0,
+                         jpeg=None, glare=0)
+    result = decode(scene.image, decoder="pyzbar", upscale=False)
+    assert sorted(d.payload for d in result.codes) == sorted(codes)
+    truth = {t.payload: t for t in scene.truth}
+    assert all(_close(d, truth[d.payload], 4.0) for d in result.codes)
+
+
+def test_status_says_when_pyzbar_is_missing(monkeypatch, capsys):
+    monkeypatch.setattr(D, "_pyzbar", lambda: (None, "Unable to find zbar shared library"))
+    D.decoder_status.cache_clear()
+    monkeypatch.setattr(D, "_noted", False)
+    try:
+        st = decoder_status()
+        assert st["pyzbar"] is None and st["default"] == "zxing-cpp" and "libzbar0" in st["note"]
+        D.note_once()
+        D.note_once()
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "libzbar0" in err
+        assert decode(np.full((50, 50), 255, np.uint8)).codes == []   # zxing goes on
+    finally:
+        D.decoder_status.cache_clear()
+
+
+def test_known_codes_are_rechecked_and_new_ones_found():
+    codes = demo_codes(10, "HIST")
+    before = render_table(RowLayout(codes[:9]), px_per_module=2.7, seed=8)
+    first = decode(before.image)
+    assert len(first.codes) == 9
+    after = render_table(RowLayout(codes[:9]), px_per_module=2.7, seed=8, noise=(4.0, 4.0))
+    again = decode(after.image, known=first.codes)
+    assert sorted(d.payload for d in again.codes) == sorted(codes[:9])
+    # the same table with one more card: the known ones are re-checked, the new one found
+    grown = render_table(RowLayout(codes[:5] + [codes[9]] + codes[5:9]), px_per_module=2.7, seed=8)
+    known = [d for d in first.codes]
+    result = decode(grown.image, known=known)
+    assert sorted(d.payload for d in result.codes) == sorted(codes)
+
+
+def test_a_burst_reads_more_than_its_first_frame():
+    # 2 px per module with a soft lens and a noisy sensor: a fixed seed where single frames struggle
+    frames = render_sequence(RowLayout(demo_codes(26, "HIST", 40)), 5, px_per_module=2.0, seed=202, blur=(0.9, 1.1),
+                             noise=(3, 5))
+    truth = set(frames[0].payloads)
+    single = {d.payload for d in decode(frames[0].image).codes}
+    burst = decode_burst([f.image for f in frames])
+    fused = {d.payload for d in burst.codes}
+    assert single <= fused <= truth
+    assert len(fused) >= len(single) + 4
+    t = {x.payload: x for x in frames[0].truth}
+    assert all(_close(d, t[d.payload], 3.0) for d in burst.codes)
+
+
+def test_two_texts_at_one_place_are_both_dropped():
+    a = D._Hit("TC:DEMO:001", [[0, 0], [40, 0], [40, 40], [0, 40]])
+    b = D._Hit("TC:DEMO:002", [[1, 1], [41, 1], [41, 41], [1, 41]])
+    c = D._Hit("TC:DEMO:001", [[1, 0], [41, 0], [41, 40], [1, 40]])
+    far = D._Hit("TC:DEMO:003", [[200, 0], [240, 0], [240, 40], [200, 40]])
+    assert [h.text for h in D._dedupe([a, c, far])] == ["TC:DEMO:001", "TC:DEMO:003"]
+    assert [h.text for h in D._dedupe([a, b, far])] == ["TC:DEMO:003"]
+
+
+def test_bad_images():
+    assert decode(np.zeros((10, 10), np.uint8)).codes == []
+    with pytest.raises(ValueError):
+        decode(np.zeros((2, 2, 2, 2), np.uint8))
+    assert decode_burst([]).codes == []
