@@ -285,17 +285,28 @@ def _apply(H: np.ndarray, point) -> tuple[float, float]:
 
 
 def detect_markers(image: np.ndarray) -> dict[int, list[np.ndarray]]:
-    """Every DICT_4X4_50 marker in the picture: id -> list of 4x2 corner arrays (one per copy seen)."""
+    """Every DICT_4X4_50 marker in the picture: id -> list of 4x2 corner arrays (one per copy seen).
+    Big pictures are searched at half size (the markers are large) and the corners refined at full size."""
     import cv2
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    scale = 2 if grey.shape[1] > 1400 else 1
+    small = cv2.resize(grey, (grey.shape[1] // scale, grey.shape[0] // scale), interpolation=cv2.INTER_AREA) \
+        if scale > 1 else grey
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    corners, ids, _rejected = cv2.aruco.ArucoDetector(_aruco(), params).detectMarkers(grey)
+    corners, ids, _rejected = cv2.aruco.ArucoDetector(_aruco(), params).detectMarkers(small)
     found: dict[int, list[np.ndarray]] = {}
     if ids is None:
         return found
     for c, i in zip(corners, ids.ravel()):
-        found.setdefault(int(i), []).append(c.reshape(4, 2).astype(np.float64))
+        pts = c.reshape(4, 2).astype(np.float32)
+        if scale > 1:
+            pts = (pts + 0.5) * scale - 0.5
+            side = float(np.min(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))
+            win = int(max(2, min(8, side / 12)))
+            pts = cv2.cornerSubPix(grey, pts.reshape(-1, 1, 2), (win, win), (-1, -1),
+                                   (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)).reshape(4, 2)
+        found.setdefault(int(i), []).append(pts.astype(np.float64))
     return found
 
 
