@@ -3,6 +3,7 @@
 #
 #   sudo ./pi/install.sh            install, or update after a `git pull`; safe to run again
 #   ./pi/install.sh --dry-run       print every step it would take and change nothing (any machine)
+#   ./pi/install.sh --dry-run-fresh the same, planned as on a freshly flashed Pi
 #
 # What it sets up (docs/pi.md explains each part):
 #   system packages   camera (picamera2, libcamera), zbar, lgpio, SDL2 + Mesa for the KMS display
@@ -52,12 +53,14 @@ APT_PACKAGES=(
 SIMPLEJPEG=simplejpeg==1.8.2
 
 DRY_RUN=0
+FRESH=0    # --dry-run-fresh: plan as on a freshly flashed Pi (no package, no user yet), whatever this machine has
 usage() {
-  sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
 }
 for arg in "$@"; do
   case "$arg" in
     --dry-run|-n) DRY_RUN=1 ;;
+    --dry-run-fresh) DRY_RUN=1; FRESH=1 ;;
     --help|-h) usage; exit 0 ;;
     *) echo "install.sh: unknown option '$arg'" >&2; usage >&2; exit 2 ;;
   esac
@@ -101,6 +104,8 @@ check_system() {
   note "source: $SRC"
   if [ "$codename" = bookworm ] && [ "$arch" = aarch64 ]; then
     note "Raspberry Pi OS / Debian bookworm, $arch: supported"
+  elif [ "$FRESH" = 1 ]; then
+    note "planning for a freshly flashed Raspberry Pi OS Bookworm 64-bit (this machine: ${codename:-unknown} on $arch)"
   elif [ "$DRY_RUN" = 1 ]; then
     note "this machine is ${codename:-unknown} on $arch; the plan below is for a Raspberry Pi OS Bookworm 64-bit Pi"
   else
@@ -115,7 +120,9 @@ install_packages() {
   step "Installing system packages"
   local missing=() pkg
   for pkg in "${APT_PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' || missing+=("$pkg")
+    if [ "$FRESH" = 1 ] || ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed'; then
+      missing+=("$pkg")
+    fi
   done
   if [ "${#missing[@]}" -eq 0 ]; then
     note "all ${#APT_PACKAGES[@]} packages are installed"
@@ -128,7 +135,7 @@ install_packages() {
 
 create_user() {
   step "Creating the service user $SERVICE_USER"
-  if id -u "$SERVICE_USER" >/dev/null 2>&1; then
+  if [ "$FRESH" = 0 ] && id -u "$SERVICE_USER" >/dev/null 2>&1; then
     note "user $SERVICE_USER exists"
   else
     run useradd --system --user-group --home-dir "$DATA" --no-create-home --shell /usr/sbin/nologin \
@@ -136,7 +143,9 @@ create_user() {
   fi
   local group
   for group in "${SERVICE_GROUPS[@]}"; do
-    if ! getent group "$group" >/dev/null; then
+    if [ "$FRESH" = 1 ]; then
+      run usermod --append --groups "$group" "$SERVICE_USER"
+    elif ! getent group "$group" >/dev/null; then
       warn "there is no '$group' group on this system (Raspberry Pi OS has one); skipped"
     elif id -nG "$SERVICE_USER" 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
       note "$SERVICE_USER is in group $group"
