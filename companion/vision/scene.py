@@ -147,7 +147,7 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
                  table: str | None = None, blur=(0.6, 1.0), noise=(2.0, 4.0), tilt: float = 3.0,
                  perspective: float = 6.0, jitter: float = 2.0, light: float = 0.25, glare: float = 0.35,
                  jpeg=(80, 93), foreign_codes=0, hands: int = 0, occlude: dict | None = None,
-                 damage: dict | None = None) -> Scene:
+                 damage: dict | None = None, bayer: bool = True) -> Scene:
     """One photo-like frame of ``layout`` (RowLayout, GridLayout, BoardLayout or FreeLayout).
 
     - ``table``: "wood" or "cloth" (default: drawn from the seed); ``blur``: lens blur sigma in
@@ -155,14 +155,28 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
     - ``tilt``: the layout turned up to this many degrees; ``perspective``: camera tilt up to this many
       degrees; ``jitter``: each card turned up to about this many degrees (less where cards overlap);
     - ``light``: how uneven the light is (0 = flat); ``glare``: strength of a soft highlight (0 = none);
-    - ``jpeg``: quality (a range is drawn from; None = no compression);
+    - ``jpeg``: quality (a range is drawn from; None = no compression); ``bayer``: simulate a colour
+      sensor's mosaic at 1.2x the picture's size, its demosaicing and the scaling (as the Pi camera's
+      1080p from its 2304x1296 binned mode); False: an ideal sensor;
     - ``foreign_codes``: a count, or the texts, of other QR codes lying on the table (leaflets, a
       menu, a box); ``hands``: hands over the table; ``occlude``: payload -> fraction of its code
       hidden under an object; ``damage``: payload -> number of modules scratched (flipped).
     """
     plan = _make_plan(layout, width, height, px_per_module, seed, table, blur, noise, tilt, perspective, jitter,
                       light, glare, jpeg, foreign_codes, hands, occlude or {}, damage or {})
+    plan.bayer = bayer
     return _draw(plan, np.random.default_rng([seed, 1]))
+
+
+def fits(layout, *, width: int = 1920, height: int = 1080, px_per_module: float = 3.3, seed: int = 0,
+         tilt: float = 3.0, perspective: float = 6.0, jitter: float = 2.0) -> bool:
+    """Whether ``layout`` fits the frame at this scale (without drawing anything)."""
+    try:
+        _make_plan(layout, width, height, px_per_module, seed, "wood", 0, 0, tilt, perspective, jitter, 0, 0, None, 0,
+                   0, {}, {})
+    except ValueError:
+        return False
+    return True
 
 
 def render_sequence(layout, frames: int = 5, *, shake: float = 0.6, seed: int = 0, **kw) -> list[Scene]:
@@ -171,7 +185,7 @@ def render_sequence(layout, frames: int = 5, *, shake: float = 0.6, seed: int = 
     width, height = kw.pop("width", 1920), kw.pop("height", 1080)
     ppm = kw.pop("px_per_module", 3.3)
     args = dict(table=None, blur=(0.6, 1.0), noise=(2.0, 4.0), tilt=3.0, perspective=6.0, jitter=2.0, light=0.25,
-                glare=0.35, jpeg=(80, 93), foreign_codes=0, hands=0, occlude={}, damage={})
+                glare=0.35, jpeg=(80, 93), foreign_codes=0, hands=0, occlude={}, damage={}, bayer=True)
     unknown = set(kw) - set(args)
     if unknown:
         raise TypeError(f"render_sequence: unknown options {sorted(unknown)}")
@@ -179,6 +193,7 @@ def render_sequence(layout, frames: int = 5, *, shake: float = 0.6, seed: int = 
     plan = _make_plan(layout, width, height, ppm, seed, args["table"], args["blur"], args["noise"], args["tilt"],
                       args["perspective"], args["jitter"], args["light"], args["glare"], args["jpeg"],
                       args["foreign_codes"], args["hands"], args["occlude"] or {}, args["damage"] or {})
+    plan.bayer = args["bayer"]
     rng = np.random.default_rng([seed, 2])
     out = []
     for k in range(frames):
