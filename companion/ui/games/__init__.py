@@ -14,7 +14,7 @@ import pkgutil
 from dataclasses import dataclass, field
 
 from companion.games.registry import ENGINES
-from companion.i18n import Text
+from companion.i18n import N_, Text
 
 VIEWS: dict[str, "GameView"] = {}
 
@@ -65,6 +65,24 @@ class ScoreRow:
     highlight: bool = False
 
 
+@dataclass
+class Ask:
+    """A question the camera cannot answer (a market card taken, a token count, an effect's outcome):
+    a prompt and a menu for the buttons.
+
+    Each choice is ``(label, value)``; the value is an action line (a dict) to confirm, another Ask
+    (a sub-menu), a callable that builds one of those when chosen, or None (back one level)."""
+
+    prompt: Text
+    choices: list
+    note: Text | None = None
+    camera: bool = False          # the camera's proposals are still taken while it is open
+    optional: bool = False        # opened by the players (UNDO closes it); else the game waits for it
+    hint: str = N_("by buttons")  # OK's label in the watch phase, for an optional menu
+    columns: int = 0              # 0: as many as the list needs
+    focus: int = 0
+
+
 class GameView:
     key = ""                      # picker key, e.g. "cronologia-cooperative"
     engine_id = ""                # the setup line's "game"
@@ -72,6 +90,9 @@ class GameView:
     blurb = ""
     min_players, max_players = 2, 8
     table_kind = "row"            # what the tracker reads: row | grid | board
+    picker_rank = 0               # the picker lists games by rank, then in the order they registered
+    camera_share = 0.38           # the table view's width given to the camera picture
+    band_height = 124             # the table view's prompt band, in reference pixels
 
     def options(self) -> list[Option]:
         return []
@@ -101,7 +122,7 @@ def available_views() -> list[GameView]:
         except ImportError:
             continue
         out.append(view)
-    return out
+    return sorted(out, key=lambda v: v.picker_rank)
 
 
 def view_for(key: str) -> GameView:

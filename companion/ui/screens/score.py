@@ -1,4 +1,7 @@
-"""The end-of-game score sheet: who won (or the team's score), and each category in words."""
+"""The end-of-game score sheet: who won (or the team's score), and each category in words.
+
+A view with ``score_pages(session)`` > 1 spreads its sheet over pages (the standings, then each
+player's categories); NEXT turns the page and ``score_sheet(session, page)`` draws it."""
 
 from __future__ import annotations
 
@@ -13,10 +16,27 @@ from companion.ui.screen import Screen
 
 class ScoreScreen(Screen):
     name = "score"
-    title = N_("End of the game")
+    def __init__(self, kiosk):
+        super().__init__(kiosk)
+        self.page = 0
+
+    @property
+    def title(self):
+        pages = self.pages()
+        if pages > 1:
+            return Text(N_("End of the game ({n}/{count})"), {"n": self.page % pages + 1, "count": pages})
+        return N_("End of the game")
+
+    def pages(self) -> int:
+        session = self.kiosk.session
+        count = getattr(session.view, "score_pages", None) if session is not None else None
+        return count(session) if count is not None else 1
 
     def hints(self):
-        return {UNDO: N_("history / undo"), OK: N_("new game")}
+        h = {UNDO: N_("history / undo"), OK: N_("new game")}
+        if self.pages() > 1:
+            h[NEXT] = N_("next page")
+        return h
 
     def handle(self, cmd):
         k = self.kiosk
@@ -30,7 +50,7 @@ class ScoreScreen(Screen):
             from companion.ui.screens.history import HistoryScreen
             k.stack.push(HistoryScreen(k))
         elif cmd.kind == NEXT:
-            pass
+            self.page = (self.page + 1) % self.pages()
 
     def draw(self, c: Canvas):
         self.draw_frame(c)
@@ -38,7 +58,10 @@ class ScoreScreen(Screen):
         area = self.content_rect(c)
         if session is None:
             return
-        headline, good, rows = session.view.score_sheet(session)
+        if self.pages() > 1:
+            headline, good, rows = session.view.score_sheet(session, self.page % self.pages())
+        else:
+            headline, good, rows = session.view.score_sheet(session)
         colour = theme.CORRECT if good else theme.WRONG
         mark_r = c.px(26)
         if good:

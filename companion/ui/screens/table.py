@@ -13,6 +13,11 @@ Phases (``phase``, also in the screenshot names):
 - ``reset``: the players do what the rule says (cooperative failure: box the union events, deal
   new ones) and press OK.
 - ``refused``: the engine refused the reading (not that player's turn, a slot already taken...).
+- ``ask``: a question only the buttons can answer (board games: the market card taken, knowledge
+  tokens, an effect's outcome): the view's :class:`~companion.ui.games.Ask`, with sub-menus. The
+  view opens one when the game waits for it (``view.ask``), or the players do from ``watch`` with
+  OK (``view.actions``). Lines the view calls ``quiet`` (bookkeeping) skip the verdict screen; a
+  view that ``judges_refusals`` shows the engine's refusal of a camera reading as a Wrong verdict.
 """
 
 from __future__ import annotations
@@ -52,8 +57,11 @@ class TableScreen(Screen):
         self.ignored: set = set()         # unknown/foreign codes already reported
         self.rejected: dict | None = None # a reading the players called a misread (until the table changes)
         self.camera_fault = None
+        self.asks: list = []              # ask: the open (sub-)menus, [(Ask, ListChoice)]
         self.now = kiosk.clock()
         self.expect()
+        if self.phase == "watch":
+            self.open_ask()
 
     # -- helpers -------------------------------------------------------------------------------
     @property
@@ -77,6 +85,22 @@ class TableScreen(Screen):
             self.expect()
         if phase == "watch" and self.session is not None and not self.session.in_progress():
             self.finish()
+            return
+        if phase == "watch":
+            self.open_ask()
+
+    def open_ask(self, ask=None) -> None:
+        """Show the view's question (``ask``: one the players opened), if the game waits for one."""
+        if ask is None:
+            view_ask = getattr(self.view, "ask", None)
+            ask = view_ask(self.session) if view_ask is not None and self.session is not None else None
+        if ask is not None:
+            self.asks = [(ask, ListChoice(ask.choices, ask.focus))]
+            self.phase = "ask"
+
+    def optional_actions(self):
+        actions = getattr(self.view, "actions", None)
+        return actions(self.session) if actions is not None and self.session is not None else None
 
     def finish(self) -> None:
         from companion.ui.screens.score import ScoreScreen
@@ -91,7 +115,15 @@ class TableScreen(Screen):
                 h[OK] = N_("start the game") if self.new_game else N_("confirm the new grid")
             return h
         if p == "watch":
-            return {UNDO: N_("history / undo"), NEXT: N_("read again")}
+            h = {UNDO: N_("history / undo"), NEXT: N_("read again")}
+            more = self.optional_actions()
+            if more is not None:
+                h[OK] = more.hint
+            return h
+        if p == "ask":
+            ask = self.asks[-1][0]
+            back = len(self.asks) > 1 or ask.optional
+            return {NEXT: N_("next choice"), UNDO: N_("back") if back else N_("history / undo"), OK: N_("choose")}
         if p == "propose":
             return {UNDO: N_("misread"), OK: N_("confirm")}
         if p == "verdict":
@@ -116,14 +148,17 @@ class TableScreen(Screen):
                 k.stack.push(HistoryScreen(k))
             elif cmd.kind == NEXT:
                 self.expect()
+            elif cmd.kind == OK:
+                self.open_ask(self.optional_actions())
+        elif p == "ask":
+            self.handle_ask(cmd)
         elif p == "propose":
             if cmd.kind == OK:
                 self.confirm(self.pending)
             elif cmd.kind in (UNDO, BACK):
-                self.rejected, self.pending = self.pending, None
+                self.rejected = self.pending
+                self.set_phase("watch")
                 self.table_note = Text(N_("Put the cards as they really are; the camera reads the table again."))
-                self.phase = "watch"
-                self.expect()
         elif p == "verdict":
             if cmd.kind in (OK, NEXT):
                 self.leave_verdict()
@@ -138,6 +173,35 @@ class TableScreen(Screen):
         elif p in ("reset", "refused"):
             if cmd.kind in (OK, NEXT, UNDO, BACK):
                 self.set_phase("watch")
+
+    def handle_ask(self, cmd) -> None:
+        _ask, choice = self.asks[-1]
+        if cmd.kind in (UNDO, BACK):
+            self.ask_back()
+        elif cmd.kind in (NEXT, PREV, OK):
+            value = choice.handle(cmd)
+            if cmd.kind != OK or not choice.items:
+                return
+            if callable(value):
+                value = value()
+            if value is None:
+                self.ask_back()
+            elif isinstance(value, dict):
+                self.asks = []
+                self.confirm(value)
+            else:
+                self.asks.append((value, ListChoice(value.choices, value.focus)))
+
+    def ask_back(self) -> None:
+        """Back one menu level; from the top of a question the game waits for: the history (undo)."""
+        if len(self.asks) > 1:
+            self.asks.pop()
+        elif self.asks and self.asks[0][0].optional:
+            self.asks = []
+            self.phase = "watch"
+        else:
+            from companion.ui.screens.history import HistoryScreen
+            self.kiosk.stack.push(HistoryScreen(self.kiosk))
 
     def start_or_deal(self) -> None:
         k = self.kiosk
@@ -179,14 +243,18 @@ class TableScreen(Screen):
             self.phase = "refused"
             return
         self.judged = (line, events, before)
+        self.after_verdict = self.view.next_step(line, events, self.session)
+        self.pending = None
+        self.setup_codes = None
+        quiet = getattr(self.view, "quiet", None)
+        if quiet is not None and quiet(line, events, self.session):
+            self.leave_verdict()
+            return
         correct = self.view.is_correct(events)
         if correct is not None:
             k.signals.verdict(correct)
         self.verdict_at = self.now
-        self.after_verdict = self.view.next_step(line, events, self.session)
-        self.pending = None
         self.phase = "verdict"
-        self.setup_codes = None
         self.expect()
 
     def leave_verdict(self) -> None:
@@ -260,7 +328,8 @@ class TableScreen(Screen):
             self.table_note = None
             self.rejected = None
             return
-        if self.phase != "watch" or self.session is None:
+        camera_ask = self.phase == "ask" and self.asks[0][0].camera
+        if (self.phase != "watch" and not camera_ask) or self.session is None:
             return
         line = self.view.action_for(p, self.session)
         if line is None or line == self.rejected:
@@ -268,10 +337,22 @@ class TableScreen(Screen):
         self.rejected = None
         _state, events = self.session.preview(line)
         reason = refusal(events)
+        if reason is not None and getattr(self.view, "judges_refusals", False):
+            # the card lies where the rules forbid it: a Wrong verdict, and this reading is not
+            # proposed again until the table changes
+            self.asks = []
+            self.rejected = line
+            self.judged = (line, events, self.view.context(self.session))
+            self.after_verdict = "watch"
+            self.kiosk.signals.verdict(False)
+            self.verdict_at = self.now
+            self.phase = "verdict"
+            return
         if reason is not None:
             self.refused_reason = reason
             self.phase = "refused"
             return
+        self.asks = []
         self.pending = line
         self.phase = "propose"
 
@@ -281,15 +362,17 @@ class TableScreen(Screen):
         bar_h = c.px(56)
         self.draw_turn_bar(c, pygame.Rect(0, 0, c.w, bar_h))
         bottom = c.h - hint_bar_height(c)
-        band_h = c.px(124)
+        band_h = c.px(self.view.band_height)
         main = pygame.Rect(c.px(10), bar_h + c.px(8), c.w - c.px(20), bottom - bar_h - band_h - c.px(20))
         band = pygame.Rect(c.px(10), main.bottom + c.px(8), c.w - c.px(20), band_h)
         if self.phase == "verdict":
             self.draw_verdict(c, pygame.Rect(main.x, main.y, main.w, band.bottom - main.y))
         elif self.phase == "effect":
             self.draw_effects(c, pygame.Rect(main.x, main.y, main.w, band.bottom - main.y))
+        elif self.phase == "ask":
+            self.draw_ask(c, pygame.Rect(main.x, main.y, main.w, band.bottom - main.y))
         else:
-            cam_w = int(main.w * 0.38)
+            cam_w = int(main.w * self.view.camera_share)
             cam = pygame.Rect(main.x, main.y, cam_w, main.h)
             board = pygame.Rect(cam.right + c.px(10), main.y, main.w - cam_w - c.px(10), main.h)
             self.draw_camera(c, cam)
@@ -418,6 +501,27 @@ class TableScreen(Screen):
                                                                c.px(64)), theme.BODY, bold=True, role="prompt")
         self.effects.draw(c, (rect.x + c.px(16), rect.y + c.px(80), rect.w - c.px(32), rect.h - c.px(92)),
                           theme.BODY, columns=2 if len(self.effects.items) > 4 else 1)
+
+    def draw_ask(self, c: Canvas, rect: pygame.Rect):
+        """The board on the left (what the question is about), the question and its menu on the right."""
+        ask, choice = self.asks[-1]
+        board_w = int(rect.w * 0.54)
+        board = pygame.Rect(rect.x, rect.y, board_w, rect.h)
+        c.box(board, theme.PANEL)
+        self.view.draw_board(c, board.inflate(-c.px(12), -c.px(12)), self.session, None)
+        panel = pygame.Rect(board.right + c.px(10), rect.y, rect.right - board.right - c.px(10), rect.h)
+        c.box(panel, theme.PANEL_HI)
+        inner = panel.inflate(-c.px(20), -c.px(16))
+        used = c.paragraph(ask.prompt, (inner.x, inner.y, inner.w, c.px(100)), theme.BODY, bold=True, role="prompt")
+        y = used.bottom + c.px(6)
+        if ask.note:
+            used = c.paragraph(ask.note, (inner.x, y, inner.w, c.px(48)), theme.SMALL * 0.8, theme.MUTED,
+                               role="ask-note")
+            y = used.bottom + c.px(6)
+        n = len(choice.items)
+        columns = ask.columns or (1 if n <= 5 else 2 if n <= 12 else 3)
+        choice.draw(c, (inner.x, y + c.px(4), inner.w, inner.bottom - y - c.px(4)), theme.BODY, columns=columns,
+                    role="choice")
 
 
 def _is_store_error(e: Exception) -> bool:

@@ -1,0 +1,54 @@
+"""Messages built from other messages, rendered in the screen's language all the way down.
+
+A plain :class:`~companion.i18n.Text` formats its parameters with ``str()``, which is English; the
+board views name showcases, continents and zones inside sentences, so these render them in the
+language the screen asks for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.i18n import Text, translate
+
+
+def _render(value, lang: str):
+    return value.render(lang) if isinstance(value, Text) else value
+
+
+@dataclass(frozen=True)
+class Words(Text):
+    """A Text whose Text parameters are rendered in the same language."""
+
+    def render(self, lang: str = "en") -> str:
+        params = {k: _render(v, lang) for k, v in self.params.items()}
+        return translate(self.msgid, lang).format(**params)
+
+
+@dataclass(frozen=True)
+class Joined(Text):
+    """Several messages (or plain strings) in a row, e.g. "One Era 2, Plain 4"."""
+
+    parts: tuple = ()
+    sep: str = ", "
+
+    def render(self, lang: str = "en") -> str:
+        return self.sep.join(str(_render(p, lang)) for p in self.parts)
+
+
+def joined(parts, sep: str = ", ") -> Joined:
+    return Joined("", {}, tuple(parts), sep)
+
+
+@dataclass(frozen=True)
+class Later(Text):
+    """A message worded only when it is shown: ``fn(lang)`` gives the text."""
+
+    fn: object = None
+
+    def render(self, lang: str = "en") -> str:
+        return self.fn(lang)
+
+
+def later(fn) -> Later:
+    return Later("", {}, fn)

@@ -1,0 +1,624 @@
+"""Exhibition: Twentieth Century's views: the active player's board as the camera reads it (the
+Hall's five showcases and the Depot), the market of six continent columns, and a turn's steps.
+
+The camera sees a card lying on a spot of the player board (``CardPlacedOnSpot``): a placement --
+or, when nothing was taken yet this turn, the take it implies (the card came from the column under
+the vehicle). What it cannot see -- which market card was taken, the vehicle's move after a white
+card, the card turned up to refill the column, "finish", each Secret Decade -- the players tell
+with the buttons. The engine judges everything; a placement it refuses is a Wrong verdict with
+its reason and the spots where the card does fit. Log lines: docs/exhibition.md.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.cards.decks import get_deck
+from companion.cards.payload import parse_sticker
+from companion.games.base import refusal
+from companion.games.exhibition.board import CONTINENTS, DEPOT, OVERLAYS, SHOWCASES, board, default_layout
+from companion.games.exhibition.cards import DECADES, card_json, coloured, label, same_card
+from companion.i18n import N_, Text, translate
+from companion.ui.canvas import Literal
+from companion.ui.games import Ask, GameView, Option, ScoreRow, TurnInfo, Verdict, register
+from companion.ui.games._exhibition_board import draw_hall, draw_market
+from companion.ui.games._menus import paged
+from companion.ui.games._words import Words, joined, later
+
+SHOWCASE_NAMES = {"one_continent": N_("One Continent"), "one_era": N_("One Era"), "plain": N_("Plain"),
+                  "years_gap": N_("Years Gap"), "mid_century": N_("Mid-Century"), DEPOT: N_("Depot")}
+OVERLAY_NAMES = {"spread_the_years": N_("Spread the Years"), "links": N_("Links"), "short_era": N_("Short Era"),
+                 "one_decade": N_("One Decade"), "antiquity": N_("Antiquity"), "unique_decades": N_("Unique Decades")}
+CONTINENT_NAMES = {"OC": N_("Oceania"), "SA": N_("South America"), "AF": N_("Africa"), "AS": N_("Asia"),
+                   "EU": N_("Europe"), "NA": N_("North America")}
+LAYOUT_SPLITS = ((4, 4, 5), (4, 5, 4), (5, 4, 4), (3, 5, 5), (5, 3, 5), (5, 5, 3))
+BOOKKEEPING = ("take", "move", "refill", "secret")
+NEWS = ("six_continents", "exhibition_finished", "game_over")
+ROWS_PER_PAGE = 6
+FIGURES = (("six_continents", N_("Six continents")), ("years_gap", N_("Years Gap")),
+           ("continent_focus", N_("Continent Focus")), ("decades", N_("Decades")), ("chain", N_("Chain of Years")))
+MARKET_DECK = "EXH20"
+
+
+def t(msgid: str, lang: str, **params) -> Literal:
+    return Literal(translate(msgid, lang).format(**params))
+
+
+def spot_text(spot: str, layout) -> Words:
+    """``one_era[2]`` -> "One Era 3" (an overlay by its own name); ``depot[0]`` -> "Depot 1"."""
+    key, index = spot[:spot.index("[")], int(spot[spot.index("[") + 1:-1])
+    overlay = layout.overlay(key) if key in SHOWCASES else None
+    name = OVERLAY_NAMES[overlay] if overlay else SHOWCASE_NAMES.get(key, key)
+    return Words(N_("{showcase} {n}"), {"showcase": Text(name), "n": index + 1})
+
+
+def spot_words(spot: str, layout, lang: str) -> str:
+    return spot_text(spot, layout).render(lang)
+
+
+def fits_words(spots: list[str], layout, lang: str) -> str:
+    """["one_era[0]", "one_era[1]", "one_era[2]", "plain[4]"] -> "One Era 1–3, Plain 5"."""
+    by_key: dict[str, list[int]] = {}
+    for spot in spots:
+        key, index = spot[:spot.index("[")], int(spot[spot.index("[") + 1:-1])
+        by_key.setdefault(key, []).append(index + 1)
+    out = []
+    for key, numbers in by_key.items():
+        runs: list[list[int]] = []
+        for n in numbers:
+            if runs and n == runs[-1][-1] + 1:
+                runs[-1].append(n)
+            else:
+                runs.append([n])
+        name = spot_text(f"{key}[0]", layout).params["showcase"].render(lang)
+        out.append(name + " " + ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs))
+    return ", ".join(out)
+
+
+def continent_text(k: str) -> Words:
+    return Words(N_("{code} {continent}"), {"code": k, "continent": Text(CONTINENT_NAMES[k])})
+
+
+def card_of(value):
+    from companion.games.exhibition.cards import parse
+    return parse(value, "card")
+
+
+def _decade_runs(decades: list[int]) -> str:
+    runs: list[list[int]] = []
+    for d in decades:
+        if runs and d == runs[-1][-1] + 10:
+            runs[-1].append(d)
+        else:
+            runs.append([d])
+    return ", ".join(f"{r[0]}s" if len(r) == 1 else f"{r[0]}s–{r[-1]}s" for r in runs) or "–"
+
+
+class ExhibitionView(GameView):
+    key = "exhibition"
+    engine_id = "exhibition"
+    title = N_("Exhibition: Twentieth Century")
+    blurb = N_("1 to 5 players (1: the solo game). Take cards from the market into the showcases of your Hall, "
+               "each with its own rule. The camera reads your board; the companion checks every card as it is "
+               "placed and explains every figure of the final score.")
+    min_players, max_players = 1, 5
+    table_kind = "board"
+    picker_rank = 10
+    camera_share = 0.14
+    band_height = 84
+    judges_refusals = True
+
+    # -- setup ---------------------------------------------------------------------------------
+    def options(self):
+        default = default_layout()
+        sizes = dict(default.spots)
+        splits = [(None, Text(N_("{layout} (the board file)"), {"layout": default.short()}))]
+        b = board()
+        for split in LAYOUT_SPLITS:
+            keys = ("one_continent", "one_era", "plain")
+            if split == tuple(sizes[k] for k in keys):
+                continue
+            if all(b.showcase(k).min_spots <= n <= b.showcase(k).max_spots for k, n in zip(keys, split)):
+                splits.append((split, Literal("/".join(map(str, split + (sizes["years_gap"], sizes["mid_century"]))))))
+        overlays = [(None, N_("none"))] + [(o, OVERLAY_NAMES[o]) for o in OVERLAYS]
+        opts = [Option("secret_decade", N_("Secret Decade"), [(False, N_("off")), (True, N_("on"))]),
+                Option("layout", N_("Spots"), splits)]
+        for key in SHOWCASES:
+            if b.showcase(key).takes_overlay:
+                opts.append(Option(f"overlay:{key}", Words(N_("Overlay on {showcase}"),
+                                                           {"showcase": Text(SHOWCASE_NAMES[key])}), overlays))
+        return opts
+
+    def matches(self, setup_line) -> bool:
+        return setup_line.get("game") == "exhibition"
+
+    def setup_line(self, players, options, codes):
+        line = {"type": "setup", "game": "exhibition", "players": list(players), "market": codes}
+        if options.get("secret_decade"):
+            line["secret_decade"] = True
+        split = options.get("layout")
+        if split:
+            line["layout"] = dict(zip(("one_continent", "one_era", "plain"), split))
+        variations = {key: options[f"overlay:{key}"] for key in SHOWCASES if options.get(f"overlay:{key}")}
+        if variations:
+            line["variations"] = variations
+        return line
+
+    def setup_prompt(self, new_game, session):
+        return Text(N_("Deal 3 cards face up under each continent. Lay the market in view of the camera: six "
+                       "columns of three, from the left Oceania, South America, Africa, Asia, Europe, North America."))
+
+    def read_setup(self, detections, new_game, session):
+        """The 18 market cards, six columns of three from the left (each column kept in year order)."""
+        known = [d for d in detections if getattr(d, "card", None) is not None]
+        unknown = [d for d in detections if getattr(d, "card", None) is None]
+        if unknown:
+            return None, Text(N_("A code on the table is not a known card: {code}"),
+                              {"code": getattr(unknown[0], "payload", "?")})
+        if any(d.card.continent is None and d.card.white is None for d in known):
+            return None, Text(N_("A card on the table is not an Exhibition card."))
+        per, n = board().cards_per_column, len(CONTINENTS)
+        if len(known) != per * n:
+            return None, Text(N_("The camera sees {seen} of the {n} market cards."), {"seen": len(known), "n": per * n})
+        by_x = sorted(known, key=lambda d: d.center[0])
+        columns = [by_x[i * per:(i + 1) * per] for i in range(n)]
+        for a, b in zip(columns, columns[1:]):
+            spread = max(max(d.center[0] for d in col) - min(d.center[0] for d in col) for col in (a, b))
+            if min(d.center[0] for d in b) - max(d.center[0] for d in a) <= spread:
+                return None, Text(N_("The camera cannot tell the six columns apart: leave a gap between them."))
+        market = {k: [d.payload for d in col] for k, col in zip(CONTINENTS, columns)}
+        return market, Text(N_("Read all {n} market cards, six columns of {per}. Press OK to start."),
+                            {"n": per * n, "per": per})
+
+    # -- reading the table ---------------------------------------------------------------------
+    def _state(self, session):
+        return session.state
+
+    def board_codes(self, session) -> dict:
+        s = self._state(session)
+        if s.finished:
+            return {}
+        ex = s.player.exhibit
+        spots = {}
+        for key, cards in ex.hall + ((DEPOT, ex.depot),):
+            for i, c in enumerate(cards):
+                if c is not None and c.code:
+                    spots[f"{key}[{i}]"] = c.code
+        return spots
+
+    def codes_on_table(self, session) -> list[str]:
+        return list(self.board_codes(session).values())
+
+    def expected_layout(self, session):
+        from companion.vision.layouts import BoardLayout
+        return BoardLayout("exhibition", self.board_codes(session))
+
+    def empty_layout(self):
+        from companion.vision.layouts import BoardLayout
+        return BoardLayout("exhibition", {})
+
+    def current(self, session):
+        s = self._state(session)
+        return None if s.finished else s.player.name
+
+    def action_for(self, proposal, session):
+        if type(proposal).__name__ != "CardPlacedOnSpot":
+            return None
+        s = self._state(session)
+        if s.finished:
+            return None
+        me = s.player.name
+        for i, other in enumerate(s.players):
+            if i != s.current and any(c.code == proposal.code for _, c in other.exhibit.hall_cards()) or \
+                    i != s.current and any(c.code == proposal.code for c in other.exhibit.depot_cards):
+                return None     # the last player's board is still under the camera
+        if not s.turn.taken:
+            # the card came from the column under the vehicle: the take is told first
+            return {"type": "take", "player": me, "card": proposal.code}
+        if s.turn.placed:
+            return None
+        return {"type": "place", "player": me, "card": proposal.code, "spot": proposal.spot}
+
+    # -- what the buttons tell -----------------------------------------------------------------
+    def fits(self, session) -> list[str]:
+        """Every Hall spot where the engine takes the held card now."""
+        s = self._state(session)
+        if s.turn.held is None:
+            return []
+        out = []
+        for spot in s.layout.spot_names():
+            if spot.startswith(DEPOT):
+                continue
+            line = {"type": "place", "player": s.player.name, "card": card_json(s.turn.held), "spot": spot}
+            if refusal(session.preview(line)[1]) is None:
+                out.append(spot)
+        return out
+
+    def free_depot(self, session) -> list[str]:
+        s = self._state(session)
+        return [f"{DEPOT}[{i}]" for i, c in enumerate(s.player.exhibit.depot) if c is None]
+
+    def ask(self, session):
+        s = self._state(session)
+        if s.finished:
+            return None
+        if s.secret_variant:
+            missing = [p.name for p in s.players if p.secret_decade is None]
+            if missing:
+                return self.secret_ask(missing[0])
+        me, turn = s.player, s.turn
+        if not turn.taken:
+            column = s.column(me.at)
+            if not column:
+                choices = [(continent_text(k), {"type": "move", "player": me.name, "to": k})
+                           for k in CONTINENTS if s.column(k)]
+                return Ask(Text(N_("The {continent} column is empty: where does {player}'s vehicle go to take a "
+                                   "card?"), {"continent": me.at, "player": me.name}), choices)
+            choices = [(Literal(label(c)), {"type": "take", "player": me.name, "card": card_json(c)}) for c in column]
+            return Ask(Text(N_("{player}'s vehicle stands on {continent}: which card does {player} take?"),
+                            {"player": me.name, "continent": me.at}), choices,
+                       note=Text(N_("{player}'s board under the camera: lay the card straight on it, and the camera "
+                                    "tells which one it is."), {"player": me.name}), camera=True)
+        if turn.needs_move:
+            choices = [(continent_text(k), {"type": "move", "player": me.name, "to": k}) for k in CONTINENTS]
+            return Ask(Text(N_("{player} took a white card: which continent does the vehicle go to?"),
+                            {"player": me.name}), choices, camera=True)
+        if turn.needs_refill:
+            return self.refill_ask(session)
+        if not turn.placed and not self.fits(session):
+            card = label(turn.held)
+            choices = [(spot_text(spot, s.layout),
+                        {"type": "place", "player": me.name, "card": card_json(turn.held), "spot": spot})
+                       for spot in self.free_depot(session)]
+            choices.append((Text(N_("End the exhibition")), {"type": "finish", "player": me.name}))
+            return Ask(Text(N_("{card} fits nowhere in {player}'s Hall: put it in the Depot, or end the exhibition."),
+                            {"card": card, "player": me.name}), choices, camera=True)
+        return None
+
+    def secret_ask(self, player: str) -> Ask:
+        choices = [(Literal(f"{d}s"), {"type": "secret", "player": player, "decade": d}) for d in DECADES]
+        return Ask(Text(N_("{player}: choose your Secret Decade while the others look away."), {"player": player}),
+                   choices, note=Text(N_("It stays hidden until the final score.")), columns=2)
+
+    def stock_cards(self, session) -> list:
+        """The cards that can still come up from the stock: the deck's, less those in play."""
+        s = self._state(session)
+        deck_id = MARKET_DECK
+        for column in session.setup_line.get("market", {}).values():
+            for code in column:
+                sticker = parse_sticker(code) if isinstance(code, str) else None
+                if sticker is not None:
+                    deck_id = sticker.deck
+        try:
+            deck = get_deck(deck_id)
+        except Exception:
+            return []
+        in_play = list(s.market_cards()) + list(s.discarded)
+        for p in s.players:
+            in_play += [c for _, c in p.exhibit.hall_cards()] + p.exhibit.depot_cards
+            if p.discarded is not None:
+                in_play.append(p.discarded)
+        if s.turn.held is not None:
+            in_play.append(s.turn.held)
+        return [c for _, c in sorted(deck.cards.items()) if not any(same_card(c, x) for x in in_play)]
+
+    def refill_ask(self, session) -> Ask:
+        s = self._state(session)
+        me = s.player.name
+        column = s.turn.column
+        cards = self.stock_cards(session)
+
+        def line(card):
+            return {"type": "refill", "player": me, "card": None if card is None else card_json(card)}
+
+        choices = []
+        for d in DECADES:
+            these = [c for c in cards if coloured(c) and c.year is not None and c.year // 10 * 10 == d]
+            if these:
+                years = [(Literal(label(c)), line(c)) for c in these]
+                choices.append((Literal(f"{d}s"), Ask(Text(N_("Which card of the {decade}s came up?"),
+                                                           {"decade": d}), years, camera=True, columns=2)))
+        whites = [c for c in cards if not coloured(c)]
+        if whites:
+            choices.append((Text(N_("white card")), Ask(Text(N_("Which white card came up?")),
+                                                           [(Literal(label(c)), line(c)) for c in whites],
+                                                           camera=True)))
+        choices.append((Text(N_("stock empty")), line(None)))
+        return Ask(Text(N_("Turn up the top card of the stock into the {continent} column: which card is it?"),
+                        {"continent": column}), choices, camera=True, columns=2)
+
+    def actions(self, session):
+        """In the watch phase: place the held card with the buttons (a spot the camera cannot see)."""
+        s = self._state(session)
+        if s.finished or s.turn.held is None or s.turn.placed:
+            return None
+        held = card_json(s.turn.held)
+        items = [(spot_text(spot, s.layout), {"type": "place", "player": s.player.name, "card": held, "spot": spot})
+                 for spot in self.fits(session) + self.free_depot(session)]
+        return paged(Text(N_("Where did {player} put {card}?"), {"player": s.player.name, "card": label(s.turn.held)}),
+                     items, optional=True, hint=N_("place by buttons"))
+
+    # -- words ---------------------------------------------------------------------------------
+    def watch_prompt(self, session):
+        s = self._state(session)
+        if s.turn.held is not None and not s.turn.placed:
+            return Text(N_("{player}: lay {card} on your board, in a showcase or the Depot."),
+                        {"player": s.player.name, "card": label(s.turn.held)})
+        return Text(N_("{player}'s turn."), {"player": s.player.name})
+
+    def describe(self, line, session, lang):
+        s = self._state(session)
+        kind = line["type"]
+        card = label(card_of(line["card"])) if line.get("card") is not None else ""
+        if kind == "take":
+            return t(N_("{player} took {card} from the market."), lang, player=line["player"], card=card)
+        if kind == "place":
+            return t(N_("{player} put {card} in {spot}."), lang, player=line["player"], card=card,
+                     spot=spot_words(line["spot"], s.layout, lang))
+        return self.history_text(line, session, lang)
+
+    def context(self, session):
+        return self._state(session)
+
+    def is_correct(self, events):
+        if refusal(events) is not None:
+            return False
+        if any(e.kind == "placed" for e in events):
+            return True
+        return None
+
+    def quiet(self, line, events, session) -> bool:
+        return line.get("type") in BOOKKEEPING and not any(e.kind in NEWS for e in events)
+
+    def next_step(self, line, events, session) -> str:
+        return "watch"
+
+    def verdict(self, line, events, before, session, lang):
+        kind = line["type"]
+        reason = refusal(events)
+        if reason is not None:
+            return Verdict(False, t(N_("Not allowed"), lang), Literal(reason.render(lang)),
+                           self.after_refusal(line, session, lang))
+        news = self.news(events, lang)
+        if kind == "place":
+            card = label(card_of(line["card"]))
+            if line["spot"].startswith(DEPOT):
+                why = t(N_("{card} goes to the Depot ({spot}): -1 point at the end."), lang, card=card,
+                        spot=spot_words(line["spot"], before.layout, lang))
+            else:
+                why = t(N_("{card} fits {spot}."), lang, card=card, spot=spot_words(line["spot"], before.layout, lang))
+            return Verdict(True, t(N_("Well placed!"), lang), why, news or t(N_("Leave it there."), lang))
+        if kind == "finish":
+            held = label(before.turn.held) if before.turn.held is not None else ""
+            return Verdict(None, t(N_("{player}'s exhibition is over"), lang, player=line["player"]),
+                           t(N_("{card} fits nowhere in the Hall: it leaves the game."), lang, card=held), news)
+        return Verdict(None, t(N_("Recorded"), lang), Literal(self.history_text(line, session, lang)), news)
+
+    def after_refusal(self, line, session, lang):
+        if line["type"] == "take":
+            return t(N_("Put the card back in the market; take one from the column under your vehicle."), lang)
+        s = self._state(session)
+        spots = self.fits(session)
+        depot = self.free_depot(session)
+        if spots:
+            where = fits_words(spots, s.layout, lang) + (" " + translate(N_("or the Depot"), lang) if depot else "")
+            return t(N_("Take the card off the board. It fits: {where}."), lang, where=where)
+        if depot:
+            return t(N_("Take the card off the board. It fits nowhere in the Hall: the Depot, or end the exhibition."),
+                     lang)
+        return t(N_("Take the card off the board. It fits nowhere: press OK and end the exhibition."), lang)
+
+    def news(self, events, lang) -> Literal | None:
+        out = []
+        for e in events:
+            d = e.data
+            if e.kind == "continent_claimed":
+                out.append(t(N_("{player}'s One Continent now claims {continent}."), lang, player=d["player"],
+                             continent=d["continent"]))
+            elif e.kind == "six_continents":
+                out.append(t(N_("{player} has all six continents in the Hall (round {round}, number {order})."),
+                             lang, player=d["player"], round=d["round"], order=d["order"]))
+            elif e.kind == "exhibition_finished":
+                msg = N_("{player}'s Hall is full: the exhibition is finished.") if d["reason"] == "hall_full" else \
+                    N_("{player}'s exhibition is finished.")
+                out.append(t(msg, lang, player=d["player"]))
+            elif e.kind == "game_over":
+                out.append(t(N_("The game is over."), lang))
+            elif e.kind == "turn":
+                out.append(t(N_("Next: {player}."), lang, player=d["player"]))
+        return Literal(" ".join(out)) if out else None
+
+    def history_text(self, line, session, lang):
+        kind, player = line["type"], line["player"]
+        if kind == "take":
+            return t(N_("{player} took {card}"), lang, player=player, card=label(card_of(line["card"])))
+        if kind == "move":
+            return t(N_("{player}'s vehicle went to {continent}"), lang, player=player, continent=line["to"])
+        if kind == "refill":
+            if line["card"] is None:
+                return t(N_("The stock was empty"), lang)
+            return t(N_("{card} came up from the stock"), lang, card=label(card_of(line["card"])))
+        if kind == "place":
+            return t(N_("{player} put {card} in {spot}"), lang, player=player, card=label(card_of(line["card"])),
+                     spot=spot_words(line["spot"], self._state(session).layout, lang))
+        if kind == "finish":
+            return t(N_("{player} ended the exhibition"), lang, player=player)
+        if kind == "secret":
+            if self._state(session).finished:
+                return t(N_("{player}'s Secret Decade: the {decade}s"), lang, player=player, decade=line["decade"])
+            return t(N_("{player}'s Secret Decade is recorded"), lang, player=player)
+        return Literal(str(line))
+
+    # -- bar, board ----------------------------------------------------------------------------
+    def turn(self, session):
+        s = self._state(session)
+        hands = {p.name: f"{p.exhibit.filled}/{s.layout.hall_size}" + ("✓" if p.finished else "") for p in s.players}
+        return TurnInfo(None if s.finished else s.player.name, s.round, hands, False, (),
+                        [Text(N_("Stock {n}"), {"n": s.stock})])
+
+    def draw_board(self, c, rect, session, pending):
+        if session is None:
+            return
+        s = self._state(session)
+        me = s.players[s.current] if not s.finished else s.players[0]
+        mark = new = market_mark = None
+        if pending and pending.get("type") == "place":
+            mark, new = pending["spot"], card_of(pending["card"])
+        elif pending and pending.get("type") == "take":
+            market_mark = card_of(pending["card"])
+            market_mark = next((x for x in s.column(me.at) if same_card(x, market_mark)), None)
+        gap = c.px(12)
+        wide = rect.w >= rect.h * 2.2
+        if wide:        # beside the camera: the Hall, and the market a row per continent
+            market_w = max(int(rect.w * 0.33), c.px(40 + 3 * 60))
+            hall = pygame.Rect(rect.x, rect.y, rect.w - market_w - gap, rect.h)
+            market = pygame.Rect(hall.right + gap, rect.y, rect.right - hall.right - gap, rect.h)
+        else:           # beside a question: the market a column per continent, the Hall below
+            market_h = max(c.px(136), int(rect.h * 0.4))
+            market = pygame.Rect(rect.x, rect.y, rect.w, market_h)
+            hall = pygame.Rect(rect.x, market.bottom + gap, rect.w, rect.bottom - market.bottom - gap)
+        draw_hall(c, hall, me.exhibit, s.layout, mark, new)
+        draw_market(c, market, s, None if s.finished else me.at, market_mark, rows=wide)
+
+    # -- the score sheet -----------------------------------------------------------------------
+    def _scores(self, session):
+        return session.summary().get("scores") or []
+
+    def _player_rows(self, entry, session, solo: bool) -> list[ScoreRow]:
+        b, ex = entry["breakdown"], entry["explain"]
+        rows = []
+        six = ex["six_continents"]
+        if six["complete"]:
+            if solo:
+                why = Text(N_("All six continents in the Hall."))
+            elif six["round"] is None:
+                why = Text(N_("All six continents, but no round recorded."))
+            else:
+                why = Text(N_("Complete in round {round}: place {rank} of {ranked}."), six)
+        else:
+            why = Text(N_("Missing: {missing}."), {"missing": " ".join(six["missing"])})
+        rows.append(ScoreRow(Text(N_("Six continents")), str(b["six_continents"]), why))
+        yg = ex["years_gap"]
+        if yg["covered_by"]:
+            why = Words(N_("Covered by {overlay}: no award."), {"overlay": Text(OVERLAY_NAMES[yg["covered_by"]])})
+        elif yg["gap"] is None:
+            why = Text(N_("{left} | {right}: not scored (an empty spot or Einstein)."),
+                       {"left": yg["cards"][0], "right": yg["cards"][1]})
+        elif solo:
+            why = Text(N_("{left} | {right}: {k} market cards outside ({years})."),
+                       {"left": yg["cards"][0], "right": yg["cards"][1], "k": len(yg["market_outside"]),
+                        "years": ", ".join(map(str, yg["market_outside"])) or "–"})
+        else:
+            why = Text(N_("{left} | {right} = {gap} years: place {rank} of {ranked}."),
+                       {"left": yg["cards"][0], "right": yg["cards"][1], "gap": yg["gap"], "rank": yg["rank"],
+                        "ranked": yg["ranked"]})
+        rows.append(ScoreRow(Text(N_("Years Gap")), str(b["years_gap"]), why))
+        cf = ex["continent_focus"]
+        why = Text(N_("{continent} × {count}: {cards}."), {"continent": " = ".join(cf["continents"]),
+                                                           "count": len(cf["cards"]), "cards": ", ".join(cf["cards"])}) \
+            if cf["continents"] else Text(N_("No coloured card in the Hall."))
+        rows.append(ScoreRow(Text(N_("Continent Focus")), str(b["continent_focus"]), why))
+        rows.append(ScoreRow(Text(N_("Decades")), str(b["decades"]),
+                             Literal(_decade_runs(ex["decades"]["decades"]))))
+        ch = ex["chain"]
+        if len(ch["years"]) >= 2:
+            why = Text(N_("{first}–{last}: {cards}."), {"first": ch["years"][0], "last": ch["years"][-1],
+                                                       "cards": ", ".join(x["card"] for x in ch["cards"])})
+        else:
+            why = Text(N_("No two consecutive years: it counts 1."))
+        rows.append(ScoreRow(Text(N_("Chain of Years")), str(b["chain"]), why))
+        layout = self._state(session).layout
+        empty = ex["empty_spots"]["spots"]
+        rows.append(ScoreRow(Text(N_("Empty spots")), str(b["empty_spots"]),
+                             later(lambda lang: fits_words(empty, layout, lang)) if empty else Text(N_("none"))))
+        rows.append(ScoreRow(Text(N_("Depot")), str(b["depot"]),
+                             Literal(", ".join(ex["depot"]["cards"])) if ex["depot"]["cards"] else Text(N_("none"))))
+        if "secret_decade" in b:
+            sd = ex["secret_decade"]
+            rows.append(ScoreRow(Text(N_("Secret Decade")), str(b["secret_decade"]),
+                                 Text(N_("The {decade}s: {cards}."), {"decade": sd["decade"],
+                                                                      "cards": ", ".join(sd["cards"]) or "–"})))
+        if "short_era" in b:
+            se = ex["short_era"]
+            if se["span"] is None:
+                why = Text(N_("Not full: no award."))
+            elif solo:
+                why = Text(N_("{cards}: {k} market cards between."), {"cards": ", ".join(se["cards"]),
+                                                                      "k": len(se["market_between"])})
+            else:
+                why = Text(N_("Span {span} years: place {rank} of {ranked}."), se)
+            rows.append(ScoreRow(Text(N_("Short Era")), str(b["short_era"]), why))
+        if "antiquity" in b:
+            an = ex["antiquity"]
+            if an["year"] is None or an.get("not_full"):
+                why = Text(N_("{card} in the rightmost spot: no award."), {"card": an["card"]})
+            elif solo:
+                why = Text(N_("{year}: {k} market cards lower."), {"year": an["year"], "k": len(an["market_lower"])})
+            else:
+                why = Text(N_("{year} in the rightmost spot: place {rank} of {ranked}."), an)
+            rows.append(ScoreRow(Text(N_("Antiquity")), str(b["antiquity"]), why))
+        for key in b:
+            if key in OVERLAYS and key not in ("short_era", "antiquity"):
+                rows.append(ScoreRow(Text(OVERLAY_NAMES[key]), str(b[key]), Text(N_("A placement rule: no award."))))
+        mc = ex["mid_century"]
+        if mc["distance"] is None:
+            why = Text(N_("{card}: infinitely far from 1950."), {"card": mc["card"]})
+        else:
+            why = Text(N_("{card}: {distance} years from 1950."), {"card": mc["card"], "distance": mc["distance"]})
+        if solo:
+            rows.append(ScoreRow(Text(N_("Mid-Century")), str(b["mid_century"]), why))
+        else:
+            rows.append(ScoreRow(Text(N_("Mid-Century")), "–", Words(N_("{why} It breaks ties."), {"why": why})))
+        return rows
+
+    def _pages(self, session) -> list:
+        """Page 0: the standings; then each player's figures, ROWS_PER_PAGE at a time."""
+        scores = self._scores(session)
+        solo = len(scores) == 1
+        pages: list = [None]
+        for entry in scores:
+            rows = self._player_rows(entry, session, solo)
+            parts = -(-len(rows) // ROWS_PER_PAGE)
+            for i in range(parts):
+                pages.append((entry, rows[i * ROWS_PER_PAGE:(i + 1) * ROWS_PER_PAGE], i + 1, parts))
+        return pages
+
+    def score_pages(self, session) -> int:
+        return len(self._pages(session))
+
+    def score_sheet(self, session, page: int = 0):
+        s = session.summary()
+        scores = s.get("scores") or []
+        if not scores:
+            return Text(N_("The game ended before the final score")), False, []
+        solo = len(scores) == 1
+        unit = N_("points") if solo else N_("FP")
+        pages = self._pages(session)
+        entry = pages[page % len(pages)]
+        if entry is None:
+            winners = s.get("winners", [])
+            if solo:
+                headline = Text(N_("Solo score: {total} points"), {"total": scores[0]["total"]})
+            elif len(winners) > 1:
+                headline = Text(N_("Shared first place: {names}"), {"names": ", ".join(winners)})
+            else:
+                headline = Text(N_("{player} wins with {total} FP!"), {"player": winners[0], "total": scores[0]["total"]})
+            rows = []
+            for p in scores:
+                b = p["breakdown"]
+                parts = joined((Words(N_("{figure} {points}"), {"figure": Text(name), "points": b[key]})
+                                for key, name in FIGURES if key in b), " · ")
+                if p["explain"].get("tie"):
+                    parts = Words(N_("{parts}. Tied on fame: the Mid-Century card closest to 1950 decides."),
+                                  {"parts": parts})
+                rows.append(ScoreRow(Literal(f"{p['place']}. {p['name']}"), f"{p['total']}", parts,
+                                     p["name"] in winners))
+            return headline, True, rows
+        entry, rows, part, parts = entry
+        headline = Words(N_("{player}: {total} {unit}, place {place} ({part}/{parts})"),
+                        {"player": entry["name"], "total": entry["total"], "unit": Text(unit),
+                         "place": entry["place"], "part": part, "parts": parts})
+        return headline, entry["place"] == 1, rows
+
+
+register(ExhibitionView())
