@@ -234,22 +234,24 @@ def find_candidates(gray: np.ndarray, size_hint: float | None = None) -> list[_C
     """Places that look like a sticker code: a patch dense with module-sized contrast, about square.
 
     Local contrast (the 3x3 grey-level range, averaged over 5x5) is measured on a half-size image; a
-    code's modules make a solid patch of it, while a
-    card edge or a line of text makes a thin band. The distance to the patch's edge peaks in the
+    code's modules make a solid patch of it, while a card edge or a line of text makes a thin band. The distance to the patch's edge peaks in the
     middle of each code (even where a code's patch touches a card edge), which gives its centre and
     size. ``size_hint``: the side of codes already read in this frame, which narrows the search."""
-    f = 2
     h, w = gray.shape
-    small = cv2.resize(gray, (w // f, h // f), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(gray, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     grad = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, _K3)
-    mask = cv2.threshold(cv2.blur(grad, (5, 5)), CANDIDATE_CONTRAST, 1, cv2.THRESH_BINARY)[1]
+    mask = cv2.threshold(cv2.blur(grad, (5, 5)), CANDIDATE_CONTRAST, 255, cv2.THRESH_BINARY)[1]
+    # the patches' shapes are measured at quarter size: a code is still 9+ pixels across there
+    f = 4
+    mask = cv2.threshold(cv2.resize(mask, (w // f, h // f), interpolation=cv2.INTER_AREA), 100, 1,
+                         cv2.THRESH_BINARY)[1]
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-    lo = 21 * MIN_PPM / f / 2 * 0.5 + 1.5
-    hi = 21 * MAX_PPM / f / 2 + 3
+    lo = 21 * MIN_PPM / f / 2 * 0.6 + 0.5
+    hi = 21 * MAX_PPM / f / 2 + 2
     if size_hint:
         lo = max(lo, size_hint / f / 2 * 0.55)
-        hi = min(hi, size_hint / f / 2 * 1.6 + 3)
-    peaks = (dist >= cv2.dilate(dist, np.ones((5, 5), np.uint8))) & (dist >= lo) & (dist <= hi)
+        hi = min(hi, size_hint / f / 2 * 1.6 + 2)
+    peaks = (dist >= cv2.dilate(dist, _K3)) & (dist >= lo) & (dist <= hi)
     n, labels, _stats, centroids = cv2.connectedComponentsWithStats(peaks.astype(np.uint8), connectivity=8)
     if n <= 1:
         return []
@@ -263,8 +265,8 @@ def find_candidates(gray: np.ndarray, size_hint: float | None = None) -> list[_C
         if any((cx - a) ** 2 + (cy - b) ** 2 < (0.9 * max(v, r)) ** 2 for a, b, r in kept):
             continue
         kept.append((cx, cy, v))
-    # patch half-width = code half-side + the 5-pixel window's reach (2 half-size pixels)
-    return [_Candidate(cx * f + (f - 1) / 2, cy * f + (f - 1) / 2, max(2.0, (v - 1.5)) * f) for cx, cy, v in kept]
+    # patch half-width = code half-side + the 5-pixel window's reach (2 half-size pixels, 1 here)
+    return [_Candidate(cx * f + (f - 1) / 2, cy * f + (f - 1) / 2, max(2.0, (v - 0.5)) * f) for cx, cy, v in kept]
 
 
 def _crop(gray: np.ndarray, cx: float, cy: float, half: float) -> tuple[np.ndarray, int, int]:
