@@ -1,0 +1,166 @@
+"""``companion plan-camera``: how many pixels each sticker module gets, for a camera above the table.
+
+A camera looking straight down at a flat table sees a rectangle of it whose width is
+``2 x height x tan(hfov / 2)``; a rectilinear lens spreads its pixels evenly over a plane parallel to
+the sensor, so every sticker in view gets the same pixels per millimetre. A printed square sticker is
+28.9 code modules across (the 21-module code, its white margin and its number; companion stickers),
+so its module is ``size / 28.9`` and its pixels per module ``px_per_mm x size / 28.9``.
+
+What reads reliably comes from ``companion bench vision`` on photo-like frames: 2.7 px/module for
+single frames (99.9 % of stickers), 2.2 with 5-frame bursts of a still table, 3.3 with room to spare
+(glare, a dirty lens, a sticker at the edge of the view).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from companion.errors import BadInput
+
+STICKER_MODULES = 28.9          # square sticker side in code modules (print/stickers.py StickerGeometry)
+SINGLE_PPM = 2.7                # reads in single frames (bench vision: >= 99.9 %)
+BURST_PPM = 2.2                 # reads with 5-frame bursts of a still table
+COMFORT_PPM = 3.3
+SIZES_MM = tuple(range(10, 26))
+HEIGHTS_CM = (30, 35, 40, 45, 50, 60, 70, 80, 90, 100, 120)
+# Camera Module 3 Wide (Sony IMX708): 4608x2592, 102 degrees horizontal field of view (120 diagonal).
+DEFAULT_SENSOR = "4608x2592"
+DEFAULT_HFOV = 102.0
+DEFAULT_HEIGHT_CM = 36.0
+DEFAULT_TABLE_CM = 80.0
+DEFAULT_CAPTURE = "1920x1080"   # the kiosk's camera.width x camera.height (config default)
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--sensor", default=DEFAULT_SENSOR, metavar="WxH",
+                        help=f"sensor resolution in pixels (default {DEFAULT_SENSOR}: Camera Module 3)")
+    parser.add_argument("--hfov", type=float, default=DEFAULT_HFOV, metavar="DEG",
+                        help=f"horizontal field of view in degrees (default {DEFAULT_HFOV:g}: Camera Module 3 Wide; "
+                             "the standard Module 3 is 66)")
+    parser.add_argument("--height-cm", type=float, default=DEFAULT_HEIGHT_CM,
+                        help=f"camera height above the table (default {DEFAULT_HEIGHT_CM:g} cm)")
+    parser.add_argument("--table-cm", type=float, default=DEFAULT_TABLE_CM,
+                        help=f"width of the play area the camera must see (default {DEFAULT_TABLE_CM:g} cm)")
+    parser.add_argument("--capture", default=DEFAULT_CAPTURE, metavar="WxH",
+                        help=f"picture size the kiosk reads (default {DEFAULT_CAPTURE}, the config default); "
+                             "the sensor's binned and full sizes are shown beside it")
+    parser.add_argument("--json", action="store_true", help="one JSON document")
+
+
+def _size(text: str, where: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise BadInput(where, f"{text!r} is not a size like 4608x2592") from None
+    if not (16 <= w <= 100000 and 16 <= h <= 100000):
+        raise BadInput(where, f"{text} is not a camera picture size")
+    return w, h
+
+
+def view_cm(height_cm: float, hfov: float, aspect: float) -> tuple[float, float]:
+    """Width and depth of table seen from ``height_cm`` straight above it."""
+    w = 2 * height_cm * math.tan(math.radians(hfov) / 2)
+    return w, w * aspect
+
+
+def smallest_mm(px_per_mm: float, ppm: float) -> float:
+    """The smallest square sticker (mm, rounded up to 0.5) whose modules get ``ppm`` pixels."""
+    return math.ceil(ppm * STICKER_MODULES / px_per_mm * 2) / 2
+
+
+def plan(sensor=(4608, 2592), hfov=DEFAULT_HFOV, height_cm=DEFAULT_HEIGHT_CM, table_cm=DEFAULT_TABLE_CM,
+         capture=(1920, 1080)) -> dict:
+    if not 10 <= hfov <= 170:
+        raise BadInput("--hfov", f"{hfov:g} degrees is not a lens's field of view (10 to 170)")
+    if not 5 <= height_cm <= 1000:
+        raise BadInput("--height-cm", f"{height_cm:g} cm is not a camera height (5 to 1000)")
+    if not 5 <= table_cm <= 1000:
+        raise BadInput("--table-cm", f"{table_cm:g} cm is not a table width (5 to 1000)")
+    aspect = sensor[1] / sensor[0]
+    vw, vh = view_cm(height_cm, hfov, aspect)
+    modes = [tuple(capture)]
+    for m in ((sensor[0] // 2, sensor[1] // 2), tuple(sensor)):
+        if m not in modes:
+            modes.append(m)
+    captures = []
+    for w, h in modes:
+        # a capture of another aspect than the sensor's is cut from the full width (what picamera2 does
+        # for a 16:9 picture from a 16:9 sensor: scaled, the whole field of view kept)
+        px_mm = w / (vw * 10)
+        captures.append({
+            "size": [w, h], "px_per_mm": round(px_mm, 3),
+            "stickers": [{"mm": s, "module_mm": round(s / STICKER_MODULES, 3),
+                          "px_per_module": round(px_mm * s / STICKER_MODULES, 2)} for s in SIZES_MM],
+            "smallest_mm": {"single_frames": smallest_mm(px_mm, SINGLE_PPM),
+                            "bursts": smallest_mm(px_mm, BURST_PPM),
+                            "comfortable": smallest_mm(px_mm, COMFORT_PPM)},
+        })
+    heights = []
+    for hc in sorted(set(HEIGHTS_CM) | {round(height_cm, 1)}):
+        w_cm, _ = view_cm(hc, hfov, aspect)
+        heights.append({"height_cm": hc, "view_width_cm": round(w_cm, 1), "sees_table": w_cm >= table_cm,
+                        "smallest_mm_single_frames": {f"{w}x{h}": smallest_mm(w / (w_cm * 10), SINGLE_PPM)
+                                                      for w, h in modes}})
+    min_height = table_cm / (2 * math.tan(math.radians(hfov) / 2))
+    return {"sensor": list(sensor), "hfov_deg": hfov,
+            "vfov_deg": round(math.degrees(2 * math.atan(math.tan(math.radians(hfov) / 2) * aspect)), 1),
+            "height_cm": height_cm, "table_cm": table_cm, "view_cm": [round(vw, 1), round(vh, 1)],
+            "sees_table": vw >= table_cm, "lowest_height_cm": round(min_height, 1),
+            "thresholds_px_per_module": {"single_frames": SINGLE_PPM, "bursts": BURST_PPM, "comfortable": COMFORT_PPM},
+            "captures": captures, "heights": heights}
+
+
+def run(args) -> int:
+    result = plan(_size(args.sensor, "--sensor"), args.hfov, args.height_cm, args.table_cm,
+                  _size(args.capture, "--capture"))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(format_plan(result))
+    return 0
+
+
+def _mark(ppm: float) -> str:
+    if ppm >= COMFORT_PPM:
+        return "good"
+    if ppm >= SINGLE_PPM:
+        return "reads"
+    if ppm >= BURST_PPM:
+        return "bursts"
+    return "too small"
+
+
+def format_plan(r: dict) -> str:
+    sw, sh = r["sensor"]
+    vw, vh = r["view_cm"]
+    lines = [f"Camera {sw}x{sh}, {r['hfov_deg']:g} deg across ({r['vfov_deg']:g} deg down), {r['height_cm']:g} cm "
+             f"above the table, looking straight down: it sees {vw:g} x {vh:g} cm.",
+             (f"The {r['table_cm']:g} cm play area fits (from {r['lowest_height_cm']:g} cm up)." if r["sees_table"] else
+              f"The {r['table_cm']:g} cm play area does NOT fit: mount the camera at least {r['lowest_height_cm']:g} cm "
+              f"high."),
+             "",
+             "Pixels per code module for square stickers (companion stickers --size MM); reliable: "
+             f">= {SINGLE_PPM} single frames, >= {BURST_PPM} with 5-frame bursts, >= {COMFORT_PPM} with room to spare."]
+    head = "  sticker  module   " + "  ".join(f"{c['size'][0]}x{c['size'][1]}".ljust(14) for c in r["captures"])
+    lines.append(head)
+    for i, s in enumerate(SIZES_MM):
+        row = f"  {s:>4} mm  {s / STICKER_MODULES:.2f} mm"
+        for c in r["captures"]:
+            ppm = c["stickers"][i]["px_per_module"]
+            row += f"   {ppm:>4.2f} {_mark(ppm):<9}"
+        lines.append(row)
+    lines.append("")
+    for c in r["captures"]:
+        m = c["smallest_mm"]
+        lines.append(f"At {c['size'][0]}x{c['size'][1]} ({c['px_per_mm']:.2f} px/mm): smallest sticker "
+                     f"{m['single_frames']:g} mm for single frames, {m['bursts']:g} mm with bursts, "
+                     f"{m['comfortable']:g} mm with room to spare.")
+    lines.append("")
+    lines.append("Other heights (smallest sticker for single frames, per picture size):")
+    lines.append("  height      sees  " + "".join(f"{c['size'][0]}x{c['size'][1]}".rjust(12) for c in r["captures"]))
+    for h in r["heights"]:
+        cells = "".join(f"{v:g} mm".rjust(12) for v in h["smallest_mm_single_frames"].values())
+        lines.append(f"  {h['height_cm']:>4g} cm  {h['view_width_cm']:>6.1f} cm{' ' if h['sees_table'] else '*'}{cells}")
+    lines.append(f"  (* does not see the {r['table_cm']:g} cm play area)")
+    return "\n".join(lines)
