@@ -41,7 +41,7 @@ def _page(prompt, items, page, pages, note, camera, per_page, columns) -> Ask:
                                       more)], note=note, camera=camera, optional=True, columns=columns)
 
 
-def numbers(low: int, high: int, make, default: int | None = None) -> list:
+def numbers(low: int, high: int, make) -> list:
     """``(label, make(n))`` for every n from low to high (the choices of a token count)."""
     return [(Literal(str(n)), make(n)) for n in range(low, high + 1)]
 

@@ -1,0 +1,138 @@
+"""Drawing Ancient Knowledge: one player's board -- the Timeline's six zones of two rows (zone 1,
+next to the Past, declines at the end of the turn), the Past, the artifacts and the technologies.
+Every size comes from the rectangle given: a wide strip beside the camera, a taller box beside a
+question."""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.i18n import N_, Text
+from companion.ui import theme
+from companion.ui.canvas import Canvas, Literal
+from companion.ui.games._words import Words
+
+# Okabe-Ito colours; the Past also names the kinds, so colour is never the only cue
+KIND_COLOURS = {"city": (0, 114, 178), "megalith": (0, 158, 115), "pyramid": (230, 159, 0),
+                "artifact": (204, 121, 167)}
+KIND_NAMES = {"city": N_("city"), "megalith": N_("megalith"), "pyramid": N_("pyramid")}
+
+
+def _tint(colour, share: float = 0.35):
+    return tuple(int(a * share + b * (1 - share)) for a, b in zip(colour, theme.CARD))
+
+
+def monument_tile(c: Canvas, rect: pygame.Rect, card: dict | None, highlight=None) -> None:
+    """A monument of the Timeline: its kind's colour band with the knowledge tokens on it, its name
+    below. ``card`` is the summary's ``{"card", "name", "kind", "tokens"}``; None is a free row."""
+    if highlight is not None:
+        c.box(rect.inflate(c.px(8), c.px(8)), highlight, radius=8, width=c.px(4))
+    if card is None:
+        pygame.draw.rect(c.surface, theme.MUTED, rect, max(1, c.px(1)), border_radius=c.px(5))
+        return
+    colour = KIND_COLOURS.get(card.get("kind"), theme.MUTED)
+    c.box(rect, _tint(colour), radius=5)
+    band = pygame.Rect(rect.x, rect.y, rect.w, min(c.px(21), rect.h // 3))
+    c.box(band, colour, radius=5)
+    tokens = card.get("tokens")
+    if tokens:
+        c.text(Literal(f"◆{tokens}"), (band.right - c.px(4), band.centery), 16, theme.TEXT, bold=True,
+               anchor="midright", role="tokens")
+    c.paragraph(Literal(card["name"]), (rect.x + c.px(3), band.bottom + c.px(1), rect.w - c.px(6),
+                                        rect.bottom - band.bottom - c.px(2)),
+                16, theme.CARD_TEXT, align="center", role="monument")
+
+
+def draw_board(c: Canvas, rect: pygame.Rect, player: dict, declining: bool, mark: tuple | None = None,
+               new_card: dict | None = None) -> None:
+    """One player's board from the state summary's ``players`` entry. ``declining``: zone 1 declines
+    at the end of this turn (it is this player's turn). ``mark`` = (zone, row) outlines the spot a
+    proposal is about, with ``new_card`` drawn there."""
+    wide = rect.w >= rect.h * 2.2
+    gap = c.px(6)
+    if wide:
+        past_w = c.px(118)
+        zones = pygame.Rect(rect.x + past_w + gap, rect.y, rect.w - past_w - gap, rect.h - c.px(46))
+        past = pygame.Rect(rect.x, rect.y, past_w, rect.h)
+        strip = pygame.Rect(zones.x, zones.bottom + gap, zones.w, rect.bottom - zones.bottom - gap)
+    else:
+        zones = pygame.Rect(rect.x, rect.y, rect.w, int(rect.h * 0.66))
+        below = pygame.Rect(rect.x, zones.bottom + c.px(10), rect.w, rect.bottom - zones.bottom - c.px(10))
+        past = pygame.Rect(below.x, below.y, below.w // 2 - gap, below.h)
+        strip = pygame.Rect(past.right + gap * 2, below.y, below.right - past.right - gap * 2, below.h)
+    _zones(c, zones, player, declining, mark, new_card, per_row=6 if wide else 3)
+    _past(c, past, player)
+    _owned(c, strip, player, wide)
+
+
+def _zones(c: Canvas, area: pygame.Rect, player: dict, declining: bool, mark, new_card, per_row: int) -> None:
+    """The six zones left to right, zone 1 first; in a narrow box three to a row (1-3 over 4-6)."""
+    head = c.px(20)
+    gap = c.px(4)
+    lines = 6 // per_row
+    col_w = (area.w - gap * (per_row - 1)) // per_row
+    zone_h = (area.h - c.px(8) * (lines - 1)) // lines
+    tile_h = (zone_h - head - gap * 2) // 2
+    for z, zone in enumerate(player["zones"]):
+        line, pos = divmod(z, per_row)
+        x = area.x + pos * (col_w + gap)
+        column = pygame.Rect(x, area.y + line * (zone_h + c.px(8)), col_w, zone_h)
+        first = z == 0 and declining
+        if first:
+            c.box(column.inflate(c.px(4), c.px(4)), theme.WARN, radius=6, width=c.px(2))
+        label = Literal("1 ▼") if first else Literal(str(zone["zone"]))
+        c.text(label, (column.centerx, column.y + head // 2), 16, theme.WARN if first else theme.MUTED, bold=True,
+               anchor="center", max_width=col_w, role="zone")
+        for r, row in enumerate(("upper", "lower")):      # as on the mat: the upper row above
+            rect = pygame.Rect(x, column.y + head + gap + r * (tile_h + gap), col_w, tile_h)
+            if mark == (z + 1, row):
+                monument_tile(c, rect, new_card, theme.OUTLINE_NEW)
+            else:
+                monument_tile(c, rect, zone[row])
+
+
+def _past(c: Canvas, area: pygame.Rect, player: dict) -> None:
+    c.box(area, theme.PANEL_HI, radius=8)
+    inner = area.inflate(-c.px(10), -c.px(8))
+    y = inner.y
+    line = c.px(20)
+    c.text(Text(N_("Past {n}"), {"n": player["past_count"]}), (inner.x, y), 18, theme.TEXT, bold=True,
+           max_width=inner.w, role="past")
+    y += c.px(24)
+    kinds: dict[str, int] = {}
+    for card in player["past"]:
+        kinds[card["kind"]] = kinds.get(card["kind"], 0) + 1
+    for kind, n in kinds.items():
+        if y + line > inner.bottom - line:
+            break
+        c.box(pygame.Rect(inner.x, y + c.px(4), c.px(10), c.px(10)), KIND_COLOURS.get(kind, theme.MUTED), radius=2)
+        c.text(Words(N_("{n} {kind}"), {"n": n, "kind": Text(KIND_NAMES.get(kind, kind))}), (inner.x + c.px(14), y),
+               16, theme.TEXT, max_width=inner.w - c.px(14), role="past-kind")
+        y += line
+    rotated = sum(1 for card in player["past"] if card.get("rotated"))
+    if rotated and y + line <= inner.bottom - line:
+        c.text(Text(N_("{n} excavated"), {"n": rotated}), (inner.x, y), 16, theme.MUTED, max_width=inner.w,
+               role="past-kind")
+        y += line
+    lost = player["lost_knowledge"]
+    c.text(Text(N_("Lost ◆{n}"), {"n": lost}), (inner.x, inner.bottom), 16, theme.WARN if lost else theme.MUTED,
+           bold=True, anchor="bottomleft", max_width=inner.w, role="lost")
+
+
+def _owned(c: Canvas, area: pygame.Rect, player: dict, wide: bool) -> None:
+    """Artifacts (of 5 slots) and technologies, as short lines of names."""
+    artifacts = ", ".join(a["name"] for a in player["artifacts"]) or "–"
+    techs = ", ".join(t["name"] + (" II" if t["level"] == 2 else "") for t in player["techs"]) or "–"
+    lines = [(Text(N_("Artifacts {n}/5: {names}"), {"n": len(player["artifacts"]), "names": artifacts}), "artifacts"),
+             (Text(N_("Technologies: {names}"), {"names": techs}), "techs")]
+    if wide:
+        h = area.h // 2
+        for i, (text, role) in enumerate(lines):
+            c.text(text, (area.x, area.y + i * h + h // 2), 16, theme.TEXT, anchor="midleft", max_width=area.w,
+                   role=role)
+        return
+    c.box(area, theme.PANEL_HI, radius=8)
+    inner = area.inflate(-c.px(10), -c.px(8))
+    half = inner.h // 2
+    for i, (text, role) in enumerate(lines):
+        c.paragraph(text, (inner.x, inner.y + i * half, inner.w, half - c.px(4)), 16, theme.TEXT, role=role)
