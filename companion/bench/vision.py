@@ -10,8 +10,9 @@ Reported per level, for single frames and for 5-frame sequences of a still table
   wrong place, a foreign code taken for a sticker or a foreign text garbled). The target is zero;
 - reading order: scenes (rows and grids) whose codes come out in exactly the true rows and order
   (among the codes read);
-- median milliseconds per frame, next to zxing-cpp's plain full-frame, QR-only decode of the same
-  frames in the same run (given the grey image, its fastest input) and the ratio;
+- median milliseconds per frame, next to zxing-cpp's plain full-frame decode of the same frames in
+  the same run (default options, QR Model 2 only like ours, given the grey image: its fastest
+  setting) and the ratio;
 - tracking: the frames of each sequence read one by one as the kiosk reads a still table, each with
   the codes of the frame before as ``known`` (re-checked in small crops, no full-frame pass): the
   steady-state cost per frame and the recall of the last frame;
@@ -172,7 +173,7 @@ def _score(scene, result) -> dict:
 
 def _zxing_plain(gray):
     import zxingcpp
-    return {r.text for r in zxingcpp.read_barcodes(gray, formats=zxingcpp.BarcodeFormat.QRCode)}
+    return {r.text for r in zxingcpp.read_barcodes(gray, formats=zxingcpp.BarcodeFormat.QRCodeModel2)}
 
 
 def _pyzbar_plain(gray):

@@ -523,7 +523,7 @@ def _background(plan: _Plan, rng, size) -> np.ndarray:
     return base[None, None, :] * shade[..., None]
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=48)
 def _sticker_texture(payload: str, R: int, damage: int, seed: int) -> np.ndarray:
     """The printed sticker at R pixels per module, grey (float32, 0..255)."""
     size = int(round(STICKER * R))
@@ -562,7 +562,7 @@ WORDS = ("Printing press", "Moon landing", "Great Wall", "Telephone", "Penicilli
 PAPER = ((232, 238, 242), (215, 230, 240), (225, 232, 225), (236, 236, 236), (205, 225, 238))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=48)
 def _card_texture(payload: str, w: float, h: float, R: int, style: int) -> tuple[np.ndarray, np.ndarray]:
     """A card face (no sticker): paper, a picture, a title and a year. BGR float32 and its alpha."""
     W, Hh = int(round(w * R)), int(round(h * R))
