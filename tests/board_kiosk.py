@@ -52,6 +52,8 @@ class BoardFeed:
         self.expected = None
         self.generation = 0
         self.layouts: list = []             # every layout the kiosk expected, in order
+        self.frame = None                   # a picture for the screen (RGB), and its scale from the camera's
+        self.frame_scale = 1.0
 
     def expect(self, layout) -> None:
         self.expected = layout
@@ -60,7 +62,7 @@ class BoardFeed:
 
     def poll(self):
         from companion.ui.table_feed import Reading
-        return Reading(self.generation, None, 1.0, self.proposals(), list(self.detections))
+        return Reading(self.generation, self.frame, self.frame_scale, self.proposals(), list(self.detections))
 
     def proposals(self) -> list:
         if self.expected is None or not hasattr(self.expected, "spots"):

@@ -263,7 +263,11 @@ def test_the_last_turn_and_the_explained_score_sheet(tmp_path):
     assert drawn(k, "score-value") == [str(b[key]) for key in ("past_vp", "endgame_effects", "techs", "timeline",
                                                                 "lost_knowledge")] + [str(first["total"])]
     endgame = first["explain"]["endgame"]
-    assert drawn(k, "score-explain")[1] == (", ".join(f"{e['name']} {e['points']}" for e in endgame) or "–")
+    scored = sorted((e for e in endgame if e["points"]), key=lambda e: -e["points"])
+    explain = drawn(k, "score-explain")[1]
+    assert explain.startswith(", ".join(f"{e['name']} {e['points']}" for e in scored) or "–")
+    if len(scored) < len(endgame):
+        assert explain.endswith(f"; {len(endgame) - len(scored)} more gave 0.")
     if endgame:
         press(k, NEXT)
         assert drawn(k, "score-label")[0] == endgame[0]["name"]

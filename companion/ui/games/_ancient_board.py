@@ -9,7 +9,7 @@ import pygame
 
 from companion.i18n import N_, Text
 from companion.ui import theme
-from companion.ui.canvas import Canvas, Literal
+from companion.ui.canvas import Canvas, Literal, font
 from companion.ui.games._words import Words
 
 # Okabe-Ito colours; the Past also names the kinds, so colour is never the only cue
@@ -38,9 +38,27 @@ def monument_tile(c: Canvas, rect: pygame.Rect, card: dict | None, highlight=Non
     if tokens:
         c.text(Literal(f"◆{tokens}"), (band.right - c.px(4), band.centery), 16, theme.TEXT, bold=True,
                anchor="midright", role="tokens")
-    c.paragraph(Literal(card["name"]), (rect.x + c.px(3), band.bottom + c.px(1), rect.w - c.px(6),
-                                        rect.bottom - band.bottom - c.px(2)),
-                16, theme.CARD_TEXT, align="center", role="monument")
+    # the name on as many lines as the tile holds; a word wider than the tile is split with a hyphen
+    width, px = rect.w - c.px(6), c.px(16)
+    line_h = font(px, False).get_linesize()
+    room = max(1, (rect.bottom - band.bottom - c.px(2)) // line_h)
+    lines = [part for line in c.wrap(card["name"], px, False, width) for part in _split(line, px, width)]
+    if len(lines) > room:
+        lines = lines[:room - 1] + [" ".join(lines[room - 1:])]
+    for i, line in enumerate(lines):
+        c.text(Literal(line), (rect.centerx, band.bottom + c.px(1) + i * line_h), 16, theme.CARD_TEXT,
+               anchor="midtop", max_width=width, role="monument")
+
+
+def _split(word: str, px: int, width: int) -> list[str]:
+    """A word too wide for the tile, cut into hyphenated pieces that fit ("Stonehen-", "ge")."""
+    f = font(px, False)
+    out = []
+    while f.size(word)[0] > width and len(word) > 3:
+        cut = max(2, next((i for i in range(len(word) - 1, 1, -1) if f.size(word[:i] + "-")[0] <= width), 2))
+        out.append(word[:cut] + "-")
+        word = word[cut:]
+    return out + [word]
 
 
 def draw_board(c: Canvas, rect: pygame.Rect, player: dict, declining: bool, mark: tuple | None = None,
@@ -51,7 +69,7 @@ def draw_board(c: Canvas, rect: pygame.Rect, player: dict, declining: bool, mark
     wide = rect.w >= rect.h * 2.2
     gap = c.px(6)
     if wide:
-        past_w = c.px(118)
+        past_w = c.px(96)
         zones = pygame.Rect(rect.x + past_w + gap, rect.y, rect.w - past_w - gap, rect.h - c.px(46))
         past = pygame.Rect(rect.x, rect.y, past_w, rect.h)
         strip = pygame.Rect(zones.x, zones.bottom + gap, zones.w, rect.bottom - zones.bottom - gap)

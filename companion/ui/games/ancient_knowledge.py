@@ -73,7 +73,7 @@ class AncientKnowledgeView(GameView):
     min_players, max_players = 2, 4
     table_kind = "board"
     picker_rank = 20
-    camera_share = 0.14
+    camera_share = 0.12
     judges_refusals = True
 
     # -- setup ---------------------------------------------------------------------------------
@@ -546,8 +546,7 @@ class AncientKnowledgeView(GameView):
         return [
             ScoreRow(Text(N_("Past")), str(b["past_vp"]),
                      Text(N_("{n} monuments, their printed VP."), {"n": len(ex["past"])})),
-            ScoreRow(Text(N_("End-game effects")), str(b["endgame_effects"]),
-                     Literal(", ".join(f"{e['name']} {e['points']}" for e in ex["endgame"]) or "–")),
+            ScoreRow(Text(N_("End-game effects")), str(b["endgame_effects"]), self._endgame_words(ex["endgame"])),
             ScoreRow(Text(N_("Level II technologies")), str(b["techs"]),
                      Literal(", ".join(f"{x['name']} {x['vp']}" for x in ex["techs"]) or "–")),
             ScoreRow(Text(N_("Timeline")), str(b["timeline"]),
@@ -556,6 +555,16 @@ class AncientKnowledgeView(GameView):
                      Text(N_("{n} tokens, -1 each."), {"n": ex["lost_knowledge_tokens"]})),
             ScoreRow(Text(N_("Total")), str(entry["total"]), None, True),
         ]
+
+    @staticmethod
+    def _endgame_words(endgame: list) -> Text:
+        """The cards that scored, most first; those that gave nothing only counted (NEXT shows all)."""
+        scored = sorted((e for e in endgame if e["points"]), key=lambda e: -e["points"])
+        zero = len(endgame) - len(scored)
+        text = ", ".join(f"{e['name']} {e['points']}" for e in scored) or "–"
+        if zero:
+            return Words(N_("{cards}; {n} more gave 0."), {"cards": text, "n": zero})
+        return Literal(text)
 
     def score_pages(self, session) -> int:
         return len(self._pages(session))

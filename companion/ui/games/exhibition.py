@@ -17,7 +17,7 @@ from companion.cards.decks import get_deck
 from companion.cards.payload import parse_sticker
 from companion.games.base import refusal
 from companion.games.exhibition.board import CONTINENTS, DEPOT, OVERLAYS, SHOWCASES, board, default_layout
-from companion.games.exhibition.cards import DECADES, card_json, coloured, label, same_card
+from companion.games.exhibition.cards import DECADES, card_json, coloured, label, parse, same_card
 from companion.i18n import N_, Text, translate
 from companion.ui.canvas import Literal
 from companion.ui.games import Ask, GameView, Option, ScoreRow, TurnInfo, Verdict, register
@@ -80,7 +80,7 @@ def continent_text(k: str) -> Words:
 
 
 def card_of(value):
-    from companion.games.exhibition.cards import parse
+    """The card of a log line (a sticker code or a JSON card)."""
     return parse(value, "card")
 
 
@@ -171,11 +171,8 @@ class ExhibitionView(GameView):
                             {"n": per * n, "per": per})
 
     # -- reading the table ---------------------------------------------------------------------
-    def _state(self, session):
-        return session.state
-
     def board_codes(self, session) -> dict:
-        s = self._state(session)
+        s = session.state
         if s.finished:
             return {}
         ex = s.player.exhibit
@@ -198,13 +195,13 @@ class ExhibitionView(GameView):
         return BoardLayout("exhibition", {})
 
     def current(self, session):
-        s = self._state(session)
+        s = session.state
         return None if s.finished else s.player.name
 
     def action_for(self, proposal, session):
         if type(proposal).__name__ != "CardPlacedOnSpot":
             return None
-        s = self._state(session)
+        s = session.state
         if s.finished:
             return None
         me = s.player.name
@@ -222,7 +219,7 @@ class ExhibitionView(GameView):
     # -- what the buttons tell -----------------------------------------------------------------
     def fits(self, session) -> list[str]:
         """Every Hall spot where the engine takes the held card now."""
-        s = self._state(session)
+        s = session.state
         if s.turn.held is None:
             return []
         out = []
@@ -235,11 +232,11 @@ class ExhibitionView(GameView):
         return out
 
     def free_depot(self, session) -> list[str]:
-        s = self._state(session)
+        s = session.state
         return [f"{DEPOT}[{i}]" for i, c in enumerate(s.player.exhibit.depot) if c is None]
 
     def ask(self, session):
-        s = self._state(session)
+        s = session.state
         if s.finished:
             return None
         if s.secret_variant:
@@ -257,8 +254,8 @@ class ExhibitionView(GameView):
             choices = [(Literal(label(c)), {"type": "take", "player": me.name, "card": card_json(c)}) for c in column]
             return Ask(Text(N_("{player}'s vehicle stands on {continent}: which card does {player} take?"),
                             {"player": me.name, "continent": me.at}), choices,
-                       note=Text(N_("{player}'s board under the camera: lay the card straight on it, and the camera "
-                                    "tells which one it is."), {"player": me.name}), camera=True)
+                       note=Text(N_("Or lay it on {player}'s board under the camera: it tells which one."),
+                                 {"player": me.name}), camera=True)
         if turn.needs_move:
             choices = [(continent_text(k), {"type": "move", "player": me.name, "to": k}) for k in CONTINENTS]
             return Ask(Text(N_("{player} took a white card: which continent does the vehicle go to?"),
@@ -282,7 +279,7 @@ class ExhibitionView(GameView):
 
     def stock_cards(self, session) -> list:
         """The cards that can still come up from the stock: the deck's, less those in play."""
-        s = self._state(session)
+        s = session.state
         deck_id = MARKET_DECK
         for column in session.setup_line.get("market", {}).values():
             for code in column:
@@ -303,7 +300,7 @@ class ExhibitionView(GameView):
         return [c for _, c in sorted(deck.cards.items()) if not any(same_card(c, x) for x in in_play)]
 
     def refill_ask(self, session) -> Ask:
-        s = self._state(session)
+        s = session.state
         me = s.player.name
         column = s.turn.column
         cards = self.stock_cards(session)
@@ -329,7 +326,7 @@ class ExhibitionView(GameView):
 
     def actions(self, session):
         """In the watch phase: place the held card with the buttons (a spot the camera cannot see)."""
-        s = self._state(session)
+        s = session.state
         if s.finished or s.turn.held is None or s.turn.placed:
             return None
         held = card_json(s.turn.held)
@@ -340,14 +337,14 @@ class ExhibitionView(GameView):
 
     # -- words ---------------------------------------------------------------------------------
     def watch_prompt(self, session):
-        s = self._state(session)
+        s = session.state
         if s.turn.held is not None and not s.turn.placed:
             return Text(N_("{player}: lay {card} on your board, in a showcase or the Depot."),
                         {"player": s.player.name, "card": label(s.turn.held)})
         return Text(N_("{player}'s turn."), {"player": s.player.name})
 
     def describe(self, line, session, lang):
-        s = self._state(session)
+        s = session.state
         kind = line["type"]
         card = label(card_of(line["card"])) if line.get("card") is not None else ""
         if kind == "take":
@@ -358,7 +355,7 @@ class ExhibitionView(GameView):
         return self.history_text(line, session, lang)
 
     def context(self, session):
-        return self._state(session)
+        return session.state
 
     def is_correct(self, events):
         if refusal(events) is not None:
@@ -397,7 +394,7 @@ class ExhibitionView(GameView):
     def after_refusal(self, line, session, lang):
         if line["type"] == "take":
             return t(N_("Put the card back in the market; take one from the column under your vehicle."), lang)
-        s = self._state(session)
+        s = session.state
         spots = self.fits(session)
         depot = self.free_depot(session)
         if spots:
@@ -440,18 +437,18 @@ class ExhibitionView(GameView):
             return t(N_("{card} came up from the stock"), lang, card=label(card_of(line["card"])))
         if kind == "place":
             return t(N_("{player} put {card} in {spot}"), lang, player=player, card=label(card_of(line["card"])),
-                     spot=spot_words(line["spot"], self._state(session).layout, lang))
+                     spot=spot_words(line["spot"], session.state.layout, lang))
         if kind == "finish":
             return t(N_("{player} ended the exhibition"), lang, player=player)
         if kind == "secret":
-            if self._state(session).finished:
+            if session.state.finished:
                 return t(N_("{player}'s Secret Decade: the {decade}s"), lang, player=player, decade=line["decade"])
             return t(N_("{player}'s Secret Decade is recorded"), lang, player=player)
         return Literal(str(line))
 
     # -- bar, board ----------------------------------------------------------------------------
     def turn(self, session):
-        s = self._state(session)
+        s = session.state
         hands = {p.name: f"{p.exhibit.filled}/{s.layout.hall_size}" + ("✓" if p.finished else "") for p in s.players}
         return TurnInfo(None if s.finished else s.player.name, s.round, hands, False, (),
                         [Text(N_("Stock {n}"), {"n": s.stock})])
@@ -459,7 +456,7 @@ class ExhibitionView(GameView):
     def draw_board(self, c, rect, session, pending):
         if session is None:
             return
-        s = self._state(session)
+        s = session.state
         me = s.players[s.current] if not s.finished else s.players[0]
         mark = new = market_mark = None
         if pending and pending.get("type") == "place":
@@ -527,7 +524,7 @@ class ExhibitionView(GameView):
         else:
             why = Text(N_("No two consecutive years: it counts 1."))
         rows.append(ScoreRow(Text(N_("Chain of Years")), str(b["chain"]), why))
-        layout = self._state(session).layout
+        layout = session.state.layout
         empty = ex["empty_spots"]["spots"]
         rows.append(ScoreRow(Text(N_("Empty spots")), str(b["empty_spots"]),
                              later(lambda lang: fits_words(empty, layout, lang)) if empty else Text(N_("none"))))
