@@ -73,7 +73,7 @@ class AncientKnowledgeView(GameView):
     min_players, max_players = 2, 4
     table_kind = "board"
     picker_rank = 20
-    camera_share = 0.12
+    camera_share = 0.14
     judges_refusals = True
 
     # -- setup ---------------------------------------------------------------------------------
