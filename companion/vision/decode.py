@@ -7,9 +7,10 @@ misses many. So, per frame:
 2. sticker candidates: regions dense with module-sized contrast (a code with its white quiet zone),
    found on a half-size image; each region that the full pass did not explain is cut out, upscaled
    (cubic, 2-4x, with a little sharpening to undo the lens blur) and decoded on its own;
-3. ``known``: codes already confirmed on the table (the tracker passes them). Each is re-checked in a
-   small crop around where it was, and the full-frame pass is skipped: a still table costs a few
-   small decodes, and only the regions that changed need the candidate search;
+3. ``known``: codes already confirmed on the table (the tracker passes them). Each one the full pass
+   did not read again is re-checked in a small crop around where it was (when all known codes are
+   small, the full pass, which would miss them anyway, is skipped); candidates are then searched only
+   where no code was read: a still table costs a few small decodes;
 4. ``decode_burst``: several frames of a still table. The first is decoded as above; candidates it
    leaves unread are cut from every frame, aligned to a fraction of a pixel, upscaled onto a common
    grid and averaged before decoding (less noise, and the camera's small shake samples the sticker at
@@ -336,29 +337,36 @@ def decode(image: np.ndarray, *, known: Sequence[Detection] = (), upscale: bool 
     return _result(hits)
 
 
-def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upscale: bool,
-                 skip: Sequence[tuple[float, float, float]] = ()) -> list[_Hit]:
+FULL_PASS_PPM = 2.4    # known codes at least this big: one full-frame pass re-reads most of them cheaper than crops
+
+
+def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upscale: bool) -> list[_Hit]:
     hits: list[_Hit] = []
-    if known:
-        for k in known:
-            side = max(8.0, k.size)
-            crop, x0, y0 = _crop(gray, k.center[0], k.center[1], side * 0.95)
-            if crop.size == 0:
-                continue
-            ppm = side / 21
-            if upscale:
-                found = _decode_crop(crop, backend, ppm)
-            else:
-                found = [(h, 1) for h in _read(crop, backend)]
-            hits += [_to_image(h, scale, x0, y0) for h, scale in found]
-    else:
+    known = list(known)
+    # Big codes are re-read fastest by one full-frame pass; small ones (which that pass mostly misses)
+    # only by their crops. So the pass runs unless every known code is small.
+    if not known or np.median([k.size for k in known]) / 21 >= FULL_PASS_PPM:
         hits += _read(gray, backend)
+    for k in known:
+        if any(h.text == k.payload and (h.center[0] - k.center[0]) ** 2 + (h.center[1] - k.center[1]) ** 2
+               < (0.5 * h.side) ** 2 for h in hits):
+            continue
+        side = max(8.0, k.size)
+        crop, x0, y0 = _crop(gray, k.center[0], k.center[1], side * 0.95)
+        if crop.size == 0:
+            continue
+        ppm = side / 21
+        if upscale:
+            found = _decode_crop(crop, backend, ppm)
+        else:
+            found = [(h, 1) for h in _read(crop, backend)]
+        hits += [_to_image(h, scale, x0, y0) for h, scale in found]
     if not upscale and not known:
         return _dedupe(hits)
     sides = [h.side for h in hits]
     hint = float(np.median(sides)) if sides else None
     for c in find_candidates(gray, hint):
-        if _explained(c, hits) or any((c.x - a) ** 2 + (c.y - b) ** 2 < (0.6 * max(r, c.r)) ** 2 for a, b, r in skip):
+        if _explained(c, hits):
             continue
         half = c.r * 1.55 + 4
         crop, x0, y0 = _crop(gray, c.x, c.y, half)
