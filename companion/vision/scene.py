@@ -501,19 +501,30 @@ def _background(plan: _Plan, rng, size) -> np.ndarray:
     w, h = size
     base = np.array(plan.table_colour, np.float32)
     if plan.table == "wood":
+        # Planks along x on a larger canvas, turned to a random direction: each plank its own tone,
+        # long streaks (noise stretched along the grain) and thin darker grain lines that wander.
         hh, ww = (h + 1) // 2, (w + 1) // 2
-        ang = math.radians(rng.uniform(-20, 20) + (90 if rng.random() < 0.3 else 0))
-        yy, xx = np.mgrid[0:hh, 0:ww].astype(np.float32)
-        across = (-xx * math.sin(ang) + yy * math.cos(ang)) * 2
-        warp = _noise_field(rng, hh, ww, 90) * 18
-        grain = np.sin((across + warp) / rng.uniform(2.5, 5.0)) * 0.5 + 0.5
-        streak = _noise_field(rng, hh, ww, 25, 2)
-        plank = rng.uniform(120, 260)
-        seam = np.clip(1.6 - (plank / 2 - np.abs(((across + 1000) % plank) - plank / 2)), 0, 1)
-        shade = 1 + 0.08 * _noise_field(rng, hh, ww, 150, 2) + 0.07 * grain ** 3 + 0.05 * streak - 0.35 * seam
-        shade = cv2.resize(shade.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-        fine = rng.standard_normal((h, w), dtype=np.float32)
-        shade += 0.015 * fine
+        side = int(math.hypot(hh, ww)) + 4
+        ys = np.arange(side, dtype=np.float32)[:, None]
+        streak = np.zeros((side, side), np.float32)
+        for length, width, amp in ((160, 3, 1.0), (60, 1.5, 0.6), (400, 12, 0.8)):
+            small = rng.standard_normal((max(2, int(side / width)), max(2, int(side / length)))).astype(np.float32)
+            streak += amp * cv2.resize(small, (side, side), interpolation=cv2.INTER_CUBIC)
+        wander = cv2.resize(rng.standard_normal((8, max(2, side // 90))).astype(np.float32), (side, side),
+                            interpolation=cv2.INTER_CUBIC) * 6
+        period = rng.uniform(5.0, 9.0)
+        grain = np.abs(np.sin((ys + wander + 2 * streak) / period * math.pi)) ** 8
+        plank_w = rng.uniform(90, 160)
+        plank = np.floor((ys + 1000) / plank_w)
+        tone = (np.sin(plank * 12.9898) * 43758.5453) % 1.0         # a fixed tone per plank
+        seam = np.clip(1.2 - np.minimum((ys + 1000) % plank_w, plank_w - (ys + 1000) % plank_w), 0, 1)
+        shade = (1 + 0.10 * (tone - 0.5) + 0.035 * streak - 0.10 * grain - 0.45 * seam).astype(np.float32)
+        ang = rng.uniform(-20, 20) + (90 if rng.random() < 0.3 else 0)
+        M = cv2.getRotationMatrix2D((side / 2, side / 2), ang, 1.0)
+        M[:, 2] += [ww / 2 - side / 2, hh / 2 - side / 2]
+        shade = cv2.warpAffine(shade, M, (ww, hh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        shade = cv2.resize(shade, (w, h), interpolation=cv2.INTER_LINEAR)
+        shade += 0.015 * rng.standard_normal((h, w), dtype=np.float32)
     else:
         fine = rng.standard_normal((h, w), dtype=np.float32)
         fine = cv2.GaussianBlur(fine, (0, 0), 0.7)
