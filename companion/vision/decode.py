@@ -298,10 +298,13 @@ def _variants_for(ppm: float | None, variants=_VARIANTS):
     return variants
 
 
-def _decode_crop(crop: np.ndarray, backend: str, scale_hint: float | None, variants=_VARIANTS) -> list[tuple[_Hit, float]]:
-    """Hits in a crop (crop pixels) and the scale used; tries the variants until one reads."""
+def _decode_crop(crop: np.ndarray, backend: str, scale_hint: float | None, variants=_VARIANTS,
+                 skip_first: bool = False) -> list[tuple[_Hit, float]]:
+    """Hits in a crop (crop pixels) and the scale used; tries the variants until one reads
+    (``skip_first``: the first way was tried already, in a mosaic)."""
     tried = set()
-    for scale, sigma, amount, glob in _variants_for(scale_hint, variants):
+    ways = _variants_for(scale_hint, variants)
+    for scale, sigma, amount, glob in ways[1:] if skip_first else ways:
         if scale_hint is not None and scale_hint * scale > 14 and scale > 1:
             scale = max(1, int(14 / scale_hint))
         key = (scale, sigma, amount, glob)
@@ -347,38 +350,85 @@ def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], ups
     # only by their crops. So the pass runs unless every known code is small.
     if not known or np.median([k.size for k in known]) / 21 >= FULL_PASS_PPM:
         hits += _read(gray, backend)
+    jobs: list[tuple[np.ndarray, int, int, float]] = []
+    pending: list[_Hit] = []          # where known codes will be re-checked (for the candidate search)
     for k in known:
         if any(h.text == k.payload and (h.center[0] - k.center[0]) ** 2 + (h.center[1] - k.center[1]) ** 2
                < (0.5 * h.side) ** 2 for h in hits):
             continue
         side = max(8.0, k.size)
         crop, x0, y0 = _crop(gray, k.center[0], k.center[1], side * 0.95)
-        if crop.size == 0:
-            continue
-        ppm = side / 21
-        if upscale:
-            found = _decode_crop(crop, backend, ppm)
-        else:
-            found = [(h, 1) for h in _read(crop, backend)]
-        hits += [_to_image(h, scale, x0, y0) for h, scale in found]
-    if not upscale and not known:
-        return _dedupe(hits)
-    sides = [h.side for h in hits]
-    hint = float(np.median(sides)) if sides else None
-    for c in find_candidates(gray, hint):
-        if _explained(c, hits):
-            continue
-        half = c.r * 1.55 + 4
-        crop, x0, y0 = _crop(gray, c.x, c.y, half)
         if crop.shape[0] < 12 or crop.shape[1] < 12:
             continue
-        ppm = 2 * c.r / 21
-        if upscale:
-            found = _decode_crop(crop, backend, ppm)
-        else:
-            found = [(h, 1) for h in _read(crop, backend)]
-        hits += [_to_image(h, s, x0, y0) for h, s in found]
+        jobs.append((crop, x0, y0, side / 21))
+        pending.append(_Hit(k.payload, np.asarray(k.corners, float)))
+    if upscale or known:
+        sides = [h.side for h in hits]
+        hint = float(np.median(sides)) if sides else None
+        for c in find_candidates(gray, hint):
+            if _explained(c, hits) or _explained(c, pending):
+                continue
+            crop, x0, y0 = _crop(gray, c.x, c.y, c.r * 1.55 + 4)
+            if crop.shape[0] < 12 or crop.shape[1] < 12:
+                continue
+            jobs.append((crop, x0, y0, 2 * c.r / 21))
+    hits += _decode_jobs(jobs, backend, upscale)
     return _dedupe(hits)
+
+
+MOSAIC_WIDTH = 2048
+
+
+def _first_variant(crop: np.ndarray, ppm: float | None) -> tuple[np.ndarray, float]:
+    scale, sigma, amount, _glob = _variants_for(ppm)[0]
+    if ppm is not None and ppm * scale > 14 and scale > 1:
+        scale = max(1, int(14 / ppm))
+    img = _sharpen(crop, sigma, amount) if sigma else crop
+    if scale != 1:
+        img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    return img, scale
+
+
+def _decode_jobs(jobs, backend: str, upscale: bool) -> list[_Hit]:
+    """Decode many small crops. Their first (most likely) way is done for all of them at once: the
+    prepared crops are tiled into one picture and decoded in one call, which costs about what their
+    pixels cost, not one call each. Crops that did not read there try the other ways one by one."""
+    if not jobs:
+        return []
+    prepared = [_first_variant(crop, ppm) if upscale else (crop, 1) for crop, _x, _y, ppm in jobs]
+    pad = 6
+    # shelf packing: tallest first, left to right, a new shelf when the row is full
+    order = sorted(range(len(jobs)), key=lambda i: -prepared[i][0].shape[0])
+    places, x, y, shelf = {}, 0, 0, 0
+    for i in order:
+        th, tw = prepared[i][0].shape[0] + 2 * pad, prepared[i][0].shape[1] + 2 * pad
+        if x and x + tw > MOSAIC_WIDTH:
+            x, y, shelf = 0, y + shelf, 0
+        places[i] = (x, y)
+        x += tw
+        shelf = max(shelf, th)
+    width = max(px + prepared[i][0].shape[1] + 2 * pad for i, (px, _py) in places.items())
+    height = y + shelf
+    mosaic = np.full((height, width), 255, np.uint8)
+    for i, (px, py) in places.items():
+        tile = cv2.copyMakeBorder(prepared[i][0], pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        mosaic[py:py + tile.shape[0], px:px + tile.shape[1]] = tile
+    found: dict[int, list[_Hit]] = {}
+    for h in _read(mosaic, backend):
+        cx, cy = h.center
+        for i, (px, py) in places.items():
+            img = prepared[i][0]
+            if px + pad <= cx < px + pad + img.shape[1] and py + pad <= cy < py + pad + img.shape[0]:
+                local = _Hit(h.text, h.corners - [px + pad, py + pad])
+                found.setdefault(i, []).append(_to_image(local, prepared[i][1], jobs[i][1], jobs[i][2]))
+                break
+    out = [h for hs in found.values() for h in hs]
+    if upscale:
+        for i, (crop, x0, y0, ppm) in enumerate(jobs):
+            if i in found:
+                continue
+            out += [_to_image(h, s, x0, y0) for h, s in _decode_crop(crop, backend, ppm, skip_first=True)]
+    return out
 
 
 def _explained(c: _Candidate, hits: Sequence[_Hit]) -> bool:
