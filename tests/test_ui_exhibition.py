@@ -254,3 +254,19 @@ def test_every_exhibition_screen_fits(tmp_path, size):
         for d in texts:
             x, y, dw, dh = d.rect
             assert x >= 0 and y >= 0 and x + dw <= w and y + dh <= h, (key, d)
+
+
+def test_one_player_is_the_solo_game(tmp_path):
+    k, feed = new_game(tmp_path, players=1)
+    press(k, OK)
+    assert k.session.setup_line["players"] == ["Ana"]
+    choose(k, "1903 OC")
+    choose(k, "1980s")
+    choose(k, "1988")
+    feed.board = {"mid_century[0]": code(4)}
+    k.step()
+    press(k, OK)
+    assert drawn(k, "verdict") == ["Well placed!"]
+    press(k, OK)
+    assert "Ana's vehicle stands on OC: which card does Ana take?" in k.texts()     # Ana again, round 2
+    assert k.session.state.round == 2
