@@ -3,7 +3,7 @@
 The stickers are small in a wide frame (2-3 pixels per code module), where a plain full-frame decode
 misses many. So, per frame:
 
-1. a full-frame pass with zxing-cpp (QR only), which reads every large enough code cheaply;
+1. a full-frame pass with zxing-cpp (QR Model 2 only), which reads every large enough code cheaply;
 2. sticker candidates: regions dense with module-sized contrast (a code with its white quiet zone),
    found on a half-size image; each region that the full pass did not explain is cut out, upscaled
    (cubic, 2-4x, with a little sharpening to undo the lens blur) and decoded on its own;
@@ -109,32 +109,27 @@ def _pyzbar():
     return pyzbar, ""
 
 
+def _version(dist: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "installed"
+
+
 @lru_cache(maxsize=1)
 def decoder_status() -> dict:
-    """Which decoders this process can use, the default, and a one-line note when the fallback is
-    missing (the program goes on with zxing-cpp)."""
+    """Which decoders this process can use (their versions, None when missing), the default, and a
+    one-line note when one is missing (the program goes on with the other)."""
     zx = _zxing()
     pz, why = _pyzbar()
-    status = {"zxing-cpp": getattr(zx, "__version__", "installed") if zx else None,
-              "pyzbar": None, "default": None, "note": ""}
-    if pz is not None:
-        from importlib.metadata import PackageNotFoundError, version
-        try:
-            status["pyzbar"] = version("pyzbar")
-        except PackageNotFoundError:
-            status["pyzbar"] = "installed"
-    if zx is not None:
-        try:
-            from importlib.metadata import version
-            status["zxing-cpp"] = version("zxing-cpp")
-        except Exception:
-            pass
-    status["default"] = "zxing-cpp" if zx else ("pyzbar" if pz else None)
-    if pz is None:
+    status = {"zxing-cpp": _version("zxing-cpp") if zx else None, "pyzbar": _version("pyzbar") if pz else None,
+              "default": "zxing-cpp" if zx else ("pyzbar" if pz else None), "note": ""}
+    if zx is None and pz is None:
+        status["note"] = f"no barcode decoder: install zxing-cpp (pip), or libzbar0 and pyzbar ({why})"
+    elif pz is None:
         status["note"] = ("pyzbar fallback decoder unavailable (the system library libzbar0 is missing: "
                           "sudo apt-get install libzbar0); reading with zxing-cpp only")
-        if zx is None:
-            status["note"] = "no barcode decoder: install zxing-cpp (pip) or libzbar0 and pyzbar"
     elif zx is None:
         status["note"] = "zxing-cpp is not installed; reading with the slower pyzbar fallback"
     return status

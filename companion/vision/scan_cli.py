@@ -79,13 +79,15 @@ def entry(result, layout: str, ms: float) -> dict:
 
 
 def run(args) -> int:
-    from companion.vision.decode import decode, decode_burst, note_once, warm_up
+    from companion.vision.decode import decode, decode_burst, decoder_status, note_once, warm_up
 
     k = args.frames
     if k < 1:
         raise BadInput("--frames", f"{k} is not a number of frames (1 or more)")
     if len(args.images) % k:
         raise BadInput("--frames", f"{len(args.images)} images are not a whole number of bursts of {k} frames")
+    if args.decoder and not decoder_status()[args.decoder]:
+        raise BadInput("--decoder", f"{args.decoder} is not available here: {decoder_status()['note']}")
     images = [load_image(p) for p in args.images]
     for i in range(0, len(images), k):
         shapes = {im.shape for im in images[i:i + k]}
