@@ -252,13 +252,15 @@ def _make_plan(layout, width, height, ppm, seed, table, blur, noise, tilt, persp
     for _ in range(hands):
         items.append(_Item("hand", "", *_random_point(width, height, H, rng), float(rng.uniform(0, 360)),
                            float(rng.uniform(70, 110)), float(rng.uniform(90, 130)), style=int(rng.integers(4))))
-    colour = _table_colour(table, rng)
-    light_p = dict(strength=light, gx=rng.uniform(-1, 1), gy=rng.uniform(-1, 1), bx=rng.uniform(0.1, 0.9),
-                   by=rng.uniform(0.1, 0.9), vign=rng.uniform(0.05, 0.2) * min(1.0, light / 0.25), level=rng.uniform(0.85, 1.05),
-                   tint=rng.uniform(0.94, 1.06, 3))
-    glare_p = dict(strength=rng.uniform(0, glare) if glare else 0.0, x=rng.uniform(0.15, 0.85),
-                   y=rng.uniform(0.15, 0.85), rx=rng.uniform(0.05, 0.15), ry=rng.uniform(0.03, 0.1),
-                   a=rng.uniform(0, 180))
+    # the room (table, lamps) depends on the seed only: another layout is the same table
+    room = np.random.default_rng([seed, 8])
+    colour = _table_colour(table, room)
+    light_p = dict(strength=light, gx=room.uniform(-1, 1), gy=room.uniform(-1, 1), bx=room.uniform(0.1, 0.9),
+                   by=room.uniform(0.1, 0.9), vign=room.uniform(0.05, 0.2) * min(1.0, light / 0.25),
+                   level=room.uniform(0.85, 1.05), tint=room.uniform(0.94, 1.06, 3))
+    glare_p = dict(strength=room.uniform(0, glare) if glare else 0.0, x=room.uniform(0.15, 0.85),
+                   y=room.uniform(0.15, 0.85), rx=room.uniform(0.05, 0.15), ry=room.uniform(0.03, 0.1),
+                   a=room.uniform(0, 180))
     sigma = _rng_range(rng, blur)
     noise_v = _rng_range(rng, noise)
     quality = None if jpeg is None else int(round(_rng_range(rng, jpeg)))
@@ -496,11 +498,17 @@ def _noise_field(rng, h, w, scale, octaves=3) -> np.ndarray:
     return out / total
 
 
-def _background(plan: _Plan, rng, size) -> np.ndarray:
+@lru_cache(maxsize=4)
+def _cached_background(table: str, colour: tuple, seed: int, size: tuple) -> np.ndarray:
+    """The same table under every frame of a sequence and every layout of the virtual table."""
+    return _background(table, colour, np.random.default_rng([seed, 5]), size)
+
+
+def _background(table: str, colour: tuple, rng, size) -> np.ndarray:
     """Wood planks with grain, or cloth with its weave (the grain is drawn at half size: it is soft)."""
     w, h = size
-    base = np.array(plan.table_colour, np.float32)
-    if plan.table == "wood":
+    base = np.array(colour, np.float32)
+    if table == "wood":
         # Planks along x on a larger canvas, turned to a random direction: each plank its own tone,
         # long streaks (noise stretched along the grain) and thin darker grain lines that wander.
         hh, ww = (h + 1) // 2, (w + 1) // 2
@@ -673,7 +681,7 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
     K = np.array([[k, 0, 0.5 * k - 0.5], [0, k, 0.5 * k - 0.5], [0, 0, 1.0]])
     H = K @ H_out
     size = (int(round(plan.width * k)), int(round(plan.height * k)))
-    img = _background(plan, np.random.default_rng([plan.seed, 5]), size)
+    img = _cached_background(plan.table, tuple(float(v) for v in plan.table_colour), plan.seed, size).copy()
     R_card = max(4, int(math.ceil(plan.ppm * k * 2)))
     R_stk = max(6, int(math.ceil(plan.ppm * k * SUPER * 1.2)))
     truth, foreign, spots = [], [], {}
