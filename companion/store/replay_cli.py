@@ -93,8 +93,14 @@ def format_summary(s: dict, lang: str = "en") -> str:
             out.append("  " + " ".join(f"{y if y is not None else '·':>6}" for y in row))
             if gaps is not None:
                 out.append("  " + " ".join(f"{y if y is not None else '·':>6}" for y in gaps))
-    for key in sorted(set(s) - {"game", "mode", "status", "winner", "round", "turn", "sudden_death", "timeline",
-                                 "hands", "eliminated", "score", "lives", "grid", "gaps"}):
-        if s[key] not in (None, [], {}, False):
-            out.append(f"{key}: {s[key] if not isinstance(s[key], (dict, list)) else json.dumps(s[key], ensure_ascii=False)}")
+    for entry in s.get("scores") or []:
+        parts = ", ".join(f"{k} {v:+d}" if isinstance(v, int) and v < 0 else f"{k} {v}"
+                          for k, v in entry.get("breakdown", {}).items())
+        out.append(t(N_("{player}: {total} points, place {place} ({parts})"), player=entry.get("name"),
+                     total=entry.get("total"), place=entry.get("place"), parts=parts))
+    shown = {"game", "mode", "status", "winner", "round", "turn", "sudden_death", "timeline", "hands", "eliminated",
+             "score", "lives", "grid", "gaps", "scores"}
+    for key in sorted(set(s) - shown):
+        if s[key] not in (None, False) and not isinstance(s[key], (dict, list)):
+            out.append(f"{key}: {s[key]}")      # the rest is in --json
     return "\n".join(out)
