@@ -358,7 +358,7 @@ def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], ups
         jobs.append((crop, x0, y0, side / 21))
         pending.append(_Hit(k.payload, np.asarray(k.corners, float)))
     if upscale or known:
-        sides = [h.side for h in hits]
+        sides = [h.side for h in hits] or [k.size for k in known]
         hint = float(np.median(sides)) if sides else None
         for c in find_candidates(gray, hint):
             if _explained(c, hits) or _explained(c, pending):
