@@ -215,3 +215,98 @@ def test_keyboard_map():
     assert key_command(ev(pygame.K_n, "n"), typing=True).text == "n"
     assert key_command(ev(pygame.K_BACKSPACE), typing=True).text == "\b"
     _ = BACK
+
+
+@pytest.mark.parametrize("game", ["cronologia-competitive", "cronologia-cooperative"])
+def test_a_cronologia_game_through_the_command_stream(game):
+    k = make()
+    k.demo.games = [game]
+    seen = set()
+
+    def note(k):
+        seen.add(k.screen_key())
+        return k.demo.turns >= 5
+    run_until(k, note, 1500)
+    assert {f"picker-{game}", "table-watch", "table-propose", "table-verdict"} <= seen
+    s = k.session.summary()
+    assert s["game"] == "cronologia" and s["mode"] == game.split("-")[1]
+    assert k.store.lines(k.session.game_id) == k.session.lines
+    text = " ".join(k.texts())
+    if game == "cronologia-cooperative":
+        assert s["lives"] >= 1 and "lives" in text.lower()
+    types = {line["type"] for line in k.session.lines}
+    assert "place" in types
+
+
+RESTART_CHILD = """
+import os, sys
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+sys.path.insert(0, sys.argv[2])
+from companion import app
+from companion.config import Config
+from companion.store.log import GameLog
+k = app.build(Config(), demo=True, windowed=True, size=(800, 480), autoplay=True, threaded=False,
+              store=GameLog(sys.argv[1]))
+k.demo.tour = []
+seen = 0
+while True:
+    k.demo.tick(k.clock())
+    k.step()
+    if k.session is not None and len(k.session.lines) != seen:
+        seen = len(k.session.lines)
+        print(seen, k.session.engine.current_player(k.session.state), flush=True)
+"""
+
+
+def test_killed_mid_game_it_comes_back_to_the_same_game_and_turn(tmp_path):
+    """The kiosk is killed (SIGKILL, a power cut) after its fourth stored action and started again."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from companion import app
+    from companion.store.log import GameLog
+
+    db = tmp_path / "games.sqlite"
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, COMPANION_DATA=str(tmp_path / "data"), PYGAME_HIDE_SUPPORT_PROMPT="1")
+    child = subprocess.Popen([sys.executable, "-c", RESTART_CHILD, str(db), str(root)], stdout=subprocess.PIPE,
+                             text=True, env=env)
+    try:
+        last = None
+        for line in child.stdout:
+            last = line.split()
+            if int(last[0]) >= 4:
+                break
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(30)
+    assert last is not None and int(last[0]) >= 4, "the child kiosk never stored 4 actions"
+    confirmed, player = int(last[0]), last[1]
+
+    store = GameLog(db)
+    k = app.build(Config(), demo=False, windowed=True, size=(800, 480), threaded=False, store=store,
+                  table=_StillTable())
+    assert k.stack.top.name == "table"
+    assert len(k.session.lines) >= confirmed
+    k.step()
+    text = " ".join(k.texts())
+    current = k.session.engine.current_player(k.session.state)
+    if len(k.session.lines) == confirmed:
+        assert current == player
+    assert current in text
+
+
+class _StillTable:
+    """A camera that shows nothing new (the restarted kiosk is only looked at)."""
+
+    def expect(self, layout):
+        pass
+
+    def poll(self):
+        return None
+
+    def close(self):
+        pass

@@ -84,7 +84,7 @@ class CronologiaCompetitiveView(RowGameView):
                     {"player": session.lines[-1]["player"]})
 
     def is_correct(self, events):
-        if any(e.kind.startswith("effect") for e in events):
+        if any(e.kind == "effect_used" for e in events):      # an effect line judges no card
             return None
         return super().is_correct(events)
 

@@ -1,0 +1,482 @@
+"""From camera frames to proposed actions: "TC:TL1:042 was placed in gap 3".
+
+``Tracker(kind)`` reads a row (Timeline, Cronología competitive), a grid (Cronología cooperative) or
+a board (Exhibition, Ancient Knowledge). The kiosk says what the table should look like now with
+``expect(layout)`` (after every confirmed action) and hands it every frame with ``feed(frame)``;
+``feed`` returns proposals (the dataclasses below; the kiosk matches them by class name and fields)
+and leaves the stickers it decoded in ``.detections`` for drawing.
+
+Safety before speed:
+
+- A frame that differs from the one before it (a hand over the table, a card being laid) is not
+  still: nothing is decoded and nothing is said.
+- A proposal needs the same reading from two consecutive still frames, so a newly placed card is
+  proposed on the second still frame after it was put down.
+- A code is reported only when it was decoded. One that is expected but unread in a frame is looked
+  for again in the still frames fused (``decode_burst``); still unread, it is "not seen", which makes
+  the table differ -- never "removed", except on a board where its spot is visible and plainly empty.
+- Memory is flat: the tracker keeps the last small grey frame, at most ``BURST`` still frames and
+  the last reading.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.cards.model import Card, year_label
+from companion.i18n import N_, Text, translate
+
+BURST = 4                   # still frames kept for fusing
+MOTION_WIDTH = 320          # frames are compared at this width
+MOTION_BLUR = 0.8           # pixels (at MOTION_WIDTH) of blur before comparing
+MOTION_LEVEL = 16           # grey levels (0-255) that count as a change at MOTION_WIDTH
+MOTION_SHARE = 0.002        # the share of changed pixels above which the table is moving
+
+
+# -- proposals ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CardPlaced:
+    code: str
+    gap: int                # 0..n over the n expected cards (0 = left of all)
+
+
+@dataclass(frozen=True)
+class CardPlacedInGrid:
+    code: str
+    gap_row: int            # 1..4: between card rows k and k+1
+    col: int                # 1..5
+
+
+@dataclass(frozen=True)
+class CardPlacedOnSpot:
+    code: str
+    spot: str
+
+
+@dataclass(frozen=True)
+class CardRemoved:
+    code: str
+
+
+@dataclass(frozen=True)
+class TableMatches:
+    pass
+
+
+@dataclass(frozen=True)
+class TableDiffers:
+    message: Text           # a sentence for the players (in their language: ``message.render(lang)``)
+
+
+@dataclass(frozen=True)
+class UnknownSticker:
+    payload: str
+    message: Text
+
+
+@dataclass(frozen=True)
+class ForeignCode:
+    text: str
+
+
+@dataclass(frozen=True)
+class Said(Text):
+    """A message whose card parameters are named in the reader's language."""
+
+    def render(self, lang: str = "en") -> str:
+        params = {k: card_name(v, lang) if isinstance(v, Card) else v.render(lang) if isinstance(v, Text) else v
+                  for k, v in self.params.items()}
+        return translate(self.msgid, lang).format(**params)
+
+
+def card_name(card: Card, lang: str = "en") -> str:
+    title = card.title_in(lang)
+    if title and card.year is not None:
+        year = f"{-card.year} a. C." if lang == "es" and card.year < 0 else year_label(card.year)
+        return f"“{title}” ({year})"
+    return f"“{title}”" if title else card.label()
+
+
+# -- stillness --------------------------------------------------------------------------------------------
+
+class Motion:
+    """Is the table still? Compares each frame with the one before at a small size. A pixel counts as
+    changed only if it is outside the range of its neighbours in the frame before, so a camera that
+    shakes by a pixel or two stays still; a change of the whole picture's brightness (the camera's
+    exposure) does not count either. A hand or a card laid down does."""
+
+    def __init__(self):
+        self._last: np.ndarray | None = None
+
+    def update(self, frame: np.ndarray) -> bool:
+        import cv2
+        h, w = frame.shape[:2]
+        small_w = min(MOTION_WIDTH, w)
+        small_h = max(1, round(h * small_w / w))
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        small = cv2.resize(grey, (small_w, small_h), interpolation=cv2.INTER_AREA)
+        # the stickers' fine print shimmers from frame to frame (shake, noise, JPEG): blur it away
+        small = cv2.GaussianBlur(small, (0, 0), MOTION_BLUR).astype(np.int16)
+        last, self._last = self._last, small
+        if last is None or last.shape != small.shape:
+            return False
+        small = small - np.int16(np.median(small - last))
+        kernel = np.ones((3, 3), np.uint8)
+        above = small - cv2.dilate(last, kernel)
+        below = cv2.erode(last, kernel) - small
+        changed = np.count_nonzero(np.maximum(above, below) > MOTION_LEVEL)
+        return changed <= max(2, MOTION_SHARE * small.size)
+
+    def reset(self) -> None:
+        self._last = None
+
+
+# -- the tracker ------------------------------------------------------------------------------------------
+
+class Tracker:
+    def __init__(self, kind: str, *, decoder=None, burst_decoder=None, order=None):
+        if kind not in ("row", "grid", "board"):
+            raise ValueError(f"tracker kind {kind!r}: row, grid or board")
+        self.kind = kind
+        self.expected = None
+        self.detections: list = []
+        self._decode = decoder            # (frame, known=...) -> DecodeResult; default: vision.decode
+        self._decode_burst = burst_decoder
+        self._order = order               # (detections, layout) -> (ordered, rows); default: reading_order
+        self._motion = Motion()
+        self._still: deque = deque(maxlen=BURST)
+        self._known: list = []            # the detections of the last still reading (a hint to the decoder)
+        self._previous = None             # the last still frame's reading (key, proposals)
+
+    # -- the kiosk's side ---------------------------------------------------------------------------
+    def expect(self, layout) -> None:
+        """The table the game expects now. The next proposals are about this layout, from fresh reads."""
+        self.expected = layout
+        self._previous = None
+
+    def feed(self, frame: np.ndarray) -> list:
+        if not self._motion.update(frame):
+            self._still.clear()
+            self._previous = None
+            return []
+        self._still.append(frame)
+        reading = self._read(frame)
+        agreed = reading == self._previous
+        self._previous = reading
+        return list(reading[1]) if agreed else []
+
+    # -- one still frame ------------------------------------------------------------------------------
+    def _decoders(self):
+        if self._decode is None or self._decode_burst is None:
+            from companion.vision import decode as decode_module
+            self._decode = self._decode or decode_module.decode
+            self._decode_burst = self._decode_burst or decode_module.decode_burst
+        return self._decode, self._decode_burst
+
+    def _read(self, frame):
+        decode, decode_burst = self._decoders()
+        result = decode(frame, known=tuple(self._known))
+        codes, foreign = list(result.codes), list(result.foreign)
+        wanted = expected_codes(self.expected)
+        if wanted - {d.payload for d in codes} and len(self._still) > 1:
+            fused = decode_burst(list(self._still), known=tuple(self._known))
+            codes = _merge(codes, fused.codes)
+            foreign = _merge(foreign, fused.foreign)
+        codes = _one_each(codes)
+        self.detections = codes + foreign
+        self._known = codes
+        proposals = self._propose(frame, codes, foreign)
+        key = (tuple(sorted(d.payload for d in codes)), tuple(sorted({d.payload for d in foreign})))
+        return key, tuple(proposals)
+
+    def _propose(self, frame, codes, foreign) -> list:
+        out: list = [ForeignCode(t) for t in sorted({d.payload for d in foreign})]
+        cards, unknown = {}, []
+        for d in codes:
+            card = d.card if d.card is not None else _resolve(d.payload)
+            if isinstance(card, Text):
+                unknown.append(UnknownSticker(d.payload, card))
+            else:
+                cards[d.payload] = card
+        if unknown:
+            # a card nobody can judge is on the table: the players take it away before anything else
+            return out + unknown
+        known = [d for d in codes if d.payload in cards]
+        if self.kind == "row":
+            ordered = self._ordered(known)
+            out += row_proposals(self.expected, [d.payload for d in ordered], cards)
+        elif self.kind == "grid":
+            out += grid_proposals(self.expected, known, cards)
+        else:
+            out += board_proposals(self.expected, frame, known, cards)
+        return out
+
+    def _ordered(self, detections):
+        if not detections:
+            return []
+        if self._order is None:
+            from companion.vision.reading_order import reading_order
+            self._order = reading_order
+        ordered, _rows = self._order(detections, "row")
+        return list(ordered)
+
+
+def expected_codes(layout) -> set[str]:
+    if layout is None:
+        return set()
+    if hasattr(layout, "codes"):
+        return {c for c in layout.codes if c}
+    if hasattr(layout, "rows"):
+        return {c for row in layout.rows for c in row if c}
+    return {c for c in getattr(layout, "spots", {}).values() if c}
+
+
+def _resolve(payload: str):
+    """The card, or the UnknownCard message (a Text) when our sticker names no known card."""
+    from companion.cards.decks import UnknownCard, resolve
+    try:
+        return resolve(payload)
+    except UnknownCard as e:
+        return e.text
+
+
+def _merge(first: list, more: list) -> list:
+    seen = {d.payload for d in first}
+    return first + [d for d in more if d.payload not in seen]
+
+
+def _one_each(codes: list) -> list:
+    """One detection per payload (a fused burst may hold the same sticker twice)."""
+    out, seen = [], set()
+    for d in codes:
+        if d.payload not in seen:
+            seen.add(d.payload)
+            out.append(d)
+    return out
+
+
+def _name(payload: str, cards: dict):
+    """The card for a message (an expected card that is not seen is looked up too)."""
+    card = cards.get(payload)
+    if card is None:
+        card = _resolve(payload) if payload.startswith("TC:") else None
+    return card if isinstance(card, Card) else payload
+
+
+# -- row ----------------------------------------------------------------------------------------------------
+
+def row_proposals(expected, seen: list[str], cards: dict) -> list:
+    """Compare the row read left to right with the expected one."""
+    want = [c for c in (expected.codes if expected is not None else ()) if c]
+    if seen == want:
+        return [TableMatches()]
+    if len(seen) == len(want) + 1:
+        for i, code in enumerate(seen):
+            if code not in want and seen[:i] + seen[i + 1:] == want:
+                return [CardPlaced(code, i)]
+    return [TableDiffers(_row_difference(want, seen, cards))]
+
+
+def _row_difference(want: list[str], seen: list[str], cards: dict) -> Text:
+    missing = [c for c in want if c not in seen]
+    extra = [c for c in seen if c not in want]
+    if missing:
+        if len(missing) == 1:
+            return Said(N_("{card} is not seen in the row."), {"card": _name(missing[0], cards)})
+        return Said(N_("{count} cards of the row are not seen, among them {card}."),
+                    {"count": len(missing), "card": _name(missing[0], cards)})
+    if len(extra) > 1:
+        return Said(N_("{count} cards lie in the row that were not there, among them {card}: lay one card at "
+                       "a time."), {"count": len(extra), "card": _name(extra[0], cards)})
+    rest = [c for c in seen if c in want]
+    for i, (a, b) in enumerate(zip(rest, want)):
+        if a != b:
+            return Said(N_("the cards are not in the order the game has them: {card} is at place {seen}, "
+                           "the game has it at place {want}."),
+                        {"card": _name(b, cards), "seen": rest.index(b) + 1, "want": i + 1})
+    return Said(N_("the row is not the one the game has."), {})
+
+
+# -- grid ---------------------------------------------------------------------------------------------------
+
+def grid_proposals(expected, detections: list, cards: dict) -> list:
+    """Cronología cooperative: 9 physical rows (cards in rows 0, 2, 4, 6, 8; gaps 1, 3, 5, 7)."""
+    rows = [list(r) for r in (expected.rows if expected is not None else ())]
+    at = {d.payload: np.asarray(d.center, float) for d in detections}
+    if not rows:
+        return []           # a new grid is being dealt: the kiosk reads it from the detections
+    where = {}              # code -> (physical row, column 0-based)
+    for r, row in enumerate(rows):
+        for c, code in enumerate(row):
+            if code:
+                where[code] = (r, c)
+    missing = [code for code in where if code not in at]
+    extra = [code for code in at if code not in where]
+    if missing:
+        if len(missing) == 1:
+            return [TableDiffers(Said(N_("{card} is not seen in the grid."), {"card": _name(missing[0], cards)}))]
+        return [TableDiffers(Said(N_("{count} cards of the grid are not seen, among them {card}."),
+                                  {"count": len(missing), "card": _name(missing[0], cards)}))]
+    if len(extra) > 1:
+        return [TableDiffers(Said(N_("{count} cards lie in the grid that were not there, among them {card}: "
+                                     "lay one card at a time."),
+                                  {"count": len(extra), "card": _name(extra[0], cards)}))]
+    to_grid = _grid_mapping(rows, at)
+    if to_grid is None:
+        return [TableDiffers(Said(N_("the grid is not clear: lay its cards in straight rows and columns."), {}))]
+    # every expected card must still be where the game has it
+    for code, (r, c) in where.items():
+        if _grid_place(to_grid, at[code], rows) != (r, c):
+            return [TableDiffers(Said(N_("{card} is not where the game has it (row {row}, column {col})."),
+                                      {"card": _name(code, cards), "row": r + 1, "col": c + 1}))]
+    if not extra:
+        return [TableMatches()]
+    code = extra[0]
+    place = _grid_place(to_grid, at[code], rows)
+    if place is None or place[0] % 2 == 0:
+        return [TableDiffers(Said(N_("{card} does not lie clearly in a gap between two rows, under a column."),
+                                  {"card": _name(code, cards)}))]
+    r, c = place
+    if rows[r][c]:
+        return [TableDiffers(Said(N_("{card} lies in a gap that already holds a card."), {"card": _name(code, cards)}))]
+    return [CardPlacedInGrid(code, r // 2 + 1, c + 1)]
+
+
+CARD_ROW_TOLERANCE = 0.3    # grid units (one column, one physical row) a sticker may be off its place
+GAP_ROW_TOLERANCE = 0.4     # cards in gaps lie less exactly; between the two is "not clear"
+
+
+def _grid_mapping(rows, at: dict):
+    """Picture -> grid coordinates (column, physical row), fitted to the fixed cards' stickers; a
+    homography, so a turned or tilted grid reads the same. A fixed card that was moved is an
+    outlier of the fit and then found out of place."""
+    import cv2
+    src, dst = [], []
+    for r in range(0, len(rows), 2):
+        for c, code in enumerate(rows[r]):
+            if code and code in at:
+                src.append(at[code])
+                dst.append((c, r))
+    if len(src) < 4:
+        return None
+    H, _mask = cv2.findHomography(np.float32(src), np.float32(dst), cv2.RANSAC, CARD_ROW_TOLERANCE)
+    if H is None or not np.all(np.isfinite(H)):
+        return None
+    return H
+
+
+def _grid_place(to_grid, p, rows) -> tuple[int, int] | None:
+    """The physical (row, column) a sticker centre lies in, or None when that is not clear."""
+    v3 = to_grid @ np.array([p[0], p[1], 1.0])
+    u, v = v3[0] / v3[2], v3[1] / v3[2]
+    c = round(u)
+    if abs(u - c) > CARD_ROW_TOLERANCE or not 0 <= c < max(len(r) for r in rows):
+        return None
+    even = 2 * round(v / 2)
+    if abs(v - even) <= CARD_ROW_TOLERANCE:
+        r = even
+    else:
+        odd = 2 * int(np.floor(v / 2)) + 1
+        if abs(v - odd) > GAP_ROW_TOLERANCE:
+            return None
+        r = odd
+    if not 0 <= r < len(rows) or c >= len(rows[r]):
+        return None
+    return r, c
+
+
+# -- board --------------------------------------------------------------------------------------------------
+
+CORNERS = (N_("top left"), N_("top right"), N_("bottom right"), N_("bottom left"))
+
+
+def board_proposals(expected, frame, detections: list, cards: dict, *, pose=None) -> list:
+    """Exhibition / Ancient Knowledge: which card lies on which spot of the board."""
+    from companion.vision.boards import detect_markers, find_board, load_board, spot_of
+    if expected is None:
+        return []
+    board = load_board(expected.board)
+    if pose is None:
+        markers = detect_markers(frame)
+        pose, _why = find_board(frame, board, markers=markers)
+        if pose is None:
+            return [TableDiffers(_board_not_found(board, markers))]
+    want = {code: spot for spot, code in expected.spots.items() if code}
+    found: dict[str, str | None] = {d.payload: spot_of(pose, d.center) for d in detections}
+    placed, removed, problems = [], [], []
+    for code, spot in found.items():
+        if spot is None:
+            problems.append(Said(N_("{card} lies on no spot of the board."), {"card": _name(code, cards)}))
+        elif want.get(code) == spot:
+            continue
+        else:
+            holder = expected.spots.get(spot)
+            if holder and holder != code and found.get(holder) == spot:
+                problems.append(Said(N_("{card} lies on {spot}, which holds another card."),
+                                     {"card": _name(code, cards), "spot": spot}))
+            else:
+                if code in want:
+                    removed.append(CardRemoved(code))
+                placed.append(CardPlacedOnSpot(code, spot))
+    grey = None
+    for code, spot in want.items():
+        if code in found:
+            continue
+        if grey is None:
+            grey = _grey(frame)
+        if _spot_is_empty(grey, pose, spot):
+            removed.append(CardRemoved(code))
+        else:
+            problems.append(Said(N_("the card on {spot} cannot be read ({card} should lie there)."),
+                                 {"spot": spot, "card": _name(code, cards)}))
+    if problems:
+        return [TableDiffers(problems[0])]
+    if not placed and not removed:
+        return [TableMatches()]
+    return removed + placed
+
+
+def _board_not_found(board, markers: dict) -> Text:
+    missing = [i for i, m in enumerate(board.markers) if m.id not in markers]
+    if len(missing) == 4:
+        return Said(N_("the board is not in view: none of its four corner markers is seen."), {})
+    if missing:
+        return Said(N_("the board is not fully in view: its {corner} corner marker is not seen (covered, or "
+                       "outside the picture)."), {"corner": Text(CORNERS[missing[0]])})
+    return Said(N_("the board's corner markers are not where its board file puts them."), {})
+
+
+def _grey(frame):
+    import cv2
+    return frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+
+
+EMPTY_EDGE_SHARE = 0.01         # an empty spot has (almost) no sharp edges inside its outline
+
+
+def _spot_is_empty(grey: np.ndarray, pose, spot_name: str) -> bool:
+    """Is the spot's inside plain board (no card, no sticker)? Looked at straight on, its middle part
+    (clear of the outline and the printed name) must be nearly free of edges. Anything unsure is
+    "not empty", so a card that only could not be read is never taken for gone."""
+    import cv2
+    spot = pose.board.spot(spot_name)
+    ppm = 3.0
+    w, h = max(8, round(spot.w * ppm)), max(8, round(spot.h * ppm))
+    x0, y0, x1, y1 = spot.x + 0.15 * spot.w, spot.y + 0.15 * spot.h, spot.x + 0.85 * spot.w, spot.y + 0.85 * spot.h
+    src = np.float32([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    dst = np.float32([(0, 0), (w, 0), (w, h), (0, h)])
+    to_patch = cv2.getPerspectiveTransform(src, dst) @ pose.to_board
+    corners = np.array([pose.image_point(p) for p in src])
+    H, W = grey.shape[:2]
+    if corners.min() < 0 or corners[:, 0].max() >= W or corners[:, 1].max() >= H:
+        return False
+    patch = cv2.warpPerspective(grey, to_patch, (w, h), flags=cv2.INTER_AREA)
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
+    edges = np.count_nonzero(np.hypot(gx, gy) > 160)
+    return edges <= EMPTY_EDGE_SHARE * patch.size
+
