@@ -1,9 +1,20 @@
 """A camera that looks at a simulated table: the demo's and the tests' stand-in for the Pi camera.
 
 The picture of a layout is rendered once by the scene generator (scene.py: cards, stickers, table
-texture, light, blur) at the largest sticker scale that fits the frame, never above what a real
-camera gives, and every ``read()`` adds fresh sensor noise so consecutive frames differ like a real
-camera's. The tracker reads it exactly as it reads a photo: nothing is passed on but pixels.
+texture, light, blur) and cached while the layout stays the same; every ``read()`` adds fresh sensor
+noise so consecutive frames differ like a real camera's. The tracker reads it exactly as it reads a
+photo: nothing is passed on but pixels.
+
+The look is a good camera on a stand: mild blur, even light, no glare, no JPEG, no Bayer mosaic (the
+bench's harsher frames are for ``companion bench vision``). It is also quick to draw (about 0.1 s per
+new layout at 1280x720), which matters because the demo changes the layout every turn.
+
+Scale: the largest of 3.6 down to 1.0 pixels per module (steps of 0.1) at which the layout fits the
+frame; it never refuses a layout. At 1280x720 that is 3.6 for rows of up to 8 cards, 3.0 for 12,
+2.2 for 16, 1.8 for 20 and 2.2 for Cronología's 9-row grid, and every one of these reads completely
+(tests/test_vision_virtual_table.py); at 1920x1080 a 20-card row gets 2.7. From about 24 cards in a
+1280-pixel row the stickers get too small to read: a real table would need a wider picture or
+bigger stickers (hardware/camera.md).
 """
 
 from __future__ import annotations
@@ -15,38 +26,58 @@ from companion.vision.layouts import GridLayout, RowLayout
 from companion.vision.scene import fits, render_table
 
 BEST_PX_PER_MODULE = 3.6      # a well-mounted camera (hardware/camera.md)
-LEAST_PX_PER_MODULE = 2.4     # a long row in a small frame still reads (single frames need >= 2.2)
+LEAST_PX_PER_MODULE = 1.0     # below this nothing reads; above it a layout is always drawn, never refused
+NOISE_FIELDS = 4
+NOISE_SIGMA = 2.0             # grey levels of sensor noise, fresh in every frame
+LOOK = dict(blur=(0.4, 0.6), noise=0, jpeg=None, glare=0, bayer=False, tilt=1.5, perspective=2.0, light=0.15,
+            jitter=1.5)
 
 
 class VirtualTable:
     def __init__(self, width: int = 1280, height: int = 720, seed: int = 0):
-        self.width, self.height, self.seed = width, height, seed
+        self.width, self.height, self.seed = int(width), int(height), seed
         self.layout = RowLayout([])
         self._key = None
         self._picture: np.ndarray | None = None
         self._frames = 0
+        self._rng = np.random.default_rng([seed, 99])
+        self._noise: list[np.ndarray] | None = None
 
     def set_layout(self, layout) -> None:
         self.layout = layout
 
-    def px_per_module(self, layout) -> float:
+    def px_per_module(self, layout=None) -> float:
+        """The scale the layout (its cards, foreign texts aside) is drawn at."""
+        layout = split_foreign(self.layout)[0] if layout is None else layout
         ppm = BEST_PX_PER_MODULE
-        while ppm > LEAST_PX_PER_MODULE and not fits(layout, width=self.width, height=self.height,
-                                                     px_per_module=ppm, seed=self.seed):
-            ppm -= 0.1
+        while ppm > LEAST_PX_PER_MODULE and not fits(layout, width=self.width, height=self.height, px_per_module=ppm,
+                                                     seed=self.seed, tilt=LOOK["tilt"],
+                                                     perspective=LOOK["perspective"], jitter=LOOK["jitter"]):
+            ppm = round(ppm - 0.1, 2)
         return ppm
 
-    def read(self) -> np.ndarray:
+    def picture(self) -> np.ndarray:
+        """The table as the layout lies now, without this frame's noise."""
         key = repr(self.layout)
         if key != self._key:
             layout, foreign = split_foreign(self.layout)
+            # the same seed is the same table and light: another layout is another photo of it
             scene = render_table(layout, width=self.width, height=self.height, px_per_module=self.px_per_module(layout),
-                                 seed=self.seed, jpeg=None, glare=0.2, foreign_codes=foreign)
+                                 seed=self.seed, table="wood", foreign_codes=foreign, **LOOK)
             self._key, self._picture = key, scene.image
+        return self._picture
+
+    def read(self) -> np.ndarray:
+        """The next camera frame (BGR)."""
+        picture = self.picture()
+        if self._noise is None or self._noise[0].shape != picture.shape:
+            # a few noise fields, shifted at random each frame: fresh-looking noise at little cost
+            self._noise = [np.clip(self._rng.normal(0, NOISE_SIGMA, picture.shape), -8, 8).astype(np.int16)
+                           for _ in range(NOISE_FIELDS)]
         self._frames += 1
-        rng = np.random.default_rng(self._frames)
-        noisy = self._picture.astype(np.int16) + rng.integers(-2, 3, self._picture.shape, dtype=np.int16)
-        return np.clip(noisy, 0, 255).astype(np.uint8)
+        dy, dx = self._rng.integers(0, 64, 2)
+        noise = np.roll(self._noise[self._frames % NOISE_FIELDS], (int(dy), int(dx)), axis=(0, 1))
+        return np.clip(picture.astype(np.int16) + noise, 0, 255).astype(np.uint8)
 
     def close(self) -> None:
         pass
