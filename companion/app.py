@@ -152,14 +152,14 @@ def make_tracker(kind: str):
 
 
 def open_store(demo: bool):
-    """The game log. The demo keeps its games apart from the real ones (and starts afresh)."""
+    """The game log. The demo's games are kept apart from the real ones, in a fresh file of each run
+    (two demos, or a demo and ``bench kiosk``, may run at once)."""
     from companion.paths import data_dir
     from companion.store.log import GameLog
-    name = "demo-games.sqlite" if demo else "games.sqlite"
-    path = data_dir() / name
-    if demo and path.exists():
-        path.unlink()
-    return GameLog(path)
+    if demo:
+        import tempfile
+        return GameLog(Path(tempfile.mkdtemp(prefix="companion-demo-")) / "demo-games.sqlite")
+    return GameLog(data_dir() / "games.sqlite")
 
 
 def main_loop(kiosk, turns: int | None = None) -> int:

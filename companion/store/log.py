@@ -66,8 +66,10 @@ class GameLog:
 
     def _explain(self, e: sqlite3.Error) -> str:
         text = str(e)
-        if "disk is full" in text or "disk I/O" in text:
+        if "disk is full" in text:
             return f"{self.path}: the disk is full ({text}); nothing new was saved"
+        if "disk I/O" in text:
+            return f"{self.path}: the disk failed to write ({text}); nothing new was saved"
         if "not a database" in text or "malformed" in text:
             return f"{self.path}: not a readable game database ({text}); move it aside to start a new one"
         if "readonly" in text or "unable to open" in text:
