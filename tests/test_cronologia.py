@@ -337,7 +337,7 @@ def test_C14_empty_deck_skips_the_draw_and_a_player_without_cards_passes():
         lo = min(s.rows[k - 1][c - 1].year, s.rows[k][c - 1].year)
         s, ev = do(s, put(s.current, lo, k, c))
     assert s.status == "finished" and hands(s) == (0, 0)
-    assert any(e.kind == "game_ended" for e in ev)
+    assert any(e.kind == "game_ended" for e in ev) and cronologia.summary(s)["end_reason"] == "no_union_events"
 
 
 def test_normal_end_when_fewer_than_25_cards_remain_after_a_scoring():
@@ -345,6 +345,7 @@ def test_normal_end_when_fewer_than_25_cards_remain_after_a_scoring():
     for year, k in ((1789, 1), (1517, 2), (1900, 3), (1939, 4)):
         s, _ = do(s, put(s.current, year, k, 3))
     assert s.status == "finished" and cronologia.summary(s)["score"] == 29
+    assert cronologia.summary(s)["end_reason"] == "deck"
 
 
 def test_C15_one_draw_on_the_turn_a_column_scores():

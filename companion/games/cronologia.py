@@ -110,6 +110,7 @@ class Cooperative:
     columns: int = 0                                    # columns scored
     awaiting_deal: bool = False
     status: str = "in_progress"                         # in_progress | finished | lost
+    end_reason: str | None = None                       # deck | no_union_events | lives
     mode: str = "cooperative"
 
     def holds(self, player: str) -> int:
@@ -348,7 +349,7 @@ def _apply_cooperative(s: Cooperative, a, events: list[Event]) -> Cooperative:
                     rows=((None,) * COLS,) * ROWS, gaps=((None,) * COLS,) * GAP_ROWS)
         if s.pile is not None and s.pile < GRID_CARDS:
             events.append(Event("game_ended", {"reason": "deck", "score": s.score}))
-            return evolve(s, status="finished")
+            return evolve(s, status="finished", end_reason="deck")
         return evolve(s, awaiting_deal=True)       # C15: the one draw of this turn comes with the deal
     s = _draw(s, a.player, events)
     return _next(s, events)
@@ -376,7 +377,7 @@ def _fail(s: Cooperative, player: str, events: list[Event]) -> Cooperative:
     events.append(Event("life_lost", {"lives": lives, "boxed": boxed}))
     if lives == 0:
         events.append(Event("game_lost", {"score": s.score}))
-        return evolve(s, status="lost")
+        return evolve(s, status="lost", end_reason="lives")
     for p in dealt_to:
         for _ in range(lives * (len(s.players) if s.rules.shared_pool else 1)):
             s = _draw(s, p, events)
@@ -416,8 +417,8 @@ def _draw(s: Cooperative, player: str, events: list[Event]) -> Cooperative:
 def _next(s: Cooperative, events: list[Event]) -> Cooperative:
     """The turn passes left; a player without union events passes (C14); nobody holding one ends it."""
     if not any(s.hands):
-        events.append(Event("game_ended", {"reason": "no union events", "score": s.score}))
-        return evolve(s, status="finished")
+        events.append(Event("game_ended", {"reason": "no_union_events", "score": s.score}))
+        return evolve(s, status="finished", end_reason="no_union_events")
     turn = s.turn
     for _ in s.players:
         turn = (turn + 1) % len(s.players)
@@ -444,7 +445,7 @@ def summary(state) -> dict:
     hands = {"pool": s.hands[0]} if s.rules.shared_pool else dict(zip(s.players, s.hands))
     return {"game": GAME_ID, "mode": "cooperative", "level": s.level, "status": s.status, "score": s.score,
             "lives": s.lives, "hands": hands, "turn": s.current, "columns_scored": s.columns,
-            "awaiting_deal": s.awaiting_deal, "pile": s.pile, "box": s.box,
+            "awaiting_deal": s.awaiting_deal, "pile": s.pile, "box": s.box, "end_reason": s.end_reason,
             "grid": [[c.year if c else None for c in row] for row in s.rows],
             "gaps": [[c.year if c else None for c in row] for row in s.gaps]}
 

@@ -290,6 +290,8 @@ class CronologiaCooperativeView(GameView):
         rows.append(ScoreRow(Text(N_("Why it ended")),
                              "✗" if lost else "✓",
                              Text(N_("The team ran out of lives.")) if lost else
+                             Text(N_("Nobody holds a union event and the deck is empty."))
+                             if s.get("end_reason") == "no_union_events" else
                              Text(N_("The deck cannot make another grid of 25 cards."))))
         return headline, not lost, rows
 
