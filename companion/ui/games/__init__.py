@@ -101,6 +101,28 @@ class GameView:
         return importlib.import_module(ENGINES[self.engine_id])
 
 
+class BoardView(GameView):
+    """A game read from a player board (Exhibition, Ancient Knowledge): ``spots`` says which code lies
+    on which spot of the board file ``board`` (assets/boards/)."""
+
+    table_kind = "board"
+    board = ""
+
+    def spots(self, session) -> dict:
+        raise NotImplementedError
+
+    def codes_on_table(self, session) -> list[str]:
+        return list(self.spots(session).values())
+
+    def expected_layout(self, session):
+        from companion.vision.layouts import BoardLayout
+        return BoardLayout(self.board, self.spots(session))
+
+    def empty_layout(self):
+        from companion.vision.layouts import BoardLayout
+        return BoardLayout(self.board, {})
+
+
 def register(view: GameView) -> GameView:
     VIEWS[view.key] = view
     return view

@@ -21,7 +21,7 @@ from companion.games.ancient_knowledge.catalog import catalog
 from companion.games.base import refusal
 from companion.i18n import N_, Text, translate
 from companion.ui.canvas import Literal
-from companion.ui.games import Ask, GameView, Option, ScoreRow, TurnInfo, Verdict, register
+from companion.ui.games import Ask, BoardView, Option, ScoreRow, TurnInfo, Verdict, register
 from companion.ui.games._ancient_board import draw_board
 from companion.ui.games._menus import numbers, paged, pick_several
 from companion.ui.games._words import Words, joined, later
@@ -63,7 +63,7 @@ def _prompt_text(pp: dict) -> Text:
     return Text(pp["msgid"], pp["params"])
 
 
-class AncientKnowledgeView(GameView):
+class AncientKnowledgeView(BoardView):
     key = "ancient-knowledge"
     engine_id = "ancient-knowledge"
     title = N_("Ancient Knowledge")
@@ -71,7 +71,7 @@ class AncientKnowledgeView(GameView):
                "reads your board; the companion tells what declines each turn and what a Create costs, asks what "
                "it cannot see, and explains the final score.")
     min_players, max_players = 2, 4
-    table_kind = "board"
+    board = "ancient-knowledge"
     picker_rank = 20
     camera_share = 0.14
     judges_refusals = True
@@ -141,17 +141,6 @@ class AncientKnowledgeView(GameView):
         for i, tech in enumerate(b.techs[:8]):
             out[f"tech[{i}]"] = codes.get(tech)
         return {spot: code for spot, code in out.items() if code}
-
-    def codes_on_table(self, session) -> list[str]:
-        return list(self.spots(session).values())
-
-    def expected_layout(self, session):
-        from companion.vision.layouts import BoardLayout
-        return BoardLayout("ancient-knowledge", self.spots(session))
-
-    def empty_layout(self):
-        from companion.vision.layouts import BoardLayout
-        return BoardLayout("ancient-knowledge", {})
 
     def current(self, session):
         s = session.state

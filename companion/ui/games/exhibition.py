@@ -20,7 +20,7 @@ from companion.games.exhibition.board import CONTINENTS, DEPOT, OVERLAYS, SHOWCA
 from companion.games.exhibition.cards import DECADES, card_json, coloured, label, parse, same_card
 from companion.i18n import N_, Text, translate
 from companion.ui.canvas import Literal
-from companion.ui.games import Ask, GameView, Option, ScoreRow, TurnInfo, Verdict, register
+from companion.ui.games import Ask, BoardView, Option, ScoreRow, TurnInfo, Verdict, register
 from companion.ui.games._exhibition_board import draw_hall, draw_market
 from companion.ui.games._menus import paged
 from companion.ui.games._words import Words, joined, later
@@ -94,7 +94,7 @@ def _decade_runs(decades: list[int]) -> str:
     return ", ".join(f"{r[0]}s" if len(r) == 1 else f"{r[0]}s–{r[-1]}s" for r in runs) or "–"
 
 
-class ExhibitionView(GameView):
+class ExhibitionView(BoardView):
     key = "exhibition"
     engine_id = "exhibition"
     title = N_("Exhibition: Twentieth Century")
@@ -102,7 +102,7 @@ class ExhibitionView(GameView):
                "each with its own rule. The camera reads your board; the companion checks every card as it is "
                "placed and explains every figure of the final score.")
     min_players, max_players = 1, 5
-    table_kind = "board"
+    board = "exhibition"
     picker_rank = 10
     camera_share = 0.14
     band_height = 84
@@ -171,7 +171,7 @@ class ExhibitionView(GameView):
                             {"n": per * n, "per": per})
 
     # -- reading the table ---------------------------------------------------------------------
-    def board_codes(self, session) -> dict:
+    def spots(self, session) -> dict:
         s = session.state
         if s.finished:
             return {}
@@ -182,17 +182,6 @@ class ExhibitionView(GameView):
                 if c is not None and c.code:
                     spots[f"{key}[{i}]"] = c.code
         return spots
-
-    def codes_on_table(self, session) -> list[str]:
-        return list(self.board_codes(session).values())
-
-    def expected_layout(self, session):
-        from companion.vision.layouts import BoardLayout
-        return BoardLayout("exhibition", self.board_codes(session))
-
-    def empty_layout(self):
-        from companion.vision.layouts import BoardLayout
-        return BoardLayout("exhibition", {})
 
     def current(self, session):
         s = session.state
