@@ -124,7 +124,7 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
         from companion.vision.sources import open_source
         if table is None:
             try:
-                source = open_source(config.camera.source)
+                source = open_source(config.camera.source, width=config.camera.width, height=config.camera.height)
             except BadInput:
                 raise
             table = TableFeed(source, make_tracker, threaded=threaded)
