@@ -625,6 +625,12 @@ def _card_texture(payload: str, w: float, h: float, R: int, style: int) -> tuple
     return img, alpha
 
 
+def release_scene_caches() -> None:
+    """Forget the cached card and sticker textures (a long-running caller draws few scenes)."""
+    _sticker_texture.cache_clear()
+    _card_texture.cache_clear()
+
+
 def _paste(canvas: np.ndarray, texture: np.ndarray, alpha: np.ndarray | None, M: np.ndarray, R: float, S: int,
            shadow: float = 0.0) -> None:
     """Warp ``texture`` (R px per item unit; M = item units -> image px) onto ``canvas`` through an S-times

@@ -23,7 +23,7 @@ import numpy as np
 
 from companion.cards.payload import parse_sticker
 from companion.vision.layouts import GridLayout, RowLayout
-from companion.vision.scene import fits, render_table
+from companion.vision.scene import fits, release_scene_caches, render_table
 
 BEST_PX_PER_MODULE = 3.6      # a well-mounted camera (hardware/camera.md)
 LEAST_PX_PER_MODULE = 1.0     # below this nothing reads; above it a layout is always drawn, never refused
@@ -65,6 +65,10 @@ class VirtualTable:
             scene = render_table(layout, width=self.width, height=self.height, px_per_module=self.px_per_module(layout),
                                  seed=self.seed, table="wood", foreign_codes=foreign, **LOOK)
             self._key, self._picture = key, scene.image
+            # The scene's texture caches speed up benchmarks that render many scenes of the same cards;
+            # a kiosk demo running all day renders one layout per turn, so they would only hold memory
+            # (about 1 MB per card, bench kiosk's memory figure).
+            release_scene_caches()
         return self._picture
 
     def read(self) -> np.ndarray:
