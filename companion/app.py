@@ -168,9 +168,9 @@ def main_loop(kiosk, turns: int | None = None) -> int:
 
     from companion.inputs.keys import key_command
 
-    service = _service()
-    if service:
-        service.ready()
+    from companion import service
+
+    service.ready()
     clock = pygame.time.Clock()
     demo = kiosk.demo
     frames_at_turn, last_turns = 0, 0
@@ -198,8 +198,7 @@ def main_loop(kiosk, turns: int | None = None) -> int:
                     kiosk.show_bug(traceback.format_exc())
             kiosk.step()
             pygame.display.flip()
-            if service:
-                service.watchdog()
+            service.watchdog()
             if turns is None:
                 clock.tick(30)
                 continue
@@ -215,8 +214,7 @@ def main_loop(kiosk, turns: int | None = None) -> int:
                 code = 1
                 break
     finally:
-        if service:
-            service.stopping()
+        service.stopping()
         close = getattr(kiosk.table, "close", None)
         if close:
             close()
@@ -228,15 +226,6 @@ def main_loop(kiosk, turns: int | None = None) -> int:
         print(f"autoplay: {demo.turns} turns, {demo.games_done} games finished, {kiosk.frames} frames, "
               f"{len(set(kiosk.shown))} different screens")
     return code
-
-
-def _service():
-    """The systemd hooks (ready, watchdog, stopping) when the service module is installed."""
-    try:
-        from companion import service
-    except ImportError:
-        return None
-    return service if all(hasattr(service, n) for n in ("ready", "watchdog", "stopping")) else None
 
 
 def _log_to_data_dir() -> None:

@@ -169,10 +169,8 @@ def check_camera(source: str) -> Check:
 
 
 def _read_one_frame(source: str) -> Check:
-    try:
-        from companion.vision.sources import open_source
-    except ImportError:
-        return _probe_without_vision(source)
+    from companion.vision.sources import open_source
+
     cam = open_source(source)
     try:
         frame, deadline = None, time.monotonic() + 10
@@ -192,25 +190,6 @@ def _read_one_frame(source: str) -> Check:
         return Check("camera", WARN, f"{source}: {w}x{h}, but the picture is black (mean {brightness:.0f}/255)",
                      "take the lens cap off, light the table; the camera must look down at the play area")
     return Check("camera", OK, f"{source}: a {w}x{h} picture")
-
-
-def _probe_without_vision(source: str) -> Check:
-    """Before the vision package is installed: is the camera there at all?"""
-    kind, _, rest = source.partition(":")
-    if kind in ("picamera2", "auto"):
-        from picamera2 import Picamera2
-        cameras = Picamera2.global_camera_info()
-        if cameras:
-            return Check("camera", OK, f"{source}: found {', '.join(str(c.get('Model', '?')) for c in cameras)}")
-        if kind == "auto" and list(Path("/dev").glob("video*")):
-            return Check("camera", OK, f"{source}: no Pi camera; a video device is there ({source} will use it)")
-        raise RuntimeError("no camera found")
-    if kind == "usb":
-        device = Path(f"/dev/video{rest or 0}")
-        if not device.exists():
-            raise RuntimeError(f"{device} does not exist")
-        return Check("camera", OK, f"{source}: {device} is there")
-    raise RuntimeError("the camera code (companion.vision.sources) is not installed")
 
 
 # -- decoders ----------------------------------------------------------------------------------------

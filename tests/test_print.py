@@ -9,8 +9,9 @@ import pytest
 
 from companion import cli
 from companion.cards.decks import get_deck, reload_decks
-from companion.print.cards import CARD_H, CARD_W, CODE_SIZE, COLS, make_cards
-from companion.print.pdf import code_modules, code_source
+from companion.print.cards import CARD_W, CODE_SIZE, COLS, make_cards
+from companion.print import pdf
+from companion.print.pdf import code_modules
 from companion.print.stickers import make_sheets
 
 DPI = 300
@@ -115,29 +116,22 @@ def test_print_commands_refuse_bad_input(tmp_path, capsys):
 
 
 def test_the_code_modules_come_from_one_maker():
-    assert code_source() in ("segno", "companion.vision.stickers.make_sticker_matrix")
+    from companion.vision.stickers import make_sticker_matrix
+    assert (pdf.code_matrix("TC:DEMO:001") == make_sticker_matrix("TC:DEMO:001")).all()
     assert code_modules("TC:ABCDEFGH:9999") == 21  # the longest payload still fits a version 1 symbol
 
 
-def test_the_vision_rooms_matrix_is_used_when_it_exists(monkeypatch, tmp_path):
-    import sys
-    import types
-
+def test_the_printed_code_is_the_camera_matrix(monkeypatch, tmp_path):
     import segno
 
-    from companion.print import pdf
-
-    def make_sticker_matrix(payload):  # a maker that returns its matrix with a 4-module quiet zone
+    def make_sticker_matrix(payload):  # another maker (level H, no quiet zone): what it makes is printed
         qr = segno.make_qr(payload, error="h", boost_error=False)
-        return [list(row) for row in qr.matrix_iter(scale=1, border=4)]
+        return [list(row) for row in qr.matrix_iter(scale=1, border=0)]
 
-    fake = types.ModuleType("companion.vision.stickers")
-    fake.make_sticker_matrix = make_sticker_matrix
-    monkeypatch.setitem(sys.modules, "companion.vision.stickers", fake)
+    monkeypatch.setattr(pdf, "make_sticker_matrix", make_sticker_matrix)
     pdf.code_matrix.cache_clear()
     try:
-        assert pdf.code_source() == "companion.vision.stickers.make_sticker_matrix"
-        assert pdf.code_modules("TC:DEMO:001") == 25  # level H needs version 2; the quiet zone is trimmed
+        assert pdf.code_modules("TC:DEMO:001") == 25  # level H needs version 2
         out = tmp_path / "s.pdf"
         result = make_sheets(get_deck("DEMO"), out, numbers=[1, 2, 3])
         assert sorted(p for p, _ in decode(render(out, 0))) == ["TC:DEMO:001", "TC:DEMO:002", "TC:DEMO:003"]

@@ -3,11 +3,8 @@
 import pygame
 import pytest
 
-import kiosk_doubles
 from companion.config import Config
 from companion.inputs.commands import BACK, MENU, NEXT, OK, TEXT, UNDO, Command
-
-STOOD_IN = kiosk_doubles.install()
 
 
 def make(size=(800, 480), autoplay=True, config=None, tour=False):

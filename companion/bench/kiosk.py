@@ -12,7 +12,6 @@ measured in the same process (a bare frame: clear the screen and show it), so ma
 from __future__ import annotations
 
 import os
-import statistics
 import time
 
 

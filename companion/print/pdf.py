@@ -1,9 +1,8 @@
 """What the sticker sheets and the print-and-play cards share: paper, fonts, the code, the ruler.
 
 Everything is drawn as vectors with reportlab, so a printer renders the code modules crisp at any
-resolution. The code's module matrix comes from the vision room when it offers one
-(``companion.vision.stickers.make_sticker_matrix``, so print and camera agree on the error-correction
-level); otherwise segno makes it here with the same payload text.
+resolution. The code's module matrix is the camera's own (``companion.vision.stickers``), so print
+and camera agree on the symbol and its error-correction level.
 """
 
 from __future__ import annotations
@@ -19,12 +18,10 @@ from reportlab.pdfbase.ttfonts import TTFont
 from companion.errors import BadInput
 from companion.i18n import N_, Text
 from companion.paths import assets_dir
+from companion.vision.stickers import make_sticker_matrix
 
 PAPERS = {"a4": A4, "letter": LETTER}
 FONT, FONT_BOLD = "DejaVuSans", "DejaVuSans-Bold"
-# Why Q: every payload TC:<2-8>:<1-4 digits> (at most 16 characters) still fits a version 1 symbol
-# (21 x 21 modules) at level Q, so all stickers have the same, largest possible modules for their size.
-ERROR_LEVEL = "q"
 
 # Printed cards carry both languages at once, so these names are pairs rather than msgids.
 PERIOD_NAMES = {"prehistoria": ("Prehistory", "Prehistoria"), "antigua": ("Ancient history", "Edad Antigua"),
@@ -51,29 +48,10 @@ def register_fonts() -> None:
         pdfmetrics.registerFont(TTFont(name, str(path)))
 
 
-def code_source() -> str:
-    """Which maker draws the code modules: the vision room's, or segno here."""
-    try:
-        from companion.vision.stickers import make_sticker_matrix  # noqa: F401
-    except ImportError:
-        return "segno"
-    return "companion.vision.stickers.make_sticker_matrix"
-
-
 @lru_cache(maxsize=4096)
 def code_matrix(payload: str) -> np.ndarray:
     """The dark/light modules of the code for ``payload``, without quiet zone (True = dark)."""
-    try:
-        from companion.vision.stickers import make_sticker_matrix
-    except ImportError:
-        import segno
-        qr = segno.make_qr(payload, error=ERROR_LEVEL, mode="alphanumeric", boost_error=False)
-        matrix = np.array([[bool(v) for v in row] for row in qr.matrix], dtype=bool)
-    else:
-        matrix = np.asarray(make_sticker_matrix(payload), dtype=bool)
-    rows = np.flatnonzero(matrix.any(axis=1))
-    cols = np.flatnonzero(matrix.any(axis=0))
-    return matrix[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]  # a matrix with its quiet zone trimmed
+    return np.asarray(make_sticker_matrix(payload), dtype=bool)
 
 
 def draw_code(c, payload: str, x: float, y: float, module: float) -> float:

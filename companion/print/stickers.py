@@ -26,7 +26,7 @@ from companion.cards.decks import Deck, get_deck
 from companion.cards.payload import format_payload
 from companion.errors import BadInput
 from companion.i18n import LANGUAGES, N_
-from companion.print.pdf import (FONT, FONT_BOLD, PAPERS, card_caption, code_modules, code_source, draw_code,
+from companion.print.pdf import (FONT, FONT_BOLD, PAPERS, card_caption, code_modules, draw_code,
                                  draw_ruler, fit_text, parse_numbers, register_fonts, tr)
 
 DEFAULT_SIZE_MM = 12.0
@@ -110,7 +110,7 @@ def run(args) -> int:
     result = make_sheets(deck, args.out, size_mm=args.size, paper=args.paper, shape=args.shape,
                          numbers=numbers, lang=args.lang)
     print(f"Wrote {result.stickers} {args.shape} stickers of {args.size:g} mm for {deck.id} on {result.pages} "
-          f"page(s) to {args.out} (code module {result.module_mm:.2f} mm; codes made by {code_source()}). "
+          f"page(s) to {args.out} (code module {result.module_mm:.2f} mm). "
           f"Print at 100 % and check the ruler.")
     return 0
 

@@ -290,7 +290,6 @@ class DemoPlayers:
     # -- the autoplay tour: every screen once, so the screenshots show them all ----------------
     def tour_step(self, top) -> None:
         step, arg = self.tour[0]
-        k = self.kiosk
         if step == "screen":
             self.tour.pop(0)
             return

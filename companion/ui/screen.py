@@ -10,7 +10,7 @@ from __future__ import annotations
 import pygame
 
 from companion.i18n import N_
-from companion.inputs.commands import BACK, MENU, NEXT, OK, PREV, UNDO, Command
+from companion.inputs.commands import MENU, NEXT, OK, PREV, UNDO, Command
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
 

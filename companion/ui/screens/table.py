@@ -28,6 +28,7 @@ from companion.errors import BadInput
 from companion.games.base import refusal
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO
+from companion.store.log import StoreError
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
 from companion.ui.screen import ListChoice, Screen, draw_hints, hint_bar_height
@@ -525,10 +526,6 @@ class TableScreen(Screen):
 
 
 def _is_store_error(e: Exception) -> bool:
-    try:
-        from companion.store.log import StoreError
-    except ImportError:
-        return isinstance(e, OSError)
     return isinstance(e, (StoreError, OSError))
 
 
