@@ -3,46 +3,22 @@
 ``BoardFeed`` stands where the camera and the board tracker are: the test lays cards on spots of
 "the board in view" (``feed.board``) or in front of the camera (``feed.detections``, for the setup
 reading), and each poll proposes what differs from the layout the kiosk expects, with the same
-class names and fields as the real tracker (``CardPlacedOnSpot``, ``CardRemoved``,
-``TableMatches``). The real tracker is not used: these tests check the views, not the vision."""
+proposals and detections of the real tracker and decoder. The tracker itself is not run: these tests
+check the views, not the vision."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import pygame
 
 from companion.inputs.commands import OK, Command
-
-
-@dataclass(frozen=True)
-class CardPlacedOnSpot:
-    code: str
-    spot: str
-
-
-@dataclass(frozen=True)
-class CardRemoved:
-    code: str
-
-
-@dataclass(frozen=True)
-class TableMatches:
-    pass
-
-
-@dataclass
-class Detection:
-    payload: str
-    center: tuple
-    corners: list
-    card: object = None
+from companion.vision.decode import Detection
+from companion.vision.tracker import CardPlacedOnSpot, CardRemoved, TableMatches
 
 
 def detection(code: str, x: float, y: float) -> Detection:
     from companion.cards.decks import resolve
     s = 12
-    return Detection(code, (x, y), [(x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)], resolve(code))
+    return Detection(code, ((x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)), (x, y), resolve(code))
 
 
 class BoardFeed:

@@ -38,7 +38,7 @@ def photograph(k, feed, board: str) -> None:
     scale = 480 / scene.image.shape[1]
     small = cv2.resize(scene.image, (480, int(scene.image.shape[0] * scale)), interpolation=cv2.INTER_AREA)
     feed.frame, feed.frame_scale = cv2.cvtColor(small, cv2.COLOR_BGR2RGB), scale
-    feed.detections = [Detection(t.payload, t.center, [tuple(p) for p in t.corners], resolve(t.payload))
+    feed.detections = [Detection(t.payload, tuple(tuple(p) for p in t.corners), t.center, resolve(t.payload))
                        for t in scene.truth]
     k.step()
 
