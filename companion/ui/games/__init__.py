@@ -13,6 +13,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass, field
 
+from companion.games.base import refusal
 from companion.games.registry import ENGINES
 from companion.i18n import N_, Text
 
@@ -107,9 +108,28 @@ class BoardView(GameView):
 
     table_kind = "board"
     board = ""
+    kept_events: tuple = ()       # the engine's events that mean a card was judged and stays
+    quiet_lines: tuple = ()       # routine lines (a take, an answer) that skip the verdict screen...
+    news_events: tuple = ()       # ...unless one of these happened with them
 
     def spots(self, session) -> dict:
         raise NotImplementedError
+
+    def context(self, session):
+        return session.state
+
+    def is_correct(self, events):
+        if refusal(events) is not None:
+            return False
+        if any(e.kind in self.kept_events for e in events):
+            return True
+        return None
+
+    def quiet(self, line, events, session) -> bool:
+        return line.get("type") in self.quiet_lines and not any(e.kind in self.news_events for e in events)
+
+    def next_step(self, line, events, session) -> str:
+        return "watch"
 
     def codes_on_table(self, session) -> list[str]:
         return list(self.spots(session).values())

@@ -30,8 +30,6 @@ DECK = "AK"
 ROWS_PER_PAGE = 6
 EFFECT_LINES = ("draw", "discard", "hand", "knowledge", "lost_knowledge", "move", "swap", "place", "destroy",
                 "to_past", "straighten", "gain_tech", "skip_decline")
-QUIET_LINES = ("answer", "excavate", "archive", "search") + EFFECT_LINES
-TURN_NEWS = ("slid", "turn_started", "game_over", "end_triggered", "tile_flipped", "self_discarded")
 ROWS = {"lower": N_("lower"), "upper": N_("upper")}
 PHASES = {"action": N_("Actions left: {n}"), "timeline": N_("Timeline phase"), "decline": N_("Decline phase")}
 
@@ -72,6 +70,9 @@ class AncientKnowledgeView(BoardView):
                "it cannot see, and explains the final score.")
     min_players, max_players = 2, 4
     board = "ancient-knowledge"
+    kept_events = ("created", "learnt", "placed")
+    quiet_lines = ("answer", "excavate", "archive", "search") + EFFECT_LINES
+    news_events = ("slid", "turn_started", "game_over", "end_triggered", "tile_flipped", "self_discarded")
     picker_rank = 20
     camera_share = 0.14
     judges_refusals = True
@@ -385,22 +386,6 @@ class AncientKnowledgeView(BoardView):
     def create_costs(session, card: str, player: str) -> list[dict]:
         from companion.games.ancient_knowledge.engine import create_options
         return create_options(session.state, card, player)
-
-    def context(self, session):
-        return session.state
-
-    def is_correct(self, events):
-        if refusal(events) is not None:
-            return False
-        if any(e.kind in ("created", "learnt", "placed") for e in events):
-            return True
-        return None
-
-    def quiet(self, line, events, session) -> bool:
-        return line.get("type") in QUIET_LINES and not any(e.kind in TURN_NEWS for e in events)
-
-    def next_step(self, line, events, session) -> str:
-        return "watch"
 
     def verdict(self, line, events, before, session, lang):
         """A Create or a Learn judged; at the end of a turn what declined (the decline reminder) and

@@ -32,8 +32,6 @@ OVERLAY_NAMES = {"spread_the_years": N_("Spread the Years"), "links": N_("Links"
 CONTINENT_NAMES = {"OC": N_("Oceania"), "SA": N_("South America"), "AF": N_("Africa"), "AS": N_("Asia"),
                    "EU": N_("Europe"), "NA": N_("North America")}
 LAYOUT_SPLITS = ((4, 4, 5), (4, 5, 4), (5, 4, 4), (3, 5, 5), (5, 3, 5), (5, 5, 3))
-BOOKKEEPING = ("take", "move", "refill", "secret")
-NEWS = ("six_continents", "exhibition_finished", "game_over")
 ROWS_PER_PAGE = 6
 FIGURES = (("six_continents", N_("Six continents")), ("years_gap", N_("Years Gap")),
            ("continent_focus", N_("Continent Focus")), ("decades", N_("Decades")), ("chain", N_("Chain of Years")))
@@ -103,6 +101,9 @@ class ExhibitionView(BoardView):
                "placed and explains every figure of the final score.")
     min_players, max_players = 1, 5
     board = "exhibition"
+    kept_events = ("placed",)
+    quiet_lines = ("take", "move", "refill", "secret")
+    news_events = ("six_continents", "exhibition_finished", "game_over")
     picker_rank = 10
     camera_share = 0.14
     band_height = 84
@@ -342,22 +343,6 @@ class ExhibitionView(BoardView):
             return t(N_("{player} put {card} in {spot}."), lang, player=line["player"], card=card,
                      spot=spot_words(line["spot"], s.layout, lang))
         return self.history_text(line, session, lang)
-
-    def context(self, session):
-        return session.state
-
-    def is_correct(self, events):
-        if refusal(events) is not None:
-            return False
-        if any(e.kind == "placed" for e in events):
-            return True
-        return None
-
-    def quiet(self, line, events, session) -> bool:
-        return line.get("type") in BOOKKEEPING and not any(e.kind in NEWS for e in events)
-
-    def next_step(self, line, events, session) -> str:
-        return "watch"
 
     def verdict(self, line, events, before, session, lang):
         kind = line["type"]
