@@ -20,8 +20,8 @@ from companion.cards.json_cards import card_to_json, parse_card
 from companion.cards.model import ICONS, Card, year_label
 from companion.errors import BadInput, json_path
 from companion.games import rounds
-from companion.games.base import Event, refuse
-from companion.games.rounds import Illegal, RowRules, RowState, evolve
+from companion.games.base import Event, Illegal, refuse
+from companion.games.rounds import RowRules, RowState, evolve
 from companion.i18n import N_
 
 GAME_ID = "cronologia"

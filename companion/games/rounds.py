@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from companion.cards.json_cards import parse_card
 from companion.cards.model import Card
 from companion.errors import BadInput
-from companion.games.base import Event, Illegal  # noqa: F401 (the engines raise it)
+from companion.games.base import Event, Illegal
 from companion.games.base import parse_players as base_players
 from companion.i18n import N_
 

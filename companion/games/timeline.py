@@ -15,8 +15,8 @@ from companion.cards.json_cards import card_to_json
 from companion.cards.model import Card
 from companion.errors import BadInput
 from companion.games import rounds
-from companion.games.base import Event, refuse
-from companion.games.rounds import Illegal, RowRules, RowState
+from companion.games.base import Event, Illegal, refuse
+from companion.games.rounds import RowRules, RowState
 
 GAME_ID = "timeline"
 _SETUP_KEYS = ("type", "game", "players", "hand", "start", "first_player_extra_card", "wrong_card_to_timeline",

@@ -36,13 +36,14 @@ def start(setup_line, where: str = "line 1") -> Replayed:
 
 
 def step(r: Replayed, line, where: str, lang: str = "en") -> Replayed:
-    """Apply one line; BadInput (naming ``where``) for a malformed or illegal one."""
+    """Apply one line to ``r`` (in place, and returned); BadInput (naming ``where``) for a malformed or
+    illegal one, leaving ``r`` as it was."""
     if isinstance(line, dict) and line.get("type") == "undo":
         if not r.lines:
             raise BadInput(where, "undo with nothing to undo (only the setup is left)")
-        lines = r.lines[:-1]
-        folded = fold(r.engine, r.setup, lines)
-        return Replayed(r.engine, r.setup, folded, lines)
+        r.lines.pop()
+        r.state, r.events = fold(r.engine, r.setup, r.lines), []
+        return r
     try:
         action = r.engine.parse_action(line)
     except BadInput as e:
@@ -51,7 +52,9 @@ def step(r: Replayed, line, where: str, lang: str = "en") -> Replayed:
     reason = refusal(events)
     if reason is not None:
         raise BadInput(where, reason.render(lang))
-    return Replayed(r.engine, r.setup, state, r.lines + [line], events)
+    r.state, r.events = state, events
+    r.lines.append(line)
+    return r
 
 
 def fold(engine, setup_line: dict, lines: list[dict]):
