@@ -80,8 +80,10 @@ def draw_hints(c: Canvas, hints: dict) -> None:
         c.box((rect.x, rect.y, c.px(8), rect.h), BUTTON_COLOURS[kind], radius=3)
         label = c.tr(BUTTON_LABELS[kind])
         what = c.tr(hints[kind])
-        c.text(Literal(f"{label}: {what}"), (rect.x + c.px(14), rect.centery), theme.SMALL * 0.9, theme.TEXT,
-               anchor="midleft", max_width=rect.w - c.px(18), role=f"hint:{kind}")
+        # a long hint wraps onto a second line rather than losing its end
+        c.paragraph(Literal(f"{label}: {what}"), (rect.x + c.px(14), rect.y + c.px(2), rect.w - c.px(18),
+                                                   rect.h - c.px(4)),
+                    theme.SMALL * 0.9, theme.TEXT, role=f"hint:{kind}", valign="middle")
         c.touch(rect, Command(kind, source="touch"))
 
 

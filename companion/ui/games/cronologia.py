@@ -79,9 +79,14 @@ class CronologiaCompetitiveView(RowGameView):
                     out.append((label, line))
         return out
 
+    def effect_player(self, session) -> str:
+        """Who chooses the effect: the player whose card was just placed (the engine has already
+        moved the turn on)."""
+        return session.lines[-1]["player"]
+
     def effect_prompt(self, session):
         return Text(N_("{player} may use one effect of the card (or none). Do it on the table, then choose it here."),
-                    {"player": session.lines[-1]["player"]})
+                    {"player": self.effect_player(session)})
 
     def is_correct(self, events):
         if any(e.kind == "effect_used" for e in events):      # an effect line judges no card

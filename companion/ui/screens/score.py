@@ -74,12 +74,15 @@ class ScoreScreen(Screen):
         if not rows:
             return
         gap = c.px(6)
-        row_h = min(c.px(64), (area.bottom - top - gap * (len(rows) - 1)) // len(rows))
         value_w = c.px(150)
-        for i, row in enumerate(rows):
-            r = pygame.Rect(area.x, top + i * (row_h + gap), area.w, row_h)
+        label_w = int(area.w * 0.34)
+        explain_w = area.w - label_w - value_w - c.px(18)
+        heights = _row_heights(c, rows, explain_w, area.bottom - top - gap * (len(rows) - 1))
+        y = top
+        for row, row_h in zip(rows, heights):
+            r = pygame.Rect(area.x, y, area.w, row_h)
+            y += row_h + gap
             c.box(r, theme.PANEL_HI if row.highlight else theme.PANEL)
-            label_w = int(r.w * 0.34)
             c.text(row.label, (r.x + c.px(12), r.centery), theme.BODY, theme.ACCENT if row.highlight else theme.TEXT,
                    bold=True, anchor="midleft", max_width=label_w - c.px(12), role="score-label")
             c.text(_lit(row.value), (r.x + label_w + value_w // 2, r.centery), theme.LARGE, bold=True,
@@ -88,6 +91,27 @@ class ScoreScreen(Screen):
                 x = r.x + label_w + value_w + c.px(8)
                 c.paragraph(row.explain, (x, r.y + c.px(4), r.right - x - c.px(10), r.h - c.px(8)), theme.SMALL,
                             theme.MUTED, role="score-explain", valign="middle")
+
+
+def _row_heights(c: Canvas, rows, explain_w: int, room: int) -> list[int]:
+    """Each row as tall as its explanation needs at the small size (at least the usual row), as long
+    as the sheet fits; otherwise an equal share each (the explanations then shrink)."""
+    from companion.ui.canvas import font
+    base = c.px(64)
+    px = c.px(theme.SMALL)
+    line_h = font(px, False).get_linesize()
+    want = [max(base, len(c.wrap(c.tr(r.explain), px, False, explain_w)) * line_h + c.px(10)) if r.explain else base
+            for r in rows]
+    if sum(want) <= room:
+        return want
+    share = room // len(rows)
+    if len(rows) * base <= room:
+        # grow the rows that need it from what the others leave
+        spare = room - len(rows) * base
+        extra = [w - base for w in want]
+        total = sum(extra) or 1
+        return [base + e * spare // total for e in extra]
+    return [share] * len(rows)
 
 
 def _lit(value):

@@ -22,6 +22,8 @@ Phases (``phase``, also in the screenshot names):
 
 from __future__ import annotations
 
+import dataclasses
+
 import pygame
 
 from companion.errors import BadInput
@@ -390,6 +392,8 @@ class TableScreen(Screen):
                    anchor="midleft", max_width=rect.w - c.px(28), role="turn")
             return
         info = self.view.turn(self.session)
+        if self.phase == "effect":
+            info = dataclasses.replace(info, player=self.view.effect_player(self.session))
         x = rect.x + c.px(12)
         if info.player:
             r = c.text(Text(N_("{player}'s turn"), {"player": info.player}), (x, rect.centery), theme.LARGE,
