@@ -4,7 +4,7 @@ import pygame
 import pytest
 
 from companion.config import Config
-from companion.inputs.commands import BACK, MENU, NEXT, OK, TEXT, UNDO, Command
+from companion.inputs.commands import BACK, MENU, NEXT, OK, PREV, TEXT, UNDO, Command
 
 
 def make(size=(800, 480), autoplay=True, config=None, tour=False):
@@ -120,6 +120,29 @@ def test_settings_behind_the_cafe_pin():
     k.step()
     press(k, OK, index=11)
     assert k.stack.top.name == "settings"
+
+
+def test_a_name_typed_with_the_four_buttons():
+    k = make(autoplay=False)
+    for kind in (OK, OK):               # attract -> picker -> players
+        press(k, kind)
+    assert k.stack.top.name == "players"
+    press(k, NEXT)                      # "Player 1: ..."
+    press(k, OK)
+    assert k.stack.top.name == "name"
+    press(k, OK, index=len(k.stack.top.choice.items) - 1)     # "Type a name…"
+    assert k.stack.top.name == "keyboard"
+    press(k, NEXT)                      # B
+    press(k, OK)
+    press(k, NEXT)                      # C
+    press(k, OK)
+    press(k, UNDO)                      # deletes the C
+    press(k, PREV)                      # back to B... then A
+    press(k, PREV)
+    press(k, OK)
+    assert k.stack.top.value == "Ba"
+    press(k, OK, index=len(k.stack.top.keys) - 1)             # ✓
+    assert k.stack.top.name == "players" and k.stack.top.names[0] == "Ba"
 
 
 def test_idle_kiosk_goes_back_to_the_attract_screen():

@@ -3,13 +3,12 @@ Settings and ending a game early ask for the café PIN when one is set."""
 
 from __future__ import annotations
 
-import pygame
-
 from companion.i18n import N_, Text
-from companion.inputs.commands import BACK, NEXT, OK, PREV, TEXT, UNDO, Command
+from companion.inputs.commands import BACK, NEXT, OK, UNDO
 from companion.ui import theme
-from companion.ui.canvas import Canvas, Literal
+from companion.ui.canvas import Canvas
 from companion.ui.screen import ListChoice, Screen
+from companion.ui.screens.keypad import DELETE, DONE, KeypadScreen
 
 
 class MenuScreen(Screen):
@@ -112,22 +111,19 @@ class ConfirmScreen(Screen):
                     role="question")
 
 
-PIN_KEYS = list("1234567890") + ["⌫", "✓"]
-
-
-class PinScreen(Screen):
-    """Digits on a keypad: NEXT moves, OK presses the key, UNDO deletes; a keyboard types directly.
-    ``check``: the PIN to match (then ``then()`` runs); else the typed PIN is handed to ``then(pin)``."""
+class PinScreen(KeypadScreen):
+    """Digits on a keypad. ``check``: the PIN to match (then ``then()`` runs); else the typed PIN is
+    handed to ``then(pin)``."""
 
     name = "pin"
-    typing = True
+    keys = list("1234567890") + [DELETE, DONE]
+    columns = 6
+    key_size = theme.TITLE
+    note_colour = theme.WRONG
 
     def __init__(self, kiosk, then, check: str | None = None):
         super().__init__(kiosk)
         self.then, self.check = then, check
-        self.value = ""
-        self.focus = 0
-        self.note = None
 
     @property
     def title(self):
@@ -136,37 +132,16 @@ class PinScreen(Screen):
     def hints(self):
         return {NEXT: N_("next key"), UNDO: N_("delete"), OK: N_("press key")}
 
-    def handle(self, cmd):
-        if cmd.kind == TEXT:
-            for ch in cmd.text:
-                if ch == "\b":
-                    self.value = self.value[:-1]
-                elif ch.isdigit() and len(self.value) < 8:
-                    self.value += ch
-            return
-        if cmd.kind == NEXT:
-            self.focus = (self.focus + 1) % len(PIN_KEYS)
-        elif cmd.kind == PREV:
-            self.focus = (self.focus - 1) % len(PIN_KEYS)
-        elif cmd.kind == UNDO:
-            if self.value:
-                self.value = self.value[:-1]
-            else:
-                self.kiosk.stack.pop()
-        elif cmd.kind == BACK:
-            self.kiosk.stack.pop()
-        elif cmd.kind == OK:
-            if cmd.index is not None:
-                self.focus = cmd.index
-            key = PIN_KEYS[self.focus]
-            if key == "⌫":
-                self.value = self.value[:-1]
-            elif key == "✓":
-                self.submit()
-            elif len(self.value) < 8:
-                self.value += key
+    def type(self, ch: str) -> None:
+        if ch == "\b":
+            self.value = self.value[:-1]
+        elif ch.isdigit() and len(self.value) < 8:
+            self.value += ch
 
-    def submit(self):
+    def shown_value(self):
+        return ("● " * len(self.value) if self.check else self.value), "center"
+
+    def done(self):
         if self.check is None:
             self.kiosk.stack.pop()
             self.then(self.value)
@@ -177,28 +152,3 @@ class PinScreen(Screen):
         else:
             self.value = ""
             self.note = N_("Wrong PIN")
-
-    def draw(self, c: Canvas):
-        self.draw_frame(c)
-        area = self.content_rect(c)
-        field = pygame.Rect(area.x, area.y, area.w, c.px(56))
-        c.box(field, theme.PANEL_HI)
-        c.text(Literal("● " * len(self.value) if self.check else self.value), (field.centerx, field.centery),
-               theme.LARGE, bold=True, anchor="center", role="typed")
-        if self.note:
-            c.text(self.note, (field.right - c.px(12), field.centery), theme.BODY, theme.WRONG, bold=True,
-                   anchor="midright", role="note")
-        cols = 6
-        top = field.bottom + c.px(10)
-        gap = c.px(8)
-        kw = (area.w - gap * (cols - 1)) // cols
-        kh = min(kw, (area.bottom - top - gap) // 2)
-        for i, key in enumerate(PIN_KEYS):
-            r, col = divmod(i, cols)
-            rect = pygame.Rect(area.x + col * (kw + gap), top + r * (kh + gap), kw, kh)
-            focused = i == self.focus
-            c.box(rect, theme.CORRECT if key == "✓" else (theme.PANEL_HI if focused else theme.PANEL), radius=8)
-            if focused:
-                c.box(rect, theme.ACCENT, radius=8, width=c.px(4))
-            c.text(Literal(key), rect.center, theme.TITLE, bold=True, anchor="center", role="key")
-            c.touch(rect, Command(OK, index=i, source="touch"))

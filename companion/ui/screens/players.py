@@ -6,10 +6,11 @@ from __future__ import annotations
 import pygame
 
 from companion.i18n import N_, Text
-from companion.inputs.commands import BACK, NEXT, OK, PREV, TEXT, UNDO
+from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
 from companion.ui.screen import ListChoice, Screen
+from companion.ui.screens.keypad import DELETE, DONE, KeypadScreen
 
 PRESET_NAMES = ["Ana", "Bruno", "Carla", "David", "Elena", "Fran", "Gala", "Hugo", "Inés", "Jorge",
                 "Lucía", "Mario", "Nuria", "Óscar", "Pilar", "Raúl"]
@@ -164,22 +165,16 @@ class NameScreen(Screen):
         self.choice.draw(c, area, theme.BODY, columns=3)
 
 
-KEYS = list("ABCDEFGHIJKLMNÑOPQRSTUVWXYZ") + ["-", "␣", "⌫", "✓"]
-
-
-class KeyboardScreen(Screen):
-    """Letters with four buttons: NEXT moves on, OK types the letter, UNDO deletes; ✓ is done.
-    A real keyboard types directly."""
+class KeyboardScreen(KeypadScreen):
+    """Letters for a player's name; ✓ is done."""
 
     name = "keyboard"
-    typing = True
+    keys = list("ABCDEFGHIJKLMNÑOPQRSTUVWXYZ") + ["-", "␣", DELETE, DONE]
+    key_size = theme.LARGE * 0.8
 
     def __init__(self, kiosk, form: PlayersScreen, index: int):
         super().__init__(kiosk)
         self.form, self.index = form, index
-        self.value = ""
-        self.focus = 0
-        self.note = None
 
     @property
     def title(self):
@@ -188,37 +183,15 @@ class KeyboardScreen(Screen):
     def hints(self):
         return {NEXT: N_("next letter"), UNDO: N_("delete"), OK: N_("type it")}
 
-    def handle(self, cmd):
-        if cmd.kind == TEXT:
-            for ch in cmd.text:
-                self.type(ch)
-        elif cmd.kind == NEXT:
-            self.focus = (self.focus + 1) % len(KEYS)
-        elif cmd.kind == PREV:
-            self.focus = (self.focus - 1) % len(KEYS)
-        elif cmd.kind == UNDO:
-            if self.value:
-                self.value = self.value[:-1]
-            else:
-                self.kiosk.stack.pop()
-        elif cmd.kind == BACK:
-            self.kiosk.stack.pop()
-        elif cmd.kind == OK:
-            if cmd.index is not None:
-                self.focus = cmd.index
-            key = KEYS[self.focus]
-            if key == "✓":
-                self.done()
-            elif key == "⌫":
-                self.value = self.value[:-1]
-            else:
-                self.type(" " if key == "␣" else key)
-
     def type(self, ch: str) -> None:
         if ch == "\b":
             self.value = self.value[:-1]
         elif len(self.value) < MAX_NAME:
+            ch = " " if ch == "␣" else ch
             self.value += ch if not self.value or self.value.endswith((" ", "-")) else ch.lower()
+
+    def shown_value(self):
+        return self.value + "▏", "midleft"
 
     def done(self):
         name = self.value.strip()
@@ -227,30 +200,3 @@ class KeyboardScreen(Screen):
             return
         self.form.set_name(self.index, name)
         self.kiosk.stack.pop_to("players")
-
-    def draw(self, c: Canvas):
-        self.draw_frame(c)
-        area = self.content_rect(c)
-        field = pygame.Rect(area.x, area.y, area.w, c.px(56))
-        c.box(field, theme.PANEL_HI)
-        c.text(Literal(self.value + "▏"), (field.x + c.px(16), field.centery), theme.LARGE, bold=True,
-               anchor="midleft", role="typed")
-        if self.note:
-            c.text(self.note, (field.right - c.px(12), field.centery), theme.SMALL, theme.WARN, anchor="midright",
-                   role="note")
-        cols = 10
-        rows = -(-len(KEYS) // cols)
-        top = field.bottom + c.px(10)
-        gap = c.px(6)
-        kw = (area.w - gap * (cols - 1)) // cols
-        kh = min(kw, (area.bottom - top - gap * (rows - 1)) // rows)
-        for i, key in enumerate(KEYS):
-            r, col = divmod(i, cols)
-            rect = pygame.Rect(area.x + col * (kw + gap), top + r * (kh + gap), kw, kh)
-            focused = i == self.focus
-            colour = theme.CORRECT if key == "✓" else (theme.PANEL_HI if focused else theme.PANEL)
-            c.box(rect, colour, radius=8)
-            if focused:
-                c.box(rect, theme.ACCENT, radius=8, width=c.px(4))
-            c.text(Literal(key), rect.center, theme.LARGE * 0.8, bold=True, anchor="center", role="key")
-            c.touch(rect, _ok(i))
