@@ -143,6 +143,16 @@ class BoardView(GameView):
         return BoardLayout(self.board, {})
 
 
+def known_cards(detections) -> tuple[list, Text | None]:
+    """The read codes whose card is known, or (None, why) when a code on the table is no known card
+    (a setup is read only from cards the companion knows)."""
+    unknown = [d for d in detections if getattr(d, "card", None) is None]
+    if unknown:
+        return None, Text(N_("A code on the table is not a known card: {code}"),
+                          {"code": getattr(unknown[0], "payload", "?")})
+    return list(detections), None
+
+
 def register(view: GameView) -> GameView:
     VIEWS[view.key] = view
     return view

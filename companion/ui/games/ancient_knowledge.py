@@ -21,7 +21,7 @@ from companion.games.ancient_knowledge.catalog import catalog
 from companion.games.base import refusal
 from companion.i18n import N_, Text, translate
 from companion.ui.canvas import Literal
-from companion.ui.games import Ask, BoardView, Option, ScoreRow, TurnInfo, Verdict, register
+from companion.ui.games import Ask, BoardView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._ancient_board import draw_board
 from companion.ui.games._menus import numbers, paged, pick_several
 from companion.ui.games._words import Words, joined, later
@@ -103,11 +103,9 @@ class AncientKnowledgeView(BoardView):
                        "fourth)."))
 
     def read_setup(self, detections, new_game, session):
-        known = [d for d in detections if getattr(d, "card", None) is not None]
-        unknown = [d for d in detections if getattr(d, "card", None) is None]
-        if unknown:
-            return None, Text(N_("A code on the table is not a known card: {code}"),
-                              {"code": getattr(unknown[0], "payload", "?")})
+        known, problem = known_cards(detections)
+        if problem:
+            return None, problem
         techs = catalog().techs
         if any(d.card.ak_id not in techs for d in known):
             return None, Text(N_("Only the nine technologies of the tiles may lie in view."))

@@ -8,7 +8,7 @@ from companion.cards.model import year_label
 from companion.games.base import refusal
 from companion.i18n import N_, Text
 from companion.ui.canvas import Literal
-from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, register
+from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._draw import grid_of_cards
 from companion.ui.games.timeline import RowGameView, card_of, title_of, tr
 
@@ -159,11 +159,9 @@ class CronologiaCooperativeView(GameView):
         return GridLayout([])
 
     def read_setup(self, detections, new_game, session):
-        known = [d for d in detections if getattr(d, "card", None) is not None]
-        unknown = [d for d in detections if getattr(d, "card", None) is None]
-        if unknown:
-            return None, Text(N_("A code on the table is not a known card: {code}"),
-                              {"code": getattr(unknown[0], "payload", "?")})
+        known, problem = known_cards(detections)
+        if problem:
+            return None, problem
         if len(known) != 25:
             return None, Text(N_("The camera sees {seen} of the 25 cards of the grid."), {"seen": len(known)})
         by_y = sorted(known, key=lambda d: d.center[1])

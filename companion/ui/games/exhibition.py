@@ -20,7 +20,7 @@ from companion.games.exhibition.board import CONTINENTS, DEPOT, OVERLAYS, SHOWCA
 from companion.games.exhibition.cards import DECADES, card_json, coloured, label, parse, same_card
 from companion.i18n import N_, Text, translate
 from companion.ui.canvas import Literal
-from companion.ui.games import Ask, BoardView, Option, ScoreRow, TurnInfo, Verdict, register
+from companion.ui.games import Ask, BoardView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._exhibition_board import draw_hall, draw_market
 from companion.ui.games._menus import paged
 from companion.ui.games._words import Words, joined, later
@@ -151,11 +151,9 @@ class ExhibitionView(BoardView):
 
     def read_setup(self, detections, new_game, session):
         """The 18 market cards, six columns of three from the left (each column kept in year order)."""
-        known = [d for d in detections if getattr(d, "card", None) is not None]
-        unknown = [d for d in detections if getattr(d, "card", None) is None]
-        if unknown:
-            return None, Text(N_("A code on the table is not a known card: {code}"),
-                              {"code": getattr(unknown[0], "payload", "?")})
+        known, problem = known_cards(detections)
+        if problem:
+            return None, problem
         if any(d.card.continent is None and d.card.white is None for d in known):
             return None, Text(N_("A card on the table is not an Exhibition card."))
         per, n = board().cards_per_column, len(CONTINENTS)

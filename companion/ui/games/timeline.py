@@ -9,7 +9,7 @@ from companion.cards.model import year_label
 from companion.errors import BadInput
 from companion.i18n import N_, Text, translate
 from companion.ui.canvas import Literal
-from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, register
+from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._draw import row_of_cards
 
 
@@ -52,11 +52,9 @@ class RowGameView(GameView):
 
     def read_setup(self, detections, new_game, session):
         """The start card(s) in reading order, or None and what is still missing."""
-        known = [d for d in detections if getattr(d, "card", None) is not None]
-        unknown = [d for d in detections if getattr(d, "card", None) is None]
-        if unknown:
-            return None, Text(N_("A code on the table is not a known card: {code}"),
-                              {"code": getattr(unknown[0], "payload", "?")})
+        known, problem = known_cards(detections)
+        if problem:
+            return None, problem
         n = self.start_cards
         if len(known) < n:
             return None, Text(N_("The camera sees {seen} of the {n} starting cards."), {"seen": len(known), "n": n})
