@@ -23,7 +23,8 @@ from pathlib import Path
 from companion.errors import BadInput
 
 log = logging.getLogger("companion.kiosk")
-MAX_FRAMES_PER_TURN = 3000      # autoplay gives up (exit 1) if a turn never completes
+MAX_FRAMES_PER_TURN = 3000
+TRIM_EVERY_S = 60               # freed heap handed back to the system (companion/heap.py)      # autoplay gives up (exit 1) if a turn never completes
 
 
 def add_arguments(parser) -> None:
@@ -168,9 +169,10 @@ def main_loop(kiosk, turns: int | None = None) -> int:
 
     from companion.inputs.keys import key_command
 
-    from companion import service
+    from companion import heap, service
 
     service.ready()
+    trimmed = time.monotonic()
     clock = pygame.time.Clock()
     demo = kiosk.demo
     frames_at_turn, last_turns = 0, 0
@@ -199,6 +201,9 @@ def main_loop(kiosk, turns: int | None = None) -> int:
             kiosk.step()
             pygame.display.flip()
             service.watchdog()
+            if time.monotonic() - trimmed > TRIM_EVERY_S:
+                heap.trim()
+                trimmed = time.monotonic()
             if turns is None:
                 clock.tick(30)
                 continue

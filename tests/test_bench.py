@@ -1,0 +1,36 @@
+"""The engine and kiosk benchmarks run and report every figure (their values are never judged)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def bench(*args):
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    out = subprocess.run([sys.executable, "-m", "companion", "bench", *args, "--json"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_bench_engine_reports_each_game():
+    r = bench("engine", "--games", "2", "--actions", "40")
+    assert [row["game"] for row in r["rows"]] == ["timeline", "cronologia-competitive", "cronologia-cooperative"]
+    assert all(row["games"] == 2 and 0 < row["actions"] <= 80 for row in r["rows"])
+
+
+def test_bench_kiosk_reports_latency_fps_and_memory():
+    r = bench("kiosk", "--presses", "5", "--frames", "5", "--turns", "10")
+    assert set(r["latency_ms"]) >= {"p50", "p99"} and r["table_view_fps_800x480"]["fps"] > 0
+    m = r["memory"]
+    assert m["turns"] == 10 and m["samples"] == 3
+    assert m["live_mb"]["min"] <= m["live_mb"]["max"] and m["untrimmed_rss_mb"]["max"] >= m["live_mb"]["min"]
+
+
+def test_heap_trim_on_this_machine():
+    from companion import heap
+    assert heap.trim() is (sys.platform.startswith("linux"))
