@@ -82,10 +82,11 @@ class _Hit:
     def __init__(self, text: str, corners):
         self.text = text
         self.corners = np.asarray(corners, float)
-        c = self.corners
-        self.center = (float(c[:, 0].mean()), float(c[:, 1].mean()))
-        d = np.diff(np.vstack([c, c[:1]]), axis=0)
-        self.side = float(np.sqrt((d * d).sum(axis=1)).mean())
+        # plain floats: a frame makes dozens of hits, and numpy is slow on 4 points
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = self.corners.tolist()
+        self.center = ((ax + bx + cx + dx) / 4, (ay + by + cy + dy) / 4)
+        self.side = (math.hypot(bx - ax, by - ay) + math.hypot(cx - bx, cy - by) + math.hypot(dx - cx, dy - cy)
+                     + math.hypot(ax - dx, ay - dy)) / 4
 
 
 @lru_cache(maxsize=1)
@@ -225,18 +226,34 @@ def _sharpen(img: np.ndarray, sigma: float, amount: float) -> np.ndarray:
 class _Candidate:
     x: float          # centre, image pixels
     y: float
-    r: float          # about half the code's side, pixels
+    r: float          # about half the code's side, pixels (the search measures codes ~1.25x too big)
+
+    @property
+    def ppm(self) -> float:
+        """The module size as the search measures it (about 1.25x the true one): what picks the ways."""
+        return 2 * self.r / 21
 
 
-def find_candidates(gray: np.ndarray, size_hint: float | None = None) -> list[_Candidate]:
+SIZE_BIAS = 1.25     # the candidate search's code size / the true size (bench scenes, all levels)
+
+
+def _half(gray: np.ndarray) -> np.ndarray:
+    h, w = gray.shape
+    return cv2.resize(gray, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+
+
+def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.ndarray | None = None
+                    ) -> list[_Candidate]:
     """Places that look like a sticker code: a patch dense with module-sized contrast, about square.
 
-    Local contrast (the 3x3 grey-level range, averaged over 5x5) is measured on a half-size image; a
-    code's modules make a solid patch of it, while a card edge or a line of text makes a thin band. The distance to the patch's edge peaks in the
-    middle of each code (even where a code's patch touches a card edge), which gives its centre and
-    size. ``size_hint``: the side of codes already read in this frame, which narrows the search."""
+    Local contrast (the 3x3 grey-level range, averaged over 5x5) is measured on a half-size image
+    (``small``, when the caller has it); a code's modules make a solid patch of it, while a card edge
+    or a line of text makes a thin band. The distance to the patch's edge peaks in the middle of each
+    code (even where a code's patch touches a card edge), which gives its centre and size.
+    ``size_hint``: the side of codes already read in this frame, which narrows the search."""
     h, w = gray.shape
-    small = cv2.resize(gray, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    if small is None:
+        small = _half(gray)
     grad = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, _K3)
     mask = cv2.threshold(cv2.blur(grad, (5, 5)), CANDIDATE_CONTRAST, 255, cv2.THRESH_BINARY)[1]
     # the patches' shapes are measured at quarter size: a code is still 9+ pixels across there
@@ -255,16 +272,33 @@ def find_candidates(gray: np.ndarray, size_hint: float | None = None) -> list[_C
         return []
     vals = np.zeros(n, np.float32)
     np.maximum.at(vals, labels[peaks], dist[peaks])
-    order = np.argsort(-vals[1:]) + 1
-    kept: list[tuple[float, float, float]] = []
-    for i in order:
-        cx, cy = centroids[i]
-        v = float(vals[i])
-        if any((cx - a) ** 2 + (cy - b) ** 2 < (0.9 * max(v, r)) ** 2 for a, b, r in kept):
-            continue
-        kept.append((cx, cy, v))
+    # the strongest peak first; a weaker one within 0.9 of the stronger's value is the same code
+    order = np.argsort(-vals[1:], kind="stable") + 1
+    v, c = vals[order], centroids[order]
+    d2 = ((c[:, None, :] - c[None, :, :]) ** 2).sum(axis=2)
+    near = d2 < (0.9 * v[:, None]) ** 2          # near[i, j]: j lies within reach of i (v[i] >= v[j])
+    gone = np.zeros(len(order), bool)
+    kept = []
+    for i in range(len(order)):
+        if not gone[i]:
+            kept.append(i)
+            gone |= near[i]
     # patch half-width = code half-side + the 5-pixel window's reach (2 half-size pixels, 1 here)
-    return [_Candidate(cx * f + (f - 1) / 2, cy * f + (f - 1) / 2, max(2.0, (v - 0.5)) * f) for cx, cy, v in kept]
+    return [_Candidate(float(c[i, 0]) * f + (f - 1) / 2, float(c[i, 1]) * f + (f - 1) / 2,
+                       max(2.0, float(v[i]) - 0.5) * f) for i in kept]
+
+
+def _isotropy(gray: np.ndarray, c: _Candidate) -> float:
+    """1 when the grey-level edges around ``c`` run every way (a code's modules), near 0 when they run
+    one way (a line of text, a card edge, wood grain)."""
+    patch = _crop(gray, c.x, c.y, 0.9 * c.r)[0].astype(np.float32)
+    if patch.shape[0] < 3 or patch.shape[1] < 3:
+        return 0.0
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1)
+    xx, yy, xy = float((gx * gx).mean()), float((gy * gy).mean()), float((gx * gy).mean())
+    trace = xx + yy
+    return 2 * math.sqrt(max(xx * yy - xy * xy, 0.0)) / trace if trace else 0.0
 
 
 def _crop(gray: np.ndarray, cx: float, cy: float, half: float) -> tuple[np.ndarray, int, int]:
@@ -274,47 +308,42 @@ def _crop(gray: np.ndarray, cx: float, cy: float, half: float) -> tuple[np.ndarr
     return gray[y0:y1, x0:x1], x0, y0
 
 
-# Ways to read a small crop: (scale, sharpen sigma, amount, global binarizer). Which comes first depends
-# on the code's size: at 2.5+ px/module the crop usually reads as it is, below that an upscale with a
-# little sharpening (undoing the lens blur) reads most, and the others catch the rest.
-_VARIANTS = ((3, 0.8, 0.8, False), (2, 0.0, 0.0, False), (4, 1.2, 1.5, False), (3, 0.8, 0.8, True),
-             (3, 1.0, 2.5, False))
-_PLAIN = (1, 0.0, 0.0, False)
-_TWO = (2, 0.8, 0.8, False)
+def _crop_half(c: _Candidate, step: int = 0) -> float:
+    """Half the side of the cut around a candidate: the code and its quiet zone, with room for the
+    search's usual error in centre and size; the second try cuts wider (where two cards' patches
+    merged, the centre can be off by a third of the code)."""
+    return 1.3 * c.r + 3 if step == 0 else 1.6 * c.r + 4
 
 
-def _variants_for(ppm: float | None, variants=_VARIANTS):
-    if ppm is None:
-        return variants
-    if ppm >= 2.5:
-        return (_PLAIN, _TWO) + tuple(variants)
-    if ppm >= 2.0:
-        return (_TWO,) + tuple(variants)
-    return variants
+# -- ways to read a crop ---------------------------------------------------------------------------------
+
+# A way: (scale, sharpen sigma in crop pixels, amount). The strong sharpening (amount 5-8, clipped to
+# 0-255) undoes the lens blur and stretches the local contrast: below 2.5 px per module it reads 1.5-2x
+# as many codes as a mild one. Two ways per size, the likelier first, chosen by what each read alone
+# and after the other on the candidates of the bench's scenes (seed 1, 4 levels, 2,600 code crops).
+_WAYS_BY_SIZE = (      # (smallest measured px/module, (first way, second way))
+    (3.0, ((1, 0.8, 3.0), (1.5, 0.9, 5.0))),
+    (2.8, ((1.5, 0.9, 5.0), (3, 0.8, 8.0))),
+    (2.4, ((2, 0.9, 8.0), (3, 0.8, 8.0))),
+    (0.0, ((3, 0.8, 8.0), (4, 0.9, 8.0))),
+)
+_PLAIN = (1, 0.0, 0.0)
 
 
-def _decode_crop(crop: np.ndarray, backend: str, scale_hint: float | None, variants=_VARIANTS,
-                 skip_first: bool = False) -> list[tuple[_Hit, float]]:
-    """Hits in a crop (crop pixels) and the scale used; tries the variants until one reads
-    (``skip_first``: the first way was tried already, in a mosaic)."""
-    tried = set()
-    ways = _variants_for(scale_hint, variants)
-    for scale, sigma, amount, glob in ways[1:] if skip_first else ways:
-        if scale_hint is not None and scale_hint * scale > 14 and scale > 1:
-            scale = max(1, int(14 / scale_hint))
-        key = (scale, sigma, amount, glob)
-        if key in tried:
-            continue
-        tried.add(key)
-        img = crop
-        if sigma:
-            img = _sharpen(img, sigma, amount)
-        if scale != 1:
-            img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-        hits = _read(img, backend, glob)
-        if hits:
-            return [(h, scale) for h in hits]
-    return []
+def _ways(ppm: float) -> tuple[tuple[float, float, float], ...]:
+    for least, ways in _WAYS_BY_SIZE:
+        if ppm >= least:
+            return ways
+    return _WAYS_BY_SIZE[-1][1]
+
+
+def _prepare(img: np.ndarray, way) -> np.ndarray:
+    scale, sigma, amount = way
+    if sigma:
+        img = _sharpen(img, sigma, amount)
+    if scale != 1:
+        img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    return img
 
 
 def _to_image(hit: _Hit, scale: float, x0: float, y0: float) -> _Hit:
@@ -322,108 +351,146 @@ def _to_image(hit: _Hit, scale: float, x0: float, y0: float) -> _Hit:
     return _Hit(hit.text, (hit.corners + 0.5) / scale - 0.5 + np.array([x0, y0], float))
 
 
+@dataclass
+class _Job:
+    """A place to cut out and decode: a candidate, or a known code (its place and size)."""
+    cand: _Candidate
+    known: bool = False
+
+
+MOSAIC_WIDTH = 2048    # pixels, after scaling
+_PAD = 2               # pixels around each tile (before scaling)
+
+
+def _read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, float]], way, backend: str
+                ) -> list[list[_Hit]]:
+    """The hits in each crop, all read one way in one decoder call, in image pixels (``origins``: each
+    crop's top-left corner in the image). The crops are tiled into one picture (edges repeated into a
+    small margin), which is sharpened and scaled once: a decoder call costs about what the codes in it
+    cost, not one call per crop."""
+    scale = way[0]
+    limit = max(64, int(MOSAIC_WIDTH / scale))
+    order = sorted(range(len(crops)), key=lambda i: -crops[i].shape[0])
+    places = np.zeros((len(crops), 4))        # x0, y0, x1, y1 of each crop in the mosaic (before scaling)
+    x = y = shelf = width = 0
+    for i in order:
+        th, tw = crops[i].shape[0] + 2 * _PAD, crops[i].shape[1] + 2 * _PAD
+        if x and x + tw > limit:
+            x, y, shelf = 0, y + shelf, 0
+        places[i] = (x + _PAD, y + _PAD, x + tw - _PAD, y + th - _PAD)
+        x += tw
+        width = max(width, x)
+        shelf = max(shelf, th)
+    mosaic = np.full((y + shelf, width), 255, np.uint8)
+    for i, (px, py, _x1, _y1) in enumerate(places.astype(int)):
+        tile = cv2.copyMakeBorder(crops[i], _PAD, _PAD, _PAD, _PAD, cv2.BORDER_REPLICATE)
+        mosaic[py - _PAD:py - _PAD + tile.shape[0], px - _PAD:px - _PAD + tile.shape[1]] = tile
+    out: list[list[_Hit]] = [[] for _ in crops]
+    for h in _read(_prepare(mosaic, way), backend):
+        corners = (h.corners + 0.5) / scale - 0.5          # mosaic pixels before scaling
+        cx, cy = corners.mean(axis=0)
+        inside = np.flatnonzero((places[:, 0] <= cx) & (cx < places[:, 2]) & (places[:, 1] <= cy) & (cy < places[:, 3]))
+        if len(inside):
+            i = int(inside[0])
+            out[i].append(_Hit(h.text, corners - places[i, :2] + origins[i]))
+    return out
+
+
+def _read_jobs(gray: np.ndarray, jobs: Sequence[_Job], backend: str, step: int, plain: bool = False
+               ) -> list[list[_Hit]]:
+    """Each job cut out and read its ``step``-th way (0: first, 1: second; ``plain``: as it is), one
+    tiled call per way; image pixels."""
+    groups: dict[tuple, list[tuple[int, np.ndarray, tuple[int, int]]]] = {}
+    for i, job in enumerate(jobs):
+        crop, x0, y0 = _crop(gray, job.cand.x, job.cand.y, _crop_half(job.cand, step))
+        if crop.shape[0] >= 12 and crop.shape[1] >= 12:
+            groups.setdefault(_PLAIN if plain else _ways(job.cand.ppm)[step], []).append((i, crop, (x0, y0)))
+    out: list[list[_Hit]] = [[] for _ in jobs]
+    for way, group in groups.items():
+        found = _read_tiled([g[1] for g in group], [g[2] for g in group], way, backend)
+        for (i, _c, _o), hs in zip(group, found):
+            out[i] = hs
+    return out
+
+
 # -- decode ----------------------------------------------------------------------------------------------
 
 def decode(image: np.ndarray, *, known: Sequence[Detection] = (), upscale: bool = True,
            decoder: str | None = None) -> DecodeResult:
     """Every code truly decoded in one frame (BGR or grey). ``known``: codes confirmed in earlier frames;
-    ``upscale``: also search and upscale regions the full-frame pass missed (the default);
-    ``decoder``: "zxing-cpp" (default) or "pyzbar"."""
+    ``upscale``: search, cut out and upscale sticker candidates (the default); without it, one plain
+    full-frame pass (and known codes re-checked in plain crops); ``decoder``: "zxing-cpp" (default) or
+    "pyzbar"."""
     backend = _backend(decoder)
     gray = _gray(image)
-    hits = _decode_gray(gray, backend, known, upscale)
+    hits, _left = _decode_gray(gray, backend, known, upscale)
     return _result(hits)
 
 
-FULL_PASS_PPM = 2.4    # known codes at least this big: one full-frame pass re-reads most of them cheaper than crops
+TOO_SMALL = 0.55       # candidates smaller than this share of the upper quartile's size are skipped
+PLAUSIBLE_SIZE = 0.7    # a second try only for candidates at least this share of the codes read
+PLAUSIBLE_ISOTROPY = 0.5
+FULL_PASS_PPM = 2.6     # codes read at least this big (px per module): the full-frame pass reads them too
 
 
-def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upscale: bool) -> list[_Hit]:
-    hits: list[_Hit] = []
+def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upscale: bool
+                 ) -> tuple[list[_Hit], list[_Job]]:
+    """The hits in one frame, and the jobs that still look like an unread code (for ``decode_burst``)."""
     known = list(known)
-    # Big codes are re-read fastest by one full-frame pass; small ones (which that pass mostly misses)
-    # only by their crops. So the pass runs unless every known code is small.
-    if not known or np.median([k.size for k in known]) / 21 >= FULL_PASS_PPM:
+    hits: list[_Hit] = []
+    small = None
+    if upscale:
+        # codes too big for the candidate search (over MAX_PPM) are read at quarter size, cheaply (it
+        # reads codes from 6 px per module up, and the candidates hold up to about 10)
+        small = _half(gray)
+        hits += [_Hit(h.text, (h.corners + 0.5) * 4 - 0.5) for h in _read(_half(small), backend)]
+    else:
         hits += _read(gray, backend)
-    jobs: list[tuple[np.ndarray, int, int, float]] = []
-    pending: list[_Hit] = []          # where known codes will be re-checked (for the candidate search)
+    jobs: list[_Job] = []
     for k in known:
         if any(h.text == k.payload and (h.center[0] - k.center[0]) ** 2 + (h.center[1] - k.center[1]) ** 2
                < (0.5 * h.side) ** 2 for h in hits):
             continue
-        side = max(8.0, k.size)
-        crop, x0, y0 = _crop(gray, k.center[0], k.center[1], side * 0.95)
-        if crop.shape[0] < 12 or crop.shape[1] < 12:
-            continue
-        jobs.append((crop, x0, y0, side / 21))
-        pending.append(_Hit(k.payload, np.asarray(k.corners, float)))
-    if upscale or known:
-        sides = [h.side for h in hits] or [k.size for k in known]
-        hint = float(np.median(sides)) if sides else None
-        for c in find_candidates(gray, hint):
-            if _explained(c, hits) or _explained(c, pending):
-                continue
-            crop, x0, y0 = _crop(gray, c.x, c.y, c.r * 1.55 + 4)
-            if crop.shape[0] < 12 or crop.shape[1] < 12:
-                continue
-            jobs.append((crop, x0, y0, 2 * c.r / 21))
-    hits += _decode_jobs(jobs, backend, upscale)
-    return _dedupe(hits)
-
-
-MOSAIC_WIDTH = 2048
-
-
-def _first_variant(crop: np.ndarray, ppm: float | None) -> tuple[np.ndarray, float]:
-    scale, sigma, amount, _glob = _variants_for(ppm)[0]
-    if ppm is not None and ppm * scale > 14 and scale > 1:
-        scale = max(1, int(14 / ppm))
-    img = _sharpen(crop, sigma, amount) if sigma else crop
-    if scale != 1:
-        img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-    return img, scale
-
-
-def _decode_jobs(jobs, backend: str, upscale: bool) -> list[_Hit]:
-    """Decode many small crops. Their first (most likely) way is done for all of them at once: the
-    prepared crops are tiled into one picture and decoded in one call, which costs about what their
-    pixels cost, not one call each. Crops that did not read there try the other ways one by one."""
+        jobs.append(_Job(_Candidate(k.center[0], k.center[1], max(4.0, k.size) / 2 * SIZE_BIAS), known=True))
+    if not upscale:
+        for hs in _read_jobs(gray, jobs, backend, 0, plain=True):
+            hits += hs
+        return _dedupe(hits), []
+    # candidates only where no code was read and no known code is being re-checked
+    pending = [_Hit("", np.asarray(k.corners, float)) for k in known]
+    hint = float(np.median([k.size for k in known])) if known else None
+    cands = find_candidates(gray, hint, small)
+    # Stickers on one table are one size, and most candidates are stickers: much smaller ones are card
+    # text or art (never a sticker on the bench's 4,000-sticker tables, where this drops 90 % of them)
+    least = TOO_SMALL * float(np.percentile([c.r for c in cands], 75)) if cands else 0.0
+    for c in cands:
+        if c.r >= least and not _explained(c, hits) and not _explained(c, pending):
+            jobs.append(_Job(c))
     if not jobs:
-        return []
-    prepared = [_first_variant(crop, ppm) if upscale else (crop, 1) for crop, _x, _y, ppm in jobs]
-    pad = 6
-    # shelf packing: tallest first, left to right, a new shelf when the row is full
-    order = sorted(range(len(jobs)), key=lambda i: -prepared[i][0].shape[0])
-    places, x, y, shelf = {}, 0, 0, 0
-    for i in order:
-        th, tw = prepared[i][0].shape[0] + 2 * pad, prepared[i][0].shape[1] + 2 * pad
-        if x and x + tw > MOSAIC_WIDTH:
-            x, y, shelf = 0, y + shelf, 0
-        places[i] = (x, y)
-        x += tw
-        shelf = max(shelf, th)
-    width = max(px + prepared[i][0].shape[1] + 2 * pad for i, (px, _py) in places.items())
-    height = y + shelf
-    mosaic = np.full((height, width), 255, np.uint8)
-    for i, (px, py) in places.items():
-        tile = cv2.copyMakeBorder(prepared[i][0], pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-        mosaic[py:py + tile.shape[0], px:px + tile.shape[1]] = tile
-    found: dict[int, list[_Hit]] = {}
-    for h in _read(mosaic, backend):
-        cx, cy = h.center
-        for i, (px, py) in places.items():
-            img = prepared[i][0]
-            if px + pad <= cx < px + pad + img.shape[1] and py + pad <= cy < py + pad + img.shape[0]:
-                local = _Hit(h.text, h.corners - [px + pad, py + pad])
-                found.setdefault(i, []).append(_to_image(local, prepared[i][1], jobs[i][1], jobs[i][2]))
-                break
-    out = [h for hs in found.values() for h in hs]
-    if upscale:
-        for i, (crop, x0, y0, ppm) in enumerate(jobs):
-            if i in found:
-                continue
-            out += [_to_image(h, s, x0, y0) for h, s in _decode_crop(crop, backend, ppm, skip_first=True)]
-    return out
+        return _dedupe(hits), []
+    found = _read_jobs(gray, jobs, backend, 0)
+    for hs in found:
+        hits += hs
+    unread = [j for j, hs in zip(jobs, found) if not hs and not _explained(j.cand, hits)]
+    unread = [j for j in unread if j.known or _isotropy(gray, j.cand) >= PLAUSIBLE_ISOTROPY]
+    sides = [h.side for h in hits]
+    if unread and sides and np.median(sides) / 21 >= FULL_PASS_PPM:
+        # Big codes, and a place that looks like one stayed unread: on big sharp codes (a printed
+        # sheet) the search's patches break up and a cut can miss part of its code; the full-frame
+        # pass reads codes this big whole
+        hits += _read(gray, backend)
+        unread = [j for j in unread if not _explained(j.cand, hits)]
+    read_sizes = [j.cand.ppm for j, hs in zip(jobs, found) if hs and not j.known]
+    ref = float(np.median(read_sizes)) if read_sizes else (
+        float(np.median([k.size for k in known])) / 21 * SIZE_BIAS if known else None)
+    again = [j for j in unread if j.known or ref is None or j.cand.ppm >= PLAUSIBLE_SIZE * ref]
+    left = []
+    if again:
+        for j, hs in zip(again, _read_jobs(gray, again, backend, 1)):
+            hits += hs
+            if not hs:
+                left.append(j)
+    return _dedupe(hits), left
 
 
 def _explained(c: _Candidate, hits: Sequence[_Hit]) -> bool:
@@ -431,6 +498,7 @@ def _explained(c: _Candidate, hits: Sequence[_Hit]) -> bool:
         if (c.x - h.center[0]) ** 2 + (c.y - h.center[1]) ** 2 < (0.5 * h.side + 0.3 * c.r) ** 2:
             return True
     return False
+
 
 
 def _dedupe(hits: list[_Hit]) -> list[_Hit]:
@@ -483,8 +551,8 @@ def decode_burst(frames: Sequence[np.ndarray], **kw) -> DecodeResult:
     The first frame is decoded as ``decode`` does. Each region that still looks like an unread code is
     then cut from every frame, each cut aligned to the first to a fraction of a pixel (phase
     correlation), upscaled onto one grid and averaged: the average has less noise than any frame, and
-    the camera's shake has sampled the sticker at different sub-pixel offsets. If the average does not
-    read, each frame's own cut is tried. A code counts only when a decoder read it."""
+    the camera's shake has sampled the sticker at different sub-pixel offsets. A code counts only when
+    a decoder read it."""
     if not frames:
         return DecodeResult([], [])
     if len(frames) == 1:
@@ -497,62 +565,55 @@ def decode_burst(frames: Sequence[np.ndarray], **kw) -> DecodeResult:
     grays = [_gray(f) for f in frames]
     if any(g.shape != grays[0].shape for g in grays):
         raise ValueError("the frames of a burst must all have the same size")
-    hits = _decode_gray(grays[0], backend, kw.get("known", ()), upscale)
-    if upscale:
-        hits = _dedupe(hits + _burst_candidates(grays, hits, backend))
+    hits, left = _decode_gray(grays[0], backend, kw.get("known", ()), upscale)
+    if upscale and left:
+        hits = _dedupe(hits + _fuse(grays, left, backend))
     return _result(hits)
 
 
-# Sharpening of the averaged, upscaled cut: (sigma in original pixels, amount, global binarizer).
-_FUSED_VARIANTS = ((0.8, 0.8, False), (1.2, 1.5, False), (0.8, 0.8, True), (1.0, 2.5, False), (0.6, 1.2, False))
+FUSE_SCALE = 3
+# Sharpening of the averaged, upscaled cut: (sigma in original pixels, amount), tried in turn.
+_FUSED_WAYS = ((0.8, 8.0), (0.9, 5.0), (0.8, 3.0))
 
 
-def _burst_candidates(grays: list[np.ndarray], hits: list[_Hit], backend: str) -> list[_Hit]:
-    sides = [h.side for h in hits]
-    hint = float(np.median(sides)) if sides else None
-    out: list[_Hit] = []
-    ref_img = grays[0]
-    H, W = ref_img.shape
-    for c in find_candidates(ref_img, hint):
-        if _explained(c, hits) or _explained(c, out):
+def _fuse(grays: list[np.ndarray], jobs: Sequence[_Job], backend: str) -> list[_Hit]:
+    s = FUSE_SCALE
+    fused = []
+    origins = []
+    for j in jobs:
+        crop, x0, y0 = _crop(grays[0], j.cand.x, j.cand.y, _crop_half(j.cand, 1))
+        h, w = crop.shape
+        if h < 12 or w < 12:
             continue
-        half = c.r * 1.55 + 4
-        x0, y0 = max(0, int(c.x - half)), max(0, int(c.y - half))
-        x1, y1 = min(W, int(math.ceil(c.x + half)) + 1), min(H, int(math.ceil(c.y + half)) + 1)
-        w, h = x1 - x0, y1 - y0
-        if w < 12 or h < 12:
-            continue
-        ref = ref_img[y0:y1, x0:x1].astype(np.float32)
+        origins.append((x0, y0))
+        ref = crop.astype(np.float32)
         window = cv2.createHanningWindow((w, h), cv2.CV_32F)
-        shifts = [(0.0, 0.0)]
-        for g in grays[1:]:
-            (dx, dy), _ = cv2.phaseCorrelate(ref, g[y0:y1, x0:x1].astype(np.float32), window)
-            if abs(dx) < w / 4 and abs(dy) < h / 4:
-                shifts.append((dx, dy))
-        found: list[tuple[_Hit, float]] = []
-        scale = 3
-        stack = np.zeros((h * scale, w * scale), np.float32)
-        for (dx, dy), g in zip(shifts, grays):
-            # upscaled pixel (u, v) <- frame pixel ((u + 0.5) / scale - 0.5 + x0 + dx, ...)
-            M = np.float32([[1 / scale, 0, 0.5 / scale - 0.5 + x0 + dx], [0, 1 / scale, 0.5 / scale - 0.5 + y0 + dy]])
-            stack += cv2.warpAffine(g, M, (w * scale, h * scale), flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+        stack = np.zeros((h * s, w * s), np.float32)
+        n = 0
+        for k, g in enumerate(grays):
+            dx = dy = 0.0
+            if k:
+                (dx, dy), _ = cv2.phaseCorrelate(ref, g[y0:y0 + h, x0:x0 + w].astype(np.float32), window)
+                if abs(dx) >= w / 4 or abs(dy) >= h / 4:
+                    continue
+            # upscaled pixel (u, v) <- frame pixel ((u + 0.5) / s - 0.5 + x0 + dx, ...)
+            M = np.float32([[1 / s, 0, 0.5 / s - 0.5 + x0 + dx], [0, 1 / s, 0.5 / s - 0.5 + y0 + dy]])
+            stack += cv2.warpAffine(g, M, (w * s, h * s), flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
                                     borderMode=cv2.BORDER_REFLECT)
-        big = np.clip(stack / len(shifts) + 0.5, 0, 255).astype(np.uint8)
-        for sigma, amount, glob in _FUSED_VARIANTS:
-            got = _read(_sharpen(big, sigma * scale, amount), backend, glob)
-            if got:
-                found = [(hh, scale) for hh in got]
-                break
-        if found:
-            out += [_to_image(hh, s, x0, y0) for hh, s in found]
-            continue
-        for g in grays[1:]:
-            crop, cx0, cy0 = _crop(g, c.x, c.y, half)
-            got = _decode_crop(crop, backend, 2 * c.r / 21, _VARIANTS[:3])
-            if got:
-                # a still table: this frame's pixels are the first frame's, up to the shake (under a pixel)
-                out += [_to_image(hh, s, cx0, cy0) for hh, s in got]
-                break
+            n += 1
+        fused.append(np.clip(stack / n + 0.5, 0, 255).astype(np.uint8))
+    out: list[_Hit] = []
+    todo = list(range(len(fused)))
+    for sigma, amount in _FUSED_WAYS:
+        if not todo:
+            break
+        found = _read_tiled([fused[i] for i in todo], [(0, 0)] * len(todo), (1, sigma * s, amount), backend)
+        still = []
+        for i, hs in zip(todo, found):
+            out += [_to_image(h, s, *origins[i]) for h in hs]
+            if not hs:
+                still.append(i)
+        todo = still
     return out
 
 
