@@ -3,19 +3,20 @@
 The stickers are small in a wide frame (2-3 pixels per code module), where a plain full-frame decode
 misses many. So, per frame:
 
-1. a full-frame pass with zxing-cpp (QR Model 2 only), which reads every large enough code cheaply;
-2. sticker candidates: regions dense with module-sized contrast (a code with its white quiet zone),
-   found on a half-size image; each region that the full pass did not explain is cut out, upscaled
-   (cubic, 2-4x, with a little sharpening to undo the lens blur) and decoded on its own;
-3. ``known``: codes already confirmed on the table (the tracker passes them). Each one the full pass
-   did not read again is re-checked in a small crop around where it was (when all known codes are
-   small, the full pass, which would miss them anyway, is skipped); candidates are then searched only
-   where no code was read: a still table costs a few small decodes;
-4. ``decode_burst``: several frames of a still table. The first is decoded as above; candidates it
+1. sticker candidates: regions dense with module-sized contrast (a code with its white quiet zone),
+   found on a half-size image; much smaller ones than most (card text and art) are skipped, and a
+   pass over a quarter-size image reads the codes too big for the search;
+2. every candidate is cut out and read in the way its size calls for (as it is from about 3 px per
+   module, else upscaled 1.5-2.5x with strong sharpening to undo the lens blur). The cuts of one way
+   are tiled into one picture, sharpened and scaled in one go, and each tile is decoded on its own;
+   places that still look like a code get a second way with a wider cut. Where the codes are big
+   (2.6+ px per module) and such a place stays unread, a full-frame pass reads them whole;
+3. ``known``: codes already confirmed on the table (the tracker passes them) are re-checked in cuts
+   where they were, and candidates are searched only where no code was read or is being re-checked;
+4. ``decode_burst``: several frames of a still table. The first is decoded as above; the places it
    leaves unread are cut from every frame, aligned to a fraction of a pixel, upscaled onto a common
-   grid and averaged before decoding (less noise, and the camera's small shake samples the sticker at
-   different sub-pixel offsets, so the average holds more detail than any single frame); then each
-   frame's own cut is tried.
+   grid and averaged before decoding (less noise, and the camera's small shake samples the sticker
+   at different sub-pixel offsets, so the average holds more detail than any single frame).
 
 A code counts only when a decoder returned its text for it (Reed-Solomon checked). Nothing is ever
 filled in from what is expected. Two different texts decoded at the same place are both dropped.
@@ -583,12 +584,14 @@ _FUSED_WAYS = ((0.8, 8.0), (0.9, 5.0), (0.8, 3.0))
 
 
 def _fuse(first: np.ndarray, others: Sequence[np.ndarray], jobs: Sequence[_Job], backend: str) -> list[_Hit]:
-    """Codes read in the average of each job's aligned, upscaled cuts (image pixels of ``first``).
-    Only the cuts of the other frames are turned grey, with a margin for the shake."""
+    """Codes read in the average of each job's aligned, upscaled cuts (image pixels of ``first``); where
+    the average does not read, each frame's own cut is tried. Only the cuts of the other frames are
+    turned grey, with a margin for the shake."""
     s = FUSE_SCALE
     H, W = first.shape
     fused = []
     origins = []
+    kept = []                     # (job, its cuts from the other frames, where they lie)
     for j in jobs:
         crop, x0, y0 = _crop(first, j.cand.x, j.cand.y, _crop_half(j.cand, 1))
         h, w = crop.shape
@@ -601,7 +604,9 @@ def _fuse(first: np.ndarray, others: Sequence[np.ndarray], jobs: Sequence[_Job],
         bx0, by0, bx1, by1 = max(0, x0 - m), max(0, y0 - m), min(W, x0 + w + m), min(H, y0 + h + m)
         stack = np.zeros((h * s, w * s), np.float32)
         n = 0
-        for g in [first] + [_gray(np.asarray(f)[by0:by1, bx0:bx1]) for f in others]:
+        cuts = [_gray(np.asarray(f)[by0:by1, bx0:bx1]) for f in others]
+        kept.append((j, cuts, (bx0, by0)))
+        for g in [first] + cuts:
             if g is first:
                 dx = dy = 0.0
                 ox, oy = 0, 0
@@ -629,6 +634,20 @@ def _fuse(first: np.ndarray, others: Sequence[np.ndarray], jobs: Sequence[_Job],
             if not hs:
                 still.append(i)
         todo = still
+    if todo:
+        # a still table: each frame's pixels are the first frame's, up to the shake (under a pixel)
+        groups: dict[tuple, tuple[list, list]] = {}
+        for i in todo:
+            j, cuts, (bx0, by0) = kept[i]
+            way = _ways(j.cand.ppm)[0]
+            for g in cuts:
+                crop, x0, y0 = _crop(g, j.cand.x - bx0, j.cand.y - by0, _crop_half(j.cand))
+                if crop.shape[0] >= 12 and crop.shape[1] >= 12:
+                    groups.setdefault(way, ([], []))[0].append(crop)
+                    groups[way][1].append((x0 + bx0, y0 + by0))
+        for way, (crops, places) in groups.items():
+            for hs in _read_tiled(crops, places, way, backend):
+                out += hs
     return out
 
 
