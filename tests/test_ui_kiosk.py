@@ -330,3 +330,14 @@ class _StillTable:
 
     def close(self):
         pass
+
+
+def test_the_simulated_players_start_only_from_the_cards_they_laid():
+    k = make(autoplay=False)
+    demo = k.demo
+    demo.grid = [["TC:DEMO:001", "TC:DEMO:002"], [None, None], ["TC:DEMO:003", "TC:DEMO:004"]]
+    assert demo.sees_what_was_laid([["TC:DEMO:001", "TC:DEMO:002"], ["TC:DEMO:003", "TC:DEMO:004"]])
+    assert not demo.sees_what_was_laid([["TC:DEMO:001", "TC:DEMO:002"], ["TC:DEMO:003", "TC:DEMO:005"]])
+    assert not demo.sees_what_was_laid(None)
+    demo.grid, demo.row = [], ["TC:DEMO:007"]
+    assert demo.sees_what_was_laid(["TC:DEMO:007"]) and not demo.sees_what_was_laid(["TC:DEMO:008"])

@@ -160,6 +160,20 @@ def test_hands_over_the_table_are_ignored_and_not_decoded():
     assert out[-1] == [CardPlaced(code(3), 1)]
 
 
+def test_what_was_read_is_forgotten_while_the_table_moves():
+    # a setup read from the detections must never be the cards being cleared away
+    table = FakeTable()
+    lay_row(table, [code(1), code(5)])
+    t = tracker("row", table)
+    t.expect(RowLayout([code(1), code(5)]))
+    feed(t, table, 3)
+    assert len(t.detections) == 2
+    t.feed(table.frame(blob=(100, 150)))
+    assert t.detections == []
+    feed(t, table, 2)
+    assert [d.payload for d in t.detections] == [code(1), code(5)]
+
+
 def test_a_hand_resting_still_is_a_table_that_differs_never_a_removal():
     table = FakeTable()
     lay_row(table, [code(1), code(5), code(9)])

@@ -90,13 +90,14 @@ def run(args) -> int:
     k = kiosk()
     def play(turns):
         goal = k.demo.turns + turns
-        frames = 0
+        frames, last = 0, k.demo.turns
         while k.demo.turns < goal:
             k.demo.tick(k.clock())
             k.step()
-            frames += 1
-            if frames > 3000 * turns:
-                raise RuntimeError(f"autoplay stuck on {k.screen_key()}")
+            frames = 0 if k.demo.turns != last else frames + 1
+            last = k.demo.turns
+            if frames > app.MAX_FRAMES_PER_TURN:
+                raise RuntimeError(f"autoplay stuck on {k.screen_key()} after {k.demo.turns} turns")
 
     def sample():
         before = proc.memory_info().rss

@@ -170,11 +170,11 @@ class DemoPlayers:
                 self.lay_start(view)
             elif k.session is not None and not self.laid:
                 self.lay_new_grid()
-            elif screen.setup_codes is not None and self.autoplay:
+            elif self.autoplay and self.sees_what_was_laid(screen.setup_codes):
                 self.press(OK)
             return
+        self.laid = False                 # the next deal (a scored column's new grid) is laid anew
         if k.session is not None:
-            self.laid = False if phase == "deal" else self.laid
             self.sync_hands(k.session.summary().get("hands", {}))
         if phase == "watch":
             if screen.table_note is None and self.placed is None:
@@ -211,6 +211,15 @@ class DemoPlayers:
         n = getattr(view, "start_cards", 1)
         self.row = sorted((self.draw() for _ in range(n)), key=self.year)
         self.show_row()
+
+    def sees_what_was_laid(self, setup_codes) -> bool:
+        """The players press OK once the screen shows the cards they have just laid (the camera may
+        still be reading the table as it was a moment before)."""
+        if setup_codes is None:
+            return False
+        read = [c for line in setup_codes for c in (line if isinstance(line, list) else [line])]
+        laid = [c for line in self.grid for c in line if c] if self.grid else list(self.row)
+        return sorted(read) == sorted(laid)
 
     def lay_new_grid(self) -> None:
         self.laid = True

@@ -160,8 +160,11 @@ class Tracker:
 
     def feed(self, frame: np.ndarray) -> list:
         if not self._motion.update(frame):
+            # what was read before the table moved is no longer known to lie there (a setup must not
+            # be read from the cards that were being cleared away)
             self._still.clear()
             self._previous = None
+            self.detections = []
             return []
         self._still.append(frame)
         reading = self._read(frame)
