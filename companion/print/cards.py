@@ -23,7 +23,6 @@ from pathlib import Path
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfgen import canvas as pdfcanvas
 
 from companion.cards.deck_cli import deck_ref
 from companion.cards.decks import CardEntry, Deck, get_deck
@@ -31,7 +30,7 @@ from companion.cards.payload import format_payload
 from companion.errors import BadInput
 from companion.i18n import LANGUAGES, N_
 from companion.print.pdf import (CONTINENT_NAMES, FONT, FONT_BOLD, ICON_NAMES, PAPERS, PERIOD_NAMES, code_modules,
-                                 draw_code, fit_text, parse_numbers, register_fonts, tr, year_text)
+                                 draw_code, fit_text, open_pdf, parse_numbers, register_fonts, tr, year_text)
 from companion.ui.theme import PERIOD_COLOURS
 
 CARD_W, CARD_H = 63 * mm, 88 * mm
@@ -90,14 +89,7 @@ def make_cards(deck: Deck, out: str | Path, *, paper: str = "a4", numbers: list[
     sheets = math.ceil(len(numbers) / per_sheet)
     chronology = deck.game in ("timeline", "cronologia")
 
-    out = Path(out)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        c = pdfcanvas.Canvas(str(out), pagesize=(width, height), pageCompression=1)
-    except OSError as e:
-        raise BadInput(str(out), f"cannot write: {e.strerror}") from None
-    c.setTitle(f"{deck.id} print-and-play cards")
-    c.setAuthor("companion")
+    c = open_pdf(out, width, height, f"{deck.id} print-and-play cards")
     code_pages: list[int] = []
     payloads: dict[int, list[str]] = {}
     for sheet in range(sheets):

@@ -33,6 +33,24 @@ ICON_NAMES = {"replace_opp": N_("Replace an opponent's card"), "swap": N_("Swap 
               "replace_own": N_("Replace one of your cards")}
 
 
+def open_pdf(out, width: float, height: float, title: str):
+    """A reportlab canvas writing to ``out`` (its folder made if needed); a place that cannot be
+    written is one clear error naming it."""
+    from pathlib import Path
+
+    from reportlab.pdfgen import canvas as pdfcanvas
+
+    out = Path(out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        c = pdfcanvas.Canvas(str(out), pagesize=(width, height), pageCompression=1)
+    except OSError as e:
+        raise BadInput(str(out), f"cannot write: {e.strerror}") from None
+    c.setTitle(title)
+    c.setAuthor("companion")
+    return c
+
+
 def tr(msgid: str, lang: str, **params) -> str:
     return Text(msgid, params).render(lang)
 

@@ -19,7 +19,6 @@ from pathlib import Path
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfgen import canvas as pdfcanvas
 
 from companion.cards.deck_cli import deck_ref
 from companion.cards.decks import Deck, get_deck
@@ -27,7 +26,7 @@ from companion.cards.payload import format_payload
 from companion.errors import BadInput
 from companion.i18n import LANGUAGES, N_
 from companion.print.pdf import (FONT, FONT_BOLD, PAPERS, card_caption, code_modules, draw_code,
-                                 draw_ruler, fit_text, parse_numbers, register_fonts, tr)
+                                 draw_ruler, fit_text, open_pdf, parse_numbers, register_fonts, tr)
 
 DEFAULT_SIZE_MM = 12.0
 SHAPES = ("square", "round")
@@ -152,14 +151,7 @@ def make_sheets(deck: Deck, out: str | Path, *, size_mm: float = DEFAULT_SIZE_MM
     left = (width - grid_w) / 2
     top = height - MARGIN - header_h
 
-    out = Path(out)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        c = pdfcanvas.Canvas(str(out), pagesize=(width, height), pageCompression=1)
-    except OSError as e:
-        raise BadInput(str(out), f"cannot write: {e.strerror}") from None
-    c.setTitle(f"{deck.id} stickers")
-    c.setAuthor("companion")
+    c = open_pdf(out, width, height, f"{deck.id} stickers")
     by_page: list[list[str]] = []
     for page in range(pages):
         chunk = numbers[page * per_page:(page + 1) * per_page]

@@ -450,15 +450,15 @@ def _line(label_text: str, points: int, indent: int = 2) -> str:
     return "\n".join(rows[:-1] + [f"{rows[-1]:<{_WIDTH}}{points:>6}"])
 
 
-def _decade_runs(decades: list[int]) -> str:
-    """[1900, 1910, 1920, 1950] -> '1900s-1920s, 1950s'."""
+def decade_runs(decades: list[int], dash: str = "-") -> str:
+    """[1900, 1910, 1920, 1950] -> '1900s-1920s, 1950s' (the kiosk draws an en dash)."""
     runs: list[list[int]] = []
     for d in decades:
         if runs and d == runs[-1][-1] + 10:
             runs[-1].append(d)
         else:
             runs.append([d])
-    return ", ".join(f"{r[0]}s" if len(r) == 1 else f"{r[0]}s-{r[-1]}s" for r in runs) or "-"
+    return ", ".join(f"{r[0]}s" if len(r) == 1 else f"{r[0]}s{dash}{r[-1]}s" for r in runs) or dash
 
 
 def format_score(result: dict, lang: str = "en") -> str:
@@ -505,7 +505,7 @@ def format_score(result: dict, lang: str = "en") -> str:
         else:
             text = t(N_("Continent Focus: no coloured card in the Hall"))
         lines.append(_line(text, b["continent_focus"]))
-        lines.append(_line(t(N_("Number of Decades: {decades}"), decades=_decade_runs(ex["decades"]["decades"])),
+        lines.append(_line(t(N_("Number of Decades: {decades}"), decades=decade_runs(ex["decades"]["decades"])),
                            b["decades"]))
         ch = ex["chain"]
         if len(ch["years"]) >= 2:

@@ -18,6 +18,7 @@ from companion.cards.payload import parse_sticker
 from companion.games.base import refusal
 from companion.games.exhibition.board import CONTINENTS, DEPOT, OVERLAYS, SHOWCASES, board, default_layout
 from companion.games.exhibition.cards import DECADES, card_json, coloured, label, parse, same_card
+from companion.games.exhibition.score import decade_runs
 from companion.i18n import N_, Text, translate
 from companion.ui.canvas import Literal
 from companion.ui.games import Ask, BoardView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
@@ -80,16 +81,6 @@ def continent_text(k: str) -> Words:
 def card_of(value):
     """The card of a log line (a sticker code or a JSON card)."""
     return parse(value, "card")
-
-
-def _decade_runs(decades: list[int]) -> str:
-    runs: list[list[int]] = []
-    for d in decades:
-        if runs and d == runs[-1][-1] + 10:
-            runs[-1].append(d)
-        else:
-            runs.append([d])
-    return ", ".join(f"{r[0]}s" if len(r) == 1 else f"{r[0]}s–{r[-1]}s" for r in runs) or "–"
 
 
 class ExhibitionView(BoardView):
@@ -488,7 +479,7 @@ class ExhibitionView(BoardView):
             if cf["continents"] else Text(N_("No coloured card in the Hall."))
         rows.append(ScoreRow(Text(N_("Continent Focus")), str(b["continent_focus"]), why))
         rows.append(ScoreRow(Text(N_("Decades")), str(b["decades"]),
-                             Literal(_decade_runs(ex["decades"]["decades"]))))
+                             Literal(decade_runs(ex["decades"]["decades"], "–"))))
         ch = ex["chain"]
         if len(ch["years"]) >= 2:
             why = Text(N_("{first}–{last}: {cards}."), {"first": ch["years"][0], "last": ch["years"][-1],
