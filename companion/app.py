@@ -227,6 +227,10 @@ def main_loop(kiosk, turns: int | None = None) -> int:
             kiosk.buttons.close()
         kiosk.signals.close()
         pygame.quit()
+    if turns is not None and code == 0 and demo.turns < turns:
+        print(f"companion kiosk: autoplay stopped after {demo.turns} of {turns} turns (the window was closed or "
+              f"the process was asked to stop)", file=sys.stderr)
+        return 1
     if turns is not None and code == 0:
         print(f"autoplay: {demo.turns} turns, {demo.games_done} games finished, {kiosk.frames} frames, "
               f"{len(set(kiosk.shown))} different screens")

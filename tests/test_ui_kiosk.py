@@ -341,3 +341,14 @@ def test_the_simulated_players_start_only_from_the_cards_they_laid():
     assert not demo.sees_what_was_laid(None)
     demo.grid, demo.row = [], ["TC:DEMO:007"]
     assert demo.sees_what_was_laid(["TC:DEMO:007"]) and not demo.sees_what_was_laid(["TC:DEMO:008"])
+
+
+def test_an_autoplay_stopped_early_says_so_and_fails(capsys, monkeypatch):
+    import pygame
+
+    from companion import app
+    monkeypatch.setattr(pygame, "quit", lambda: None)     # the fonts cached for the other tests stay valid
+    k = make()
+    pygame.event.post(pygame.event.Event(pygame.QUIT))      # what SDL makes of SIGTERM or a closed window
+    assert app.main_loop(k, turns=50) == 1
+    assert "autoplay stopped after 0 of 50 turns" in capsys.readouterr().err
