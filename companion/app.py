@@ -23,8 +23,8 @@ from pathlib import Path
 from companion.errors import BadInput
 
 log = logging.getLogger("companion.kiosk")
-MAX_FRAMES_PER_TURN = 3000
-TRIM_EVERY_S = 60               # freed heap handed back to the system (companion/heap.py)      # autoplay gives up (exit 1) if a turn never completes
+MAX_FRAMES_PER_TURN = 3000      # autoplay gives up (exit 1) if a turn never completes
+TRIM_EVERY_S = 60               # freed heap handed back to the system (companion/heap.py)
 
 
 def add_arguments(parser) -> None:

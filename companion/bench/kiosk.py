@@ -71,14 +71,12 @@ def run(args) -> int:
     while not (k.stack.top.name == "table" and k.session is not None and k.stack.top.preview is not None):
         k.demo.tick(k.clock())
         k.step()
-    screen = k.stack.top
     t0 = time.perf_counter()
     for _ in range(args.frames):
         k._draw()
         pygame.display.flip()
     table_ms = (time.perf_counter() - t0) * 1000 / args.frames
     fps = 1000 / table_ms
-    _ = screen
 
     # memory: a long autoplay, sampled every few turns. One reading of the resident size swings by
     # tens of MB with what the allocator happens to hold (see companion/heap.py) and with where the

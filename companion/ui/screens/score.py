@@ -104,14 +104,11 @@ def _row_heights(c: Canvas, rows, explain_w: int, room: int) -> list[int]:
             for r in rows]
     if sum(want) <= room:
         return want
-    share = room // len(rows)
-    if len(rows) * base <= room:
-        # grow the rows that need it from what the others leave
-        spare = room - len(rows) * base
-        extra = [w - base for w in want]
-        total = sum(extra) or 1
-        return [base + e * spare // total for e in extra]
-    return [share] * len(rows)
+    if len(rows) * base > room:
+        return [room // len(rows)] * len(rows)
+    # the rows that need more share what the usual rows leave
+    spare, extra = room - len(rows) * base, [w - base for w in want]
+    return [base + e * spare // sum(extra) for e in extra]
 
 
 def _lit(value):
