@@ -140,3 +140,14 @@ def test_micro_qr_is_never_read():
     assert [r.text for r in zxingcpp.read_barcodes(img)] == ["0098"]     # it is a readable symbol...
     result = decode(img)
     assert result.codes == [] and result.foreign == []                   # ...that the companion ignores
+
+
+@pytest.mark.parametrize("light", [0.45, 1.0, 1.3])
+def test_small_stickers_read_in_dim_or_bright_light(light):
+    # the sharpened cuts are cut into black and white at each sticker's own grey levels, so a dim
+    # room (or a bright lamp) reads like a well-lit one: 2.2 px per module, the whole frame scaled
+    scene = render_table(RowLayout(demo_codes(16, "HIST", 60)), px_per_module=2.2, seed=11)
+    image = np.clip(scene.image.astype(np.float32) * light, 0, 255).astype(np.uint8)
+    got = {d.payload for d in decode(image).codes}
+    assert got <= set(scene.payloads)
+    assert len(got) >= len(scene.payloads) - 1

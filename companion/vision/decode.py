@@ -7,9 +7,10 @@ misses many. So, per frame:
    found on a half-size image; much smaller ones than most (card text and art) are skipped, and a
    pass over a quarter-size image reads the codes too big for the search;
 2. every candidate is cut out and read in the way its size calls for (as it is from about 3 px per
-   module, else upscaled 1.5-2.5x with strong sharpening to undo the lens blur). The cuts of one way
-   are tiled into one picture, sharpened and scaled in one go, and each tile is decoded on its own;
-   places that still look like a code get a second way with a wider cut. Where the codes are big
+   module, else upscaled 1.5-2.5x with strong sharpening to undo the lens blur, and cut into black
+   and white at the sticker's own grey levels). The cuts of one way are tiled into one picture,
+   sharpened and scaled in one go, and each tile is decoded on its own; places that still look like
+   a code get a second way with a wider cut (not the smallest codes). Where the codes are big
    (2.6+ px per module) and such a place stays unread, a full-frame pass reads them whole;
 3. ``known``: codes already confirmed on the table (the tracker passes them) are re-checked in cuts
    where they were, and candidates are searched only where no code was read or is being re-checked;
@@ -43,6 +44,9 @@ from companion.cards.payload import parse_sticker
 
 MIN_PPM, MAX_PPM = 1.4, 9.0        # pixels per module the candidate search is tuned for
 CANDIDATE_CONTRAST = 40            # mean 3x3 grey-level range (half-size image) that marks code texture
+WELL_LIT = 200                     # the 99th percentile grey level from which a frame counts as well lit
+                                   # (204-254 on the bench's scenes)
+LEAST_LIGHT = 0.35                 # the threshold goes no lower than this share (a covered lens is noise)
 _K3 = np.ones((3, 3), np.uint8)
 SAME_PLACE = 0.5                   # two reads closer than this many code sides are one code
 
@@ -159,15 +163,17 @@ def _backend(decoder: str | None) -> str:
     return name
 
 
-def _read(img: np.ndarray, backend: str, global_binarizer: bool = False) -> list[_Hit]:
-    """Every QR code one decoder reads in a grey image."""
+def _read(img: np.ndarray, backend: str, sharpened: bool = False) -> list[_Hit]:
+    """Every QR code one decoder reads in a grey image. ``sharpened``: the image went through the
+    strong sharpening of a way (pushed towards black and white), which zxing-cpp reads best with a
+    fixed threshold: its adaptive binarizer follows the overshoot around each module instead."""
     if backend == "zxing-cpp":
         zx = _zxing()
         # Model 2 only: zxing's "QRCode" family also holds Micro QR, whose smallest version only detects
         # errors (2 check codewords) and turns noise into short texts such as "0098"
         found = zx.read_barcodes(img, formats=zx.BarcodeFormat.QRCodeModel2, try_rotate=False, try_invert=False,
                                  try_downscale=False,
-                                 binarizer=zx.Binarizer.GlobalHistogram if global_binarizer else zx.Binarizer.LocalAverage)
+                                 binarizer=zx.Binarizer.FixedThreshold if sharpened else zx.Binarizer.LocalAverage)
         out = []
         for r in found:
             if not r.valid or str(r.extra.get("Version", "")).startswith(("M", "R")):
@@ -243,6 +249,14 @@ def _half(gray: np.ndarray) -> np.ndarray:
     return cv2.resize(gray, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
 
 
+def _contrast(small: np.ndarray) -> float:
+    """The code texture's contrast threshold for this frame: CANDIDATE_CONTRAST in a well-lit frame,
+    lower in proportion in a dim one (a sticker's black-to-white range shrinks with the light)."""
+    counts = np.bincount(small[::4, ::4].ravel(), minlength=256).cumsum()
+    light = int(np.searchsorted(counts, 0.99 * counts[-1]))        # the 99th percentile grey level
+    return CANDIDATE_CONTRAST * min(1.0, max(light / WELL_LIT, LEAST_LIGHT))
+
+
 def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.ndarray | None = None
                     ) -> list[_Candidate]:
     """Places that look like a sticker code: a patch dense with module-sized contrast, about square.
@@ -256,7 +270,7 @@ def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.
     if small is None:
         small = _half(gray)
     grad = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, _K3)
-    mask = cv2.threshold(cv2.blur(grad, (5, 5)), CANDIDATE_CONTRAST, 255, cv2.THRESH_BINARY)[1]
+    mask = cv2.threshold(cv2.blur(grad, (5, 5)), _contrast(small), 255, cv2.THRESH_BINARY)[1]
     # the patches' shapes are measured at quarter size: a code is still 9+ pixels across there
     f = 4
     mask = cv2.threshold(cv2.resize(mask, (w // f, h // f), interpolation=cv2.INTER_AREA), 100, 1,
@@ -320,15 +334,17 @@ def _crop_half(c: _Candidate, step: int = 0) -> float:
 
 # A way: (scale, sharpen sigma in crop pixels, amount). The strong sharpening (amount 5-8, clipped to
 # 0-255) undoes the lens blur and stretches the local contrast: below 2.5 px per module it reads 1.5-2x
-# as many codes as a mild one. Two ways per size, the likelier first, chosen by what each read alone
-# and after the other on the candidates of the bench's scenes (seed 1, 4 levels, 2,600 code crops).
-# The smallest codes get 2.5x, not 3x or 4x: 1 % fewer read, 15 % less time (the decoder's time goes
-# with the pixels and the codes it nearly reads).
-_WAYS_BY_SIZE = (      # (smallest measured px/module, (first way, second way))
+# as many codes as a mild one. The ways were chosen by what each read alone and after the other on
+# the candidates of the bench's scenes (seed 1, 4 levels, 2,600 code crops). The smallest codes get
+# 2.5x, not 3x or 4x: 1 % fewer read, 15 % less time (the decoder's time goes with the pixels and the
+# codes it nearly reads), and no second way in a frame of its own: read with the fixed threshold, the
+# first way leaves about 5 % unread at 1.8 px per module; a second way read 2 % more for about 15 %
+# more time. In a burst the fused frames read them instead.
+_WAYS_BY_SIZE = (      # (smallest measured px/module, (first way, second way if any))
     (3.0, ((1, 0.8, 3.0), (1.5, 0.9, 5.0))),
     (2.8, ((1.5, 0.9, 5.0), (3, 0.8, 8.0))),
     (2.4, ((2, 0.9, 8.0), (3, 0.8, 8.0))),
-    (0.0, ((2.5, 0.8, 8.0), (3, 0.8, 8.0))),
+    (0.0, ((2.5, 0.8, 8.0),)),
 )
 _PLAIN = (1, 0.0, 0.0)
 
@@ -365,6 +381,19 @@ MOSAIC_WIDTH = 2048    # pixels, after scaling
 _PAD = 2               # pixels around each tile (before scaling)
 
 
+DARK_SHARE = 0.4   # the fixed threshold lies this share of the way from a sticker's black to its white
+
+
+def _level(crop: np.ndarray) -> float:
+    """The grey level that a crop's sticker is cut at: between the darkest and lightest of its middle
+    (where the code is), nearer the dark: the blur leaves a lone black module lighter than a black
+    area, and a lone white one not so much (measured on the bench's scenes: 0.4 reads the most)."""
+    h, w = crop.shape
+    middle = cv2.blur(crop[h // 4:h - h // 4, w // 4:w - w // 4], (3, 3))
+    lo, hi, _, _ = cv2.minMaxLoc(middle)
+    return lo + DARK_SHARE * (hi - lo)
+
+
 def _read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, float]], way, backend: str
                 ) -> list[list[_Hit]]:
     """The hits in each crop read one way, in image pixels (``origins``: each crop's top-left corner in
@@ -386,8 +415,13 @@ def _read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, floa
         width = max(width, x)
         shelf = max(shelf, th)
     mosaic = np.full((y + shelf, width), 255, np.uint8)
+    sharpened = way[1] > 0
     for i, (px, py) in enumerate(places):
         tile = cv2.copyMakeBorder(crops[i], _PAD, _PAD, _PAD, _PAD, cv2.BORDER_REPLICATE)
+        if sharpened:
+            # the sharpened tiles are read with a fixed threshold (mid-grey): each tile's sticker level
+            # is moved there, so that a dim or a bright sticker is cut between its dark and light modules
+            tile = cv2.addWeighted(tile, 1.0, tile, 0.0, 127.0 - _level(crops[i]))
         mosaic[py:py + tile.shape[0], px:px + tile.shape[1]] = tile
     big = _prepare(mosaic, way)
     out: list[list[_Hit]] = []
@@ -398,7 +432,7 @@ def _read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, floa
         # tile view pixels -> mosaic pixels before scaling -> crop pixels -> image pixels
         shift = np.array([origins[i][0] - px - _PAD, origins[i][1] - py - _PAD], float)
         out.append([_Hit(r.text, (r.corners + [u0 + 0.5, v0 + 0.5]) / scale - 0.5 + shift)
-                    for r in _read(big[v0:v1, u0:u1], backend)])
+                    for r in _read(big[v0:v1, u0:u1], backend, sharpened)])
     return out
 
 
@@ -409,8 +443,9 @@ def _read_jobs(gray: np.ndarray, jobs: Sequence[_Job], backend: str, step: int, 
     groups: dict[tuple, list[tuple[int, np.ndarray, tuple[int, int]]]] = {}
     for i, job in enumerate(jobs):
         crop, x0, y0 = _crop(gray, job.cand.x, job.cand.y, _crop_half(job.cand, step))
-        if crop.shape[0] >= 12 and crop.shape[1] >= 12:
-            groups.setdefault(_PLAIN if plain else _ways(job.cand.ppm)[step], []).append((i, crop, (x0, y0)))
+        ways = (_PLAIN,) if plain else _ways(job.cand.ppm)
+        if crop.shape[0] >= 12 and crop.shape[1] >= 12 and step < len(ways):
+            groups.setdefault(ways[step], []).append((i, crop, (x0, y0)))
     out: list[list[_Hit]] = [[] for _ in jobs]
     for way, group in groups.items():
         found = _read_tiled([g[1] for g in group], [g[2] for g in group], way, backend)
