@@ -32,6 +32,7 @@ says so in one line and zxing-cpp goes on alone.
 from __future__ import annotations
 
 import math
+import statistics
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
@@ -163,10 +164,15 @@ def _backend(decoder: str | None) -> str:
     return name
 
 
-def _read(img: np.ndarray, backend: str, sharpened: bool = False) -> list[_Hit]:
-    """Every QR code one decoder reads in a grey image. ``sharpened``: the image went through the
-    strong sharpening of a way (pushed towards black and white), which zxing-cpp reads best with a
-    fixed threshold: its adaptive binarizer follows the overshoot around each module instead."""
+def _read(img: np.ndarray, backend: str, sharpened: bool = False, scale: float = 1.0,
+          at: tuple[float, float] = (0.0, 0.0)) -> list[_Hit]:
+    """Every QR code one decoder reads in a grey image, its corners taken to the frame's pixels (``img``
+    is the frame's region from ``at`` scaled by ``scale``; pixel centres at integers). ``sharpened``:
+    the image went through the strong sharpening of a way (pushed towards black and white), which
+    zxing-cpp reads best with a fixed threshold: its adaptive binarizer follows the overshoot around
+    each module instead."""
+    ax, ay = at[0] + 0.5 / scale - 0.5, at[1] + 0.5 / scale - 0.5
+    out = []
     if backend == "zxing-cpp":
         zx = _zxing()
         # Model 2 only: zxing's "QRCode" family also holds Micro QR, whose smallest version only detects
@@ -174,23 +180,20 @@ def _read(img: np.ndarray, backend: str, sharpened: bool = False) -> list[_Hit]:
         found = zx.read_barcodes(img, formats=zx.BarcodeFormat.QRCodeModel2, try_rotate=False, try_invert=False,
                                  try_downscale=False,
                                  binarizer=zx.Binarizer.FixedThreshold if sharpened else zx.Binarizer.LocalAverage)
-        out = []
         for r in found:
-            if not r.valid or str(r.extra.get("Version", "")).startswith(("M", "R")):
-                continue
-            p = r.position
-            out.append(_Hit(r.text, np.array([[p.top_left.x, p.top_left.y], [p.top_right.x, p.top_right.y],
-                                              [p.bottom_right.x, p.bottom_right.y],
-                                              [p.bottom_left.x, p.bottom_left.y]], float)))
+            if r.valid:
+                p = r.position
+                out.append(_Hit(r.text, np.array([[p.top_left.x, p.top_left.y], [p.top_right.x, p.top_right.y],
+                                                  [p.bottom_right.x, p.bottom_right.y],
+                                                  [p.bottom_left.x, p.bottom_left.y]], float) / scale + (ax, ay)))
         return out
     pz, _ = _pyzbar()
-    out = []
     for r in pz.decode(img, symbols=[pz.ZBarSymbol.QRCODE]):
         try:
             text = r.data.decode("utf-8")
         except UnicodeDecodeError:
             continue
-        out.append(_Hit(text, _quad(np.array([(p.x, p.y) for p in r.polygon], float))))
+        out.append(_Hit(text, _quad(np.array([(p.x, p.y) for p in r.polygon], float)) / scale + (ax, ay)))
     return out
 
 
@@ -429,10 +432,9 @@ def _read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, floa
         h, w = crops[i].shape
         u0, v0 = int(px * scale), int(py * scale)
         u1, v1 = int(math.ceil((px + w + 2 * _PAD) * scale)), int(math.ceil((py + h + 2 * _PAD) * scale))
-        # tile view pixels -> mosaic pixels before scaling -> crop pixels -> image pixels
-        shift = np.array([origins[i][0] - px - _PAD, origins[i][1] - py - _PAD], float)
-        out.append([_Hit(r.text, (r.corners + [u0 + 0.5, v0 + 0.5]) / scale - 0.5 + shift)
-                    for r in _read(big[v0:v1, u0:u1], backend, sharpened)])
+        # the tile's view starts at mosaic pixel (u0, v0) / scale, which is image pixel origin - pad
+        out.append(_read(big[v0:v1, u0:u1], backend, sharpened, scale,
+                         (u0 / scale - px - _PAD + origins[i][0], v0 / scale - py - _PAD + origins[i][1])))
     return out
 
 
@@ -484,7 +486,7 @@ def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], ups
         # codes too big for the candidate search (over MAX_PPM) are read at quarter size, cheaply (it
         # reads codes from 6 px per module up, and the candidates hold up to about 10)
         small = _half(gray)
-        hits += [_Hit(h.text, (h.corners + 0.5) * 4 - 0.5) for h in _read(_half(small), backend)]
+        hits += _read(_half(small), backend, scale=0.25)
     else:
         hits += _read(gray, backend)
     jobs: list[_Job] = []
@@ -499,11 +501,11 @@ def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], ups
         return _dedupe(hits), []
     # candidates only where no code was read and no known code is being re-checked
     pending = [_Hit("", np.asarray(k.corners, float)) for k in known]
-    hint = float(np.median([k.size for k in known])) if known else None
+    hint = statistics.median(k.size for k in known) if known else None
     cands = find_candidates(gray, hint, small)
     # Stickers on one table are one size, and most candidates are stickers: much smaller ones are card
     # text or art (never a sticker on the bench's 4,000-sticker tables, where this drops 90 % of them)
-    least = TOO_SMALL * float(np.percentile([c.r for c in cands], 75)) if cands else 0.0
+    least = TOO_SMALL * _upper_quartile([c.r for c in cands]) if cands else 0.0
     for c in cands:
         if c.r >= least and not _explained(c, hits) and not _explained(c, pending):
             jobs.append(_Job(c))
@@ -515,15 +517,15 @@ def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], ups
     unread = [j for j, hs in zip(jobs, found) if not hs and not _explained(j.cand, hits)]
     unread = [j for j in unread if j.known or _isotropy(gray, j.cand) >= PLAUSIBLE_ISOTROPY]
     sides = [h.side for h in hits]
-    if unread and sides and np.median(sides) / 21 >= FULL_PASS_PPM:
+    if unread and sides and statistics.median(sides) / 21 >= FULL_PASS_PPM:
         # Big codes, and a place that looks like one stayed unread: on big sharp codes (a printed
         # sheet) the search's patches break up and a cut can miss part of its code; the full-frame
         # pass reads codes this big whole
         hits += _read(gray, backend)
         unread = [j for j in unread if not _explained(j.cand, hits)]
     read_sizes = [j.cand.ppm for j, hs in zip(jobs, found) if hs and not j.known]
-    ref = float(np.median(read_sizes)) if read_sizes else (
-        float(np.median([k.size for k in known])) / 21 * SIZE_BIAS if known else None)
+    ref = statistics.median(read_sizes) if read_sizes else (
+        statistics.median(k.size for k in known) / 21 * SIZE_BIAS if known else None)
     again = [j for j in unread if j.known or ref is None or j.cand.ppm >= PLAUSIBLE_SIZE * ref]
     left = []
     if again:
@@ -532,6 +534,14 @@ def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], ups
             if not hs:
                 left.append(j)
     return _dedupe(hits), left
+
+
+def _upper_quartile(xs: list[float]) -> float:
+    """numpy's 75th percentile (linear between the two nearest), without numpy's cost on a short list."""
+    xs = sorted(xs)
+    k = 0.75 * (len(xs) - 1)
+    i = int(k)
+    return xs[i] + (xs[min(i + 1, len(xs) - 1)] - xs[i]) * (k - i)
 
 
 def _explained(c: _Candidate, hits: Sequence[_Hit]) -> bool:
