@@ -32,6 +32,7 @@ says so in one line and zxing-cpp goes on alone.
 from __future__ import annotations
 
 import math
+import os
 import statistics
 import sys
 from dataclasses import dataclass
@@ -164,22 +165,27 @@ def _backend(decoder: str | None) -> str:
     return name
 
 
-def _read(img: np.ndarray, backend: str, sharpened: bool = False, scale: float = 1.0,
-          at: tuple[float, float] = (0.0, 0.0)) -> list[_Hit]:
-    """Every QR code one decoder reads in a grey image, its corners taken to the frame's pixels (``img``
-    is the frame's region from ``at`` scaled by ``scale``; pixel centres at integers). ``sharpened``:
-    the image went through the strong sharpening of a way (pushed towards black and white), which
-    zxing-cpp reads best with a fixed threshold: its adaptive binarizer follows the overshoot around
-    each module instead."""
-    ax, ay = at[0] + 0.5 / scale - 0.5, at[1] + 0.5 / scale - 0.5
-    out = []
+def _symbols(img: np.ndarray, backend: str, sharpened: bool = False) -> list:
+    """The decoder's own results for one grey image. ``sharpened``: the image went through the strong
+    sharpening of a way (pushed towards black and white), which zxing-cpp reads best with a fixed
+    threshold: its adaptive binarizer follows the overshoot around each module instead."""
     if backend == "zxing-cpp":
         zx = _zxing()
         # Model 2 only: zxing's "QRCode" family also holds Micro QR, whose smallest version only detects
         # errors (2 check codewords) and turns noise into short texts such as "0098"
-        found = zx.read_barcodes(img, formats=zx.BarcodeFormat.QRCodeModel2, try_rotate=False, try_invert=False,
-                                 try_downscale=False,
-                                 binarizer=zx.Binarizer.FixedThreshold if sharpened else zx.Binarizer.LocalAverage)
+        return zx.read_barcodes(img, formats=zx.BarcodeFormat.QRCodeModel2, try_rotate=False, try_invert=False,
+                                try_downscale=False,
+                                binarizer=zx.Binarizer.FixedThreshold if sharpened else zx.Binarizer.LocalAverage)
+    pz, _ = _pyzbar()
+    return pz.decode(img, symbols=[pz.ZBarSymbol.QRCODE])
+
+
+def _hits(found: list, backend: str, scale: float = 1.0, at: tuple[float, float] = (0.0, 0.0)) -> list[_Hit]:
+    """``_symbols``' results as hits, corners in the frame's pixels: the image was the frame's region
+    from ``at``, scaled by ``scale`` (pixel centres at integers)."""
+    ax, ay = at[0] + 0.5 / scale - 0.5, at[1] + 0.5 / scale - 0.5
+    out = []
+    if backend == "zxing-cpp":
         for r in found:
             if r.valid:
                 p = r.position
@@ -187,13 +193,42 @@ def _read(img: np.ndarray, backend: str, sharpened: bool = False, scale: float =
                                                   [p.bottom_right.x, p.bottom_right.y],
                                                   [p.bottom_left.x, p.bottom_left.y]], float) / scale + (ax, ay)))
         return out
-    pz, _ = _pyzbar()
-    for r in pz.decode(img, symbols=[pz.ZBarSymbol.QRCODE]):
+    for r in found:
         try:
             text = r.data.decode("utf-8")
         except UnicodeDecodeError:
             continue
         out.append(_Hit(text, _quad(np.array([(p.x, p.y) for p in r.polygon], float)) / scale + (ax, ay)))
+    return out
+
+
+def _read(img: np.ndarray, backend: str, sharpened: bool = False, scale: float = 1.0,
+          at: tuple[float, float] = (0.0, 0.0)) -> list[_Hit]:
+    """Every QR code one decoder reads in a grey image, corners in the frame's pixels (see ``_hits``)."""
+    return _hits(_symbols(img, backend, sharpened), backend, scale, at)
+
+
+READERS = max(1, min(2, os.cpu_count() or 1))    # threads that read the tiles of one frame
+
+
+@lru_cache(maxsize=1)
+def _readers():
+    from concurrent.futures import ThreadPoolExecutor
+    return ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="decode")
+
+
+def _symbols_of_each(images: Sequence[np.ndarray], backend: str, sharpened: bool) -> list[list]:
+    """``_symbols`` of each image, on READERS threads: both decoders let go of Python's lock while they
+    read, so the tiles of a frame are read on two cores at once (each thread takes every other tile;
+    a task per tile would cost as much as reading one). The results are turned into hits afterwards,
+    in this thread, which is Python work."""
+    if READERS == 1 or len(images) < 8:
+        return [_symbols(img, backend, sharpened) for img in images]
+    shares = [images[k::READERS] for k in range(READERS)]
+    done = list(_readers().map(lambda share: [_symbols(img, backend, sharpened) for img in share], shares))
+    out: list[list] = [[] for _ in images]
+    for k, found in enumerate(done):
+        out[k::READERS] = found
     return out
 
 
@@ -289,7 +324,8 @@ def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.
     if n <= 1:
         return []
     vals = np.zeros(n, np.float32)
-    np.maximum.at(vals, labels[peaks], dist[peaks])
+    # a peak is a plateau: every pixel of one holds its neighbours' maximum, so all hold one value
+    vals[labels[peaks]] = dist[peaks]
     # the strongest peak first; a weaker one within 0.9 of the stronger's value is the same code
     order = np.argsort(-vals[1:], kind="stable") + 1
     v, c = vals[order], centroids[order]
@@ -405,13 +441,16 @@ def _read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, floa
     call over all the tiles costs about twice as much (it pairs up the finder patterns of different
     codes)."""
     scale = way[0]
-    limit = max(64, int(MOSAIC_WIDTH / scale))
     order = sorted(range(len(crops)), key=lambda i: -crops[i].shape[0])
+    # shelves of tiles, as many shelves as MOSAIC_WIDTH calls for and as many tiles on each as can be
+    # (the tiles of one way are about one size): the sharpening and scaling go with the mosaic's area
+    total = sum(c.shape[1] + 2 * _PAD for c in crops)
+    per_shelf = math.ceil(len(crops) / math.ceil(total * scale / MOSAIC_WIDTH))
     places = [(0, 0)] * len(crops)            # each tile's top-left corner in the mosaic (before scaling)
     x = y = shelf = width = 0
-    for i in order:
+    for k, i in enumerate(order):
         th, tw = crops[i].shape[0] + 2 * _PAD, crops[i].shape[1] + 2 * _PAD
-        if x and x + tw > limit:
+        if k and k % per_shelf == 0:
             x, y, shelf = 0, y + shelf, 0
         places[i] = (x, y)
         x += tw
@@ -427,15 +466,16 @@ def _read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, floa
             tile = cv2.addWeighted(tile, 1.0, tile, 0.0, 127.0 - _level(crops[i]))
         mosaic[py:py + tile.shape[0], px:px + tile.shape[1]] = tile
     big = _prepare(mosaic, way)
-    out: list[list[_Hit]] = []
+    views, ats = [], []
     for i, (px, py) in enumerate(places):
         h, w = crops[i].shape
         u0, v0 = int(px * scale), int(py * scale)
         u1, v1 = int(math.ceil((px + w + 2 * _PAD) * scale)), int(math.ceil((py + h + 2 * _PAD) * scale))
+        views.append(big[v0:v1, u0:u1])
         # the tile's view starts at mosaic pixel (u0, v0) / scale, which is image pixel origin - pad
-        out.append(_read(big[v0:v1, u0:u1], backend, sharpened, scale,
-                         (u0 / scale - px - _PAD + origins[i][0], v0 / scale - py - _PAD + origins[i][1])))
-    return out
+        ats.append((u0 / scale - px - _PAD + origins[i][0], v0 / scale - py - _PAD + origins[i][1]))
+    return [_hits(found, backend, scale, at)
+            for found, at in zip(_symbols_of_each(views, backend, sharpened), ats)]
 
 
 def _read_jobs(gray: np.ndarray, jobs: Sequence[_Job], backend: str, step: int, plain: bool = False
@@ -555,16 +595,22 @@ def _explained(c: _Candidate, hits: Sequence[_Hit]) -> bool:
 def _dedupe(hits: list[_Hit]) -> list[_Hit]:
     """One entry per code on the table. The same text read twice at one place is one code (corners
     averaged); two texts at one place contradict each other, and neither is reported."""
+    if not hits:
+        return []
+    c = np.array([h.center for h in hits])
+    side = np.array([h.side for h in hits])
+    # near[i, j]: hits i and j lie at one place
+    near = ((c[:, None, :] - c[None, :, :]) ** 2).sum(axis=2) < (SAME_PLACE * np.maximum(side[:, None], side)) ** 2
     groups: list[list[_Hit]] = []
-    for h in hits:
-        for g in groups:
-            ref = g[0]
-            lim = SAME_PLACE * max(h.side, ref.side)
-            if (h.center[0] - ref.center[0]) ** 2 + (h.center[1] - ref.center[1]) ** 2 < lim * lim:
+    firsts: list[int] = []          # each group's first hit, which the others are measured from
+    for i, h in enumerate(hits):
+        for g, first in zip(groups, firsts):
+            if near[i, first]:
                 g.append(h)
                 break
         else:
             groups.append([h])
+            firsts.append(i)
     out = []
     for g in groups:
         if len({h.text for h in g}) > 1:
