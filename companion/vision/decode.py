@@ -63,8 +63,8 @@ class Detection:
     @property
     def size(self) -> float:
         """The code's side in pixels (mean of its four edges)."""
-        c = np.asarray(self.corners, float)
-        return float(np.mean(np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)))
+        c = self.corners
+        return sum(math.dist(c[i], c[i - 1]) for i in range(4)) / 4
 
 
 @dataclass
