@@ -506,7 +506,7 @@ def decode(image: np.ndarray, *, known: Sequence[Detection] = (), upscale: bool 
     "pyzbar"."""
     backend = _backend(decoder)
     gray = _gray(image)
-    hits, _left = _decode_gray(gray, backend, known, upscale)
+    hits, _left = _decode_gray(gray, backend, known, upscale, want_left=False)
     return _result(hits)
 
 
@@ -516,9 +516,10 @@ PLAUSIBLE_ISOTROPY = 0.5
 FULL_PASS_PPM = 2.6     # codes read at least this big (px per module): the full-frame pass reads them too
 
 
-def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upscale: bool
+def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upscale: bool, want_left: bool
                  ) -> tuple[list[_Hit], list[_Job]]:
-    """The hits in one frame, and the jobs that still look like an unread code (for ``decode_burst``)."""
+    """The hits in one frame, and (``want_left``, for ``decode_burst``) the jobs that still look like an
+    unread code."""
     known = list(known)
     hits: list[_Hit] = []
     small = None
@@ -555,18 +556,22 @@ def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], ups
     for hs in found:
         hits += hs
     unread = [j for j, hs in zip(jobs, found) if not hs and not _explained(j.cand, hits)]
-    unread = [j for j in unread if j.known or _isotropy(gray, j.cand) >= PLAUSIBLE_ISOTROPY]
     sides = [h.side for h in hits]
     if unread and sides and statistics.median(sides) / 21 >= FULL_PASS_PPM:
-        # Big codes, and a place that looks like one stayed unread: on big sharp codes (a printed
-        # sheet) the search's patches break up and a cut can miss part of its code; the full-frame
-        # pass reads codes this big whole
-        hits += _read(gray, backend)
-        unread = [j for j in unread if not _explained(j.cand, hits)]
+        unread = [j for j in unread if _looks_like_code(gray, j)]
+        if unread:
+            # Big codes, and a place that looks like one stayed unread: on big sharp codes (a printed
+            # sheet) the search's patches break up and a cut can miss part of its code; the full-frame
+            # pass reads codes this big whole
+            hits += _read(gray, backend)
+            unread = [j for j in unread if not _explained(j.cand, hits)]
     read_sizes = [j.cand.ppm for j, hs in zip(jobs, found) if hs and not j.known]
     ref = statistics.median(read_sizes) if read_sizes else (
         statistics.median(k.size for k in known) / 21 * SIZE_BIAS if known else None)
-    again = [j for j in unread if j.known or ref is None or j.cand.ppm >= PLAUSIBLE_SIZE * ref]
+    # more work (a second way, or fusing a burst) only for places of a plausible size that look like
+    # a code; the look is tested last, where that work would follow (it costs as much as a small read)
+    again = [j for j in unread if (j.known or ref is None or j.cand.ppm >= PLAUSIBLE_SIZE * ref)
+             and (want_left or len(_ways(j.cand.ppm)) > 1) and _looks_like_code(gray, j)]
     left = []
     if again:
         for j, hs in zip(again, _read_jobs(gray, again, backend, 1)):
@@ -582,6 +587,10 @@ def _upper_quartile(xs: list[float]) -> float:
     k = 0.75 * (len(xs) - 1)
     i = int(k)
     return xs[i] + (xs[min(i + 1, len(xs) - 1)] - xs[i]) * (k - i)
+
+
+def _looks_like_code(gray: np.ndarray, job: _Job) -> bool:
+    return job.known or _isotropy(gray, job.cand) >= PLAUSIBLE_ISOTROPY
 
 
 def _explained(c: _Candidate, hits: Sequence[_Hit]) -> bool:
@@ -663,7 +672,7 @@ def decode_burst(frames: Sequence[np.ndarray], **kw) -> DecodeResult:
     if len(shapes) > 1:
         raise ValueError("the frames of a burst must all have the same size")
     first = _gray(frames[0])
-    hits, left = _decode_gray(first, backend, kw.get("known", ()), upscale)
+    hits, left = _decode_gray(first, backend, kw.get("known", ()), upscale, want_left=True)
     if upscale and left:
         hits = _dedupe(hits + _fuse(first, frames[1:], left, backend))
     return _result(hits)
