@@ -204,11 +204,60 @@ def test_a_still_table_keeps_its_proposal_and_a_flicker_interrupts_it():
     t.expect(RowLayout([code(1), code(5)]))
     out = feed(t, table, 30)
     assert all(o == [TableMatches()] for o in out[2:])
-    table.unread.add(code(5))                       # one frame misses a code (and fusing misses it too)
-    assert t.feed(table.frame()) == []              # a different reading: nothing said
+    table.unread.add(code(5))                       # frames miss a code (and fusing misses it too)
+    out = feed(t, table, tr.RECHECK_EVERY)
+    k = out.index([])                               # seen at the settled table's next reading: nothing said
+    assert all(o == [TableMatches()] for o in out[:k])
     table.unread.clear()
     assert t.feed(table.frame()) == []              # differs from the one before: still nothing
     assert t.feed(table.frame()) == [TableMatches()]
+
+
+def test_a_settled_table_is_read_again_only_now_and_then():
+    table = FakeTable()
+    lay_row(table, [code(1), code(5)])
+    t = tracker("row", table)
+    t.expect(RowLayout([code(1), code(5)]))
+    assert feed(t, table, 3)[-1] == [TableMatches()]
+    before = table.decodes
+    out = feed(t, table, 3 * tr.RECHECK_EVERY)
+    assert all(o == [TableMatches()] for o in out)
+    assert table.decodes - before == 3                  # one reading every RECHECK_EVERY still frames
+    assert t.feed(table.frame(blob=(300, 180))) == []    # a hand: the table is no longer settled
+    before = table.decodes
+    out = feed(t, table, 3)
+    assert out == [[], [], [TableMatches()]] and table.decodes - before == 2
+    t.expect(RowLayout([code(1), code(5)]))             # a new expectation is read afresh
+    assert t.feed(table.frame()) == [] and table.decodes - before == 3
+
+
+def test_a_settled_table_that_changes_by_creeping_steps_is_read_again():
+    # each step is too small to count as motion, but together they are not the picture that was read
+    table = FakeTable()
+    lay_row(table, [code(1), code(5)])
+    t = tracker("row", table)
+    t.expect(RowLayout([code(1), code(5)]))
+    feed(t, table, 3)
+    before = table.decodes
+    steps = tr.Motion()
+    for step in range(tr.RECHECK_EVERY - 2):
+        img = table.frame()
+        img[250:262, 400:400 + 6 * step] = 250               # a light shape growing 6 pixels a frame
+        assert steps.update(img) or step == 0                # no step is motion
+        t.feed(img)
+    assert table.decodes > before
+
+
+def test_a_table_missing_an_expected_code_is_read_every_still_frame():
+    table = FakeTable()
+    lay_row(table, [code(1), code(5)])
+    table.unread.add(code(5))
+    t = tracker("row", table)
+    t.expect(RowLayout([code(1), code(5)]))
+    feed(t, table, 3)
+    before = table.decodes
+    feed(t, table, tr.RECHECK_EVERY)
+    assert table.decodes - before == tr.RECHECK_EVERY
 
 
 def test_expect_starts_fresh_reads():
@@ -439,7 +488,7 @@ def test_board_removal_only_when_the_spot_is_plainly_empty():
     t.expect(layout)
     feed(t, table, 3)
     table.unread.add(code(2))                           # still there, but unreadable (glare)
-    out = feed(t, table, 3)[-1]
+    out = feed(t, table, tr.RECHECK_EVERY + 2)[-1]       # the picture did not change: seen at a recheck
     assert isinstance(out[0], TableDiffers)
     assert out[0].message.render("en").startswith("the card on plain[1] cannot be read")
     table.unread.clear()

@@ -12,6 +12,9 @@ Safety before speed:
   still: nothing is decoded and nothing is said.
 - A proposal needs the same reading from two consecutive still frames, so a newly placed card is
   proposed on the second still frame after it was put down.
+- A settled table (two still frames agreed, every expected code read, and the picture the same as
+  then, to a few pixels) keeps its reading and is read again only every ``RECHECK_EVERY`` still
+  frames: no card comes or goes without changing the picture, and the CPU rests meanwhile.
 - A code is reported only when it was decoded. One that is expected but unread in a frame is looked
   for again in the still frames fused (``decode_burst``); still unread, it is "not seen", which makes
   the table differ -- never "removed", except on a board where its spot is visible and plainly empty.
@@ -30,10 +33,12 @@ from companion.cards.model import Card, year_label
 from companion.i18n import N_, Text, translate
 
 BURST = 4                   # still frames kept for fusing
+RECHECK_EVERY = 10          # still frames between two readings of a settled table
 MOTION_WIDTH = 320          # frames are compared at this width
 MOTION_BLUR = 0.8           # pixels (at MOTION_WIDTH) of blur before comparing
 MOTION_LEVEL = 16           # grey levels (0-255) that count as a change at MOTION_WIDTH
 MOTION_SHARE = 0.002        # the share of changed pixels above which the table is moving
+SETTLED_SHARE = 0.0003      # ... above which a settled table is no longer the one that was read
 
 
 # -- proposals ------------------------------------------------------------------------------------------
@@ -122,17 +127,33 @@ class Motion:
         # the stickers' fine print shimmers from frame to frame (shake, noise, JPEG): blur it away
         small = cv2.GaussianBlur(small, (0, 0), MOTION_BLUR).astype(np.int16)
         last, self._last = self._last, small
-        if last is None or last.shape != small.shape:
-            return False
-        small = small - np.int16(np.median(small - last))
-        kernel = np.ones((3, 3), np.uint8)
-        above = small - cv2.dilate(last, kernel)
-        below = cv2.erode(last, kernel) - small
-        changed = np.count_nonzero(np.maximum(above, below) > MOTION_LEVEL)
-        return changed <= max(2, MOTION_SHARE * small.size)
+        return _alike(small, last, MOTION_SHARE)
+
+    def unchanged_since(self, view: np.ndarray | None) -> bool:
+        """The last frame is the same picture as ``view`` (an earlier ``view()``), to a few pixels."""
+        return _alike(self._last, view, SETTLED_SHARE)
+
+    def view(self) -> np.ndarray | None:
+        """The last frame as compared (small, blurred)."""
+        return self._last
 
     def reset(self) -> None:
         self._last = None
+
+
+def _alike(small: np.ndarray | None, last: np.ndarray | None, share: float) -> bool:
+    """No more than ``share`` of the pixels of ``small`` changed from ``last``: a pixel counts as changed
+    only if it is outside the range of its neighbours in ``last``, after the whole picture's brightness
+    is matched."""
+    import cv2
+    if last is None or small is None or last.shape != small.shape:
+        return False
+    small = small - np.int16(np.median(small - last))
+    kernel = np.ones((3, 3), np.uint8)
+    above = small - cv2.dilate(last, kernel)
+    below = cv2.erode(last, kernel) - small
+    changed = np.count_nonzero(np.maximum(above, below) > MOTION_LEVEL)
+    return changed <= max(2, share * small.size)
 
 
 # -- the tracker ------------------------------------------------------------------------------------------
@@ -151,12 +172,16 @@ class Tracker:
         self._still: deque = deque(maxlen=BURST)
         self._known: list = []            # the detections of the last still reading (a hint to the decoder)
         self._previous = None             # the last still frame's reading (key, proposals)
+        self._complete = False            # that reading saw every code the game expects
+        self._settled = 0                 # still frames since the table settled (0: not settled)
+        self._settled_view = None         # the table as it settled (Motion's small picture)
 
     # -- the kiosk's side ---------------------------------------------------------------------------
     def expect(self, layout) -> None:
         """The table the game expects now. The next proposals are about this layout, from fresh reads."""
         self.expected = layout
         self._previous = None
+        self._settled = 0
 
     def feed(self, frame: np.ndarray) -> list:
         # everything after this reads grey levels; the kept still frames take a third of the memory
@@ -167,12 +192,21 @@ class Tracker:
             # be read from the cards that were being cleared away)
             self._still.clear()
             self._previous = None
+            self._settled = 0
             self.detections = []
             return []
         self._still.append(frame)
+        if 0 < self._settled < RECHECK_EVERY and self._motion.unchanged_since(self._settled_view):
+            # Settled: two still frames agreed, every expected code was read, and the picture is the
+            # one that was read, to a few pixels (a card cannot come or go without changing it). The
+            # reading stands, and is read again every RECHECK_EVERY frames; the CPU rests meanwhile.
+            self._settled += 1
+            return list(self._previous[1])
         reading = self._read(frame)
         agreed = reading == self._previous
         self._previous = reading
+        self._settled = 1 if agreed and self._complete else 0
+        self._settled_view = self._motion.view() if self._settled else None
         return list(reading[1]) if agreed else []
 
     # -- one still frame ------------------------------------------------------------------------------
@@ -193,6 +227,7 @@ class Tracker:
             codes = _merge(codes, fused.codes)
             foreign = _merge(foreign, fused.foreign)
         codes = _one_each(codes)
+        self._complete = not wanted - {d.payload for d in codes}
         self.detections = codes + foreign
         self._known = codes
         proposals = self._propose(frame, codes, foreign)
