@@ -319,8 +319,9 @@ def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.
     if size_hint:
         lo = max(lo, size_hint / f / 2 * 0.55)
         hi = min(hi, size_hint / f / 2 * 1.6 + 2)
-    peaks = (dist >= cv2.dilate(dist, _K3)) & (dist >= lo) & (dist <= hi)
-    n, labels, _stats, centroids = cv2.connectedComponentsWithStats(peaks.astype(np.uint8), connectivity=8)
+    peaks = cv2.bitwise_and(cv2.compare(dist, cv2.dilate(dist, _K3), cv2.CMP_GE), cv2.inRange(dist, lo, hi))
+    n, labels, _stats, centroids = cv2.connectedComponentsWithStats(peaks, connectivity=8)
+    peaks = peaks > 0
     if n <= 1:
         return []
     vals = np.zeros(n, np.float32)
