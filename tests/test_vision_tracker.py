@@ -106,6 +106,17 @@ def feed(t, table, n, **kw):
     return [t.feed(table.frame(**kw)) for _ in range(n)]
 
 
+def read_row(unread=()):
+    """A row of two cards, read until its reading agreed (settled, unless a code is in ``unread``)."""
+    table = FakeTable()
+    lay_row(table, [code(1), code(5)])
+    table.unread.update(unread)
+    t = tracker("row", table)
+    t.expect(RowLayout([code(1), code(5)]))
+    feed(t, table, 3)
+    return table, t
+
+
 # -- stillness ------------------------------------------------------------------------------------------
 
 def test_nothing_is_said_until_two_still_frames_agree():
@@ -144,11 +155,7 @@ def test_sensor_noise_and_exposure_drift_are_still():
 
 
 def test_hands_over_the_table_are_ignored_and_not_decoded():
-    table = FakeTable()
-    lay_row(table, [code(1), code(5)])
-    t = tracker("row", table)
-    t.expect(RowLayout([code(1), code(5)]))
-    feed(t, table, 3)
+    table, t = read_row()
     before = table.decodes
     table.place(code(3), 90, 180)
     table.unread.add(code(5))                          # the hand covers a card
@@ -214,11 +221,7 @@ def test_a_still_table_keeps_its_proposal_and_a_flicker_interrupts_it():
 
 
 def test_a_settled_table_is_read_again_only_now_and_then():
-    table = FakeTable()
-    lay_row(table, [code(1), code(5)])
-    t = tracker("row", table)
-    t.expect(RowLayout([code(1), code(5)]))
-    assert feed(t, table, 3)[-1] == [TableMatches()]
+    table, t = read_row()
     before = table.decodes
     out = feed(t, table, 3 * tr.RECHECK_EVERY)
     assert all(o == [TableMatches()] for o in out)
@@ -233,11 +236,7 @@ def test_a_settled_table_is_read_again_only_now_and_then():
 
 def test_a_settled_table_that_changes_by_creeping_steps_is_read_again():
     # each step is too small to count as motion, but together they are not the picture that was read
-    table = FakeTable()
-    lay_row(table, [code(1), code(5)])
-    t = tracker("row", table)
-    t.expect(RowLayout([code(1), code(5)]))
-    feed(t, table, 3)
+    table, t = read_row()
     before = table.decodes
     steps = tr.Motion()
     for step in range(tr.RECHECK_EVERY - 2):
@@ -249,12 +248,7 @@ def test_a_settled_table_that_changes_by_creeping_steps_is_read_again():
 
 
 def test_a_table_missing_an_expected_code_is_read_every_still_frame():
-    table = FakeTable()
-    lay_row(table, [code(1), code(5)])
-    table.unread.add(code(5))
-    t = tracker("row", table)
-    t.expect(RowLayout([code(1), code(5)]))
-    feed(t, table, 3)
+    table, t = read_row(unread={code(5)})
     before = table.decodes
     feed(t, table, tr.RECHECK_EVERY)
     assert table.decodes - before == tr.RECHECK_EVERY
