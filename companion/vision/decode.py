@@ -45,7 +45,7 @@ import numpy as np
 from companion.cards.payload import parse_sticker
 
 MIN_PPM, MAX_PPM = 1.4, 9.0        # pixels per module the candidate search is tuned for
-CANDIDATE_CONTRAST = 40            # mean 3x3 grey-level range (half-size image) that marks code texture
+CANDIDATE_CONTRAST = 36            # mean 3x3 grey-level range (half-size image) that marks code texture
 WELL_LIT = 200                     # the 99th percentile grey level from which a frame counts as well lit
                                    # (204-254 on the bench's scenes)
 LEAST_LIGHT = 0.35                 # the threshold goes no lower than this share (a covered lens is noise)
@@ -299,7 +299,7 @@ def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.
                     ) -> list[_Candidate]:
     """Places that look like a sticker code: a patch dense with module-sized contrast, about square.
 
-    Local contrast (the 3x3 grey-level range, averaged over 5x5) is measured on a half-size image
+    Local contrast (the 3x3 grey-level range, averaged over about 6x6) is measured on a half-size image
     (``small``, when the caller has it); a code's modules make a solid patch of it, while a card edge
     or a line of text makes a thin band. The distance to the patch's edge peaks in the middle of each
     code (even where a code's patch touches a card edge), which gives its centre and size.
@@ -308,11 +308,11 @@ def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.
     if small is None:
         small = _half(gray)
     grad = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, _K3)
-    mask = cv2.threshold(cv2.blur(grad, (5, 5)), _contrast(small), 255, cv2.THRESH_BINARY)[1]
-    # the patches' shapes are measured at quarter size: a code is still 9+ pixels across there
+    # averaged over about 6x6 half-size pixels, and the patches' shapes measured, at quarter size: a
+    # code is still 9+ pixels across there
     f = 4
-    mask = cv2.threshold(cv2.resize(mask, (w // f, h // f), interpolation=cv2.INTER_AREA), 100, 1,
-                         cv2.THRESH_BINARY)[1]
+    texture = cv2.blur(cv2.resize(grad, (w // f, h // f), interpolation=cv2.INTER_AREA), (3, 3))
+    mask = cv2.threshold(texture, _contrast(small), 1, cv2.THRESH_BINARY)[1]
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     lo = 21 * MIN_PPM / f / 2 * 0.6 + 0.5
     hi = 21 * MAX_PPM / f / 2 + 2
@@ -338,7 +338,7 @@ def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.
         if not gone[i]:
             kept.append(i)
             gone |= near[i]
-    # patch half-width = code half-side + the 5-pixel window's reach (2 half-size pixels, 1 here)
+    # patch half-width = code half-side + about half the averaging window's reach
     return [_Candidate(float(c[i, 0]) * f + (f - 1) / 2, float(c[i, 1]) * f + (f - 1) / 2,
                        max(2.0, float(v[i]) - 0.5) * f) for i in kept]
 
