@@ -272,6 +272,7 @@ class _Candidate:
     x: float          # centre, image pixels
     y: float
     r: float          # about half the code's side, pixels (the search measures codes ~1.25x too big)
+    cut: float = 0.0  # half the side of the first cut, when known better than from ``r`` (a known code)
 
     @property
     def ppm(self) -> float:
@@ -363,10 +364,15 @@ def _crop(gray: np.ndarray, cx: float, cy: float, half: float) -> tuple[np.ndarr
     return gray[y0:y1, x0:x1], x0, y0
 
 
+KNOWN_CUT = 1.4       # a known code's cut, in code sides: its place and size are known, not searched
+
+
 def _crop_half(c: _Candidate, step: int = 0) -> float:
     """Half the side of the cut around a candidate: the code and its quiet zone, with room for the
     search's usual error in centre and size; the second try cuts wider (where two cards' patches
     merged, the centre can be off by a third of the code)."""
+    if step == 0 and c.cut:
+        return c.cut
     return 1.3 * c.r + 3 if step == 0 else 1.6 * c.r + 4
 
 
@@ -536,7 +542,9 @@ def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], ups
         if any(h.text == k.payload and (h.center[0] - k.center[0]) ** 2 + (h.center[1] - k.center[1]) ** 2
                < (0.5 * h.side) ** 2 for h in hits):
             continue
-        jobs.append(_Job(_Candidate(k.center[0], k.center[1], max(4.0, k.size) / 2 * SIZE_BIAS), known=True))
+        size = max(4.0, k.size)
+        jobs.append(_Job(_Candidate(k.center[0], k.center[1], size / 2 * SIZE_BIAS, cut=KNOWN_CUT * size / 2 + 3),
+                         known=True))
     if not upscale:
         for hs in _read_jobs(gray, jobs, backend, 0, plain=True):
             hits += hs
