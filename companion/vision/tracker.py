@@ -172,7 +172,6 @@ class Tracker:
         self._still: deque = deque(maxlen=BURST)
         self._known: list = []            # the detections of the last still reading (a hint to the decoder)
         self._previous = None             # the last still frame's reading (key, proposals)
-        self._complete = False            # that reading saw every code the game expects
         self._settled = 0                 # still frames since the table settled (0: not settled)
         self._settled_view = None         # the table as it settled (Motion's small picture)
 
@@ -205,7 +204,7 @@ class Tracker:
         reading = self._read(frame)
         agreed = reading == self._previous
         self._previous = reading
-        self._settled = 1 if agreed and self._complete else 0
+        self._settled = 1 if agreed and not expected_codes(self.expected) - {d.payload for d in self._known} else 0
         self._settled_view = self._motion.view() if self._settled else None
         return list(reading[1]) if agreed else []
 
@@ -227,7 +226,6 @@ class Tracker:
             codes = _merge(codes, fused.codes)
             foreign = _merge(foreign, fused.foreign)
         codes = _one_each(codes)
-        self._complete = not wanted - {d.payload for d in codes}
         self.detections = codes + foreign
         self._known = codes
         proposals = self._propose(frame, codes, foreign)
