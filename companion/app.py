@@ -154,12 +154,18 @@ def make_tracker(kind: str):
 
 def open_store(demo: bool):
     """The game log. The demo's games are kept apart from the real ones, in a fresh file of each run
-    (two demos, or a demo and ``bench kiosk``, may run at once)."""
+    (two demos, or a demo and ``bench kiosk``, may run at once) that is removed with the log."""
     from companion.paths import data_dir
     from companion.store.log import GameLog
     if demo:
+        import shutil
         import tempfile
-        return GameLog(Path(tempfile.mkdtemp(prefix="companion-demo-")) / "demo-games.sqlite")
+        import weakref
+        folder = tempfile.mkdtemp(prefix="companion-demo-")
+        log = GameLog(Path(folder) / "demo-games.sqlite")
+        # when the log is dropped or the process ends (a demo's games are not kept)
+        weakref.finalize(log, shutil.rmtree, folder, ignore_errors=True)
+        return log
     return GameLog(data_dir() / "games.sqlite")
 
 

@@ -352,3 +352,17 @@ def test_an_autoplay_stopped_early_says_so_and_fails(capsys, monkeypatch):
     pygame.event.post(pygame.event.Event(pygame.QUIT))      # what SDL makes of SIGTERM or a closed window
     assert app.main_loop(k, turns=50) == 1
     assert "autoplay stopped after 0 of 50 turns" in capsys.readouterr().err
+
+
+def test_the_demos_game_log_is_removed_with_it():
+    import gc
+    from pathlib import Path
+
+    from companion import app
+    log = app.open_store(demo=True)
+    folder = Path(log.path).parent
+    assert folder.name.startswith("companion-demo-") and folder.exists()
+    log.close()
+    del log
+    gc.collect()
+    assert not folder.exists()
