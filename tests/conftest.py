@@ -1,12 +1,15 @@
 """Test-wide settings: no display, no sound card, no GPIO, a private data directory."""
 
+import atexit
 import os
+import shutil
 import tempfile
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ["COMPANION_DATA"] = tempfile.mkdtemp(prefix="companion-test-data-")
+atexit.register(shutil.rmtree, os.environ["COMPANION_DATA"], ignore_errors=True)
 os.environ["COMPANION_CONFIG"] = os.path.join(os.environ["COMPANION_DATA"], "config.toml")
 
 from hypothesis import HealthCheck, settings  # noqa: E402
