@@ -424,63 +424,64 @@ class _Job:
 
 
 MOSAIC_WIDTH = 2048    # pixels, after scaling
-_PAD = 2               # pixels around each tile (before scaling)
+_PAD = 2               # pixels between tiles (before scaling)
 
 
 DARK_SHARE = 0.4   # the fixed threshold lies this share of the way from a sticker's black to its white
 
 
-def _level(crop: np.ndarray) -> float:
-    """The grey level that a crop's sticker is cut at: between the darkest and lightest of its middle
-    (where the code is), nearer the dark: the blur leaves a lone black module lighter than a black
-    area, and a lone white one not so much (measured on the bench's scenes: 0.4 reads the most)."""
-    h, w = crop.shape
-    middle = cv2.blur(crop[h // 4:h - h // 4, w // 4:w - w // 4], (3, 3))
-    lo, hi, _, _ = cv2.minMaxLoc(middle)
+def _level(blurred: np.ndarray) -> float:
+    """The grey level that a tile's sticker is cut at, from the tile blurred 3x3: between the darkest
+    and lightest of its middle (where the code is), nearer the dark: the blur leaves a lone black
+    module lighter than a black area, and a lone white one not so much (measured on the bench's
+    scenes: 0.4 reads the most)."""
+    h, w = blurred.shape
+    lo, hi, _, _ = cv2.minMaxLoc(blurred[h // 4:h - h // 4, w // 4:w - w // 4])
     return lo + DARK_SHARE * (hi - lo)
 
 
 def _read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, float]], way, backend: str
                 ) -> list[list[_Hit]]:
     """The hits in each crop read one way, in image pixels (``origins``: each crop's top-left corner in
-    the image). The crops are tiled into one picture (edges repeated into a small margin) that is
-    sharpened and scaled in one go; the decoder then reads each tile's view of it on its own: one
-    call over all the tiles costs about twice as much (it pairs up the finder patterns of different
-    codes)."""
+    the image). The crops are tiled into one picture that is sharpened and scaled in one go; the
+    decoder then reads each tile's view of it on its own: one call over all the tiles costs about
+    twice as much (it pairs up the finder patterns of different codes)."""
     scale = way[0]
     order = sorted(range(len(crops)), key=lambda i: -crops[i].shape[0])
     # shelves of tiles, as many shelves as MOSAIC_WIDTH calls for and as many tiles on each as can be
     # (the tiles of one way are about one size): the sharpening and scaling go with the mosaic's area
-    total = sum(c.shape[1] + 2 * _PAD for c in crops)
+    total = sum(c.shape[1] + _PAD for c in crops)
     per_shelf = math.ceil(len(crops) / math.ceil(total * scale / MOSAIC_WIDTH))
     places = [(0, 0)] * len(crops)            # each tile's top-left corner in the mosaic (before scaling)
     x = y = shelf = width = 0
     for k, i in enumerate(order):
-        th, tw = crops[i].shape[0] + 2 * _PAD, crops[i].shape[1] + 2 * _PAD
+        th, tw = crops[i].shape
         if k and k % per_shelf == 0:
-            x, y, shelf = 0, y + shelf, 0
+            x, y, shelf = 0, y + shelf + _PAD, 0
         places[i] = (x, y)
-        x += tw
+        x += tw + _PAD
         width = max(width, x)
         shelf = max(shelf, th)
     mosaic = np.full((y + shelf, width), 255, np.uint8)
+    for crop, (px, py) in zip(crops, places):
+        mosaic[py:py + crop.shape[0], px:px + crop.shape[1]] = crop
     sharpened = way[1] > 0
-    for i, (px, py) in enumerate(places):
-        tile = cv2.copyMakeBorder(crops[i], _PAD, _PAD, _PAD, _PAD, cv2.BORDER_REPLICATE)
-        if sharpened:
-            # the sharpened tiles are read with a fixed threshold (mid-grey): each tile's sticker level
-            # is moved there, so that a dim or a bright sticker is cut between its dark and light modules
-            tile = cv2.addWeighted(tile, 1.0, tile, 0.0, 127.0 - _level(crops[i]))
-        mosaic[py:py + tile.shape[0], px:px + tile.shape[1]] = tile
+    if sharpened:
+        # the sharpened tiles are read with a fixed threshold (mid-grey): each tile's sticker level is
+        # moved there, so that a dim or a bright sticker is cut between its dark and light modules
+        blurred = cv2.blur(mosaic, (3, 3))
+        for crop, (px, py) in zip(crops, places):
+            h, w = crop.shape
+            tile = mosaic[py:py + h, px:px + w]
+            cv2.addWeighted(tile, 1.0, tile, 0.0, 127.0 - _level(blurred[py:py + h, px:px + w]), dst=tile)
     big = _prepare(mosaic, way)
     views, ats = [], []
-    for i, (px, py) in enumerate(places):
-        h, w = crops[i].shape
+    for crop, (px, py), (ox, oy) in zip(crops, places, origins):
+        h, w = crop.shape
         u0, v0 = int(px * scale), int(py * scale)
-        u1, v1 = int(math.ceil((px + w + 2 * _PAD) * scale)), int(math.ceil((py + h + 2 * _PAD) * scale))
-        views.append(big[v0:v1, u0:u1])
-        # the tile's view starts at mosaic pixel (u0, v0) / scale, which is image pixel origin - pad
-        ats.append((u0 / scale - px - _PAD + origins[i][0], v0 / scale - py - _PAD + origins[i][1]))
+        views.append(big[v0:int(math.ceil((py + h) * scale)), u0:int(math.ceil((px + w) * scale))])
+        # the tile's view starts at mosaic pixel (u0, v0) / scale, which is image pixel origin + that - place
+        ats.append((u0 / scale - px + ox, v0 / scale - py + oy))
     return [_hits(found, backend, scale, at)
             for found, at in zip(_symbols_of_each(views, backend, sharpened), ats)]
 
