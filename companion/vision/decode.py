@@ -82,15 +82,15 @@ class DecodeResult:
 # -- decoders --------------------------------------------------------------------------------------------
 
 class _Hit:
-    """One decoded symbol: its text and corners (4x2, image pixels); centre and side kept at hand."""
+    """One decoded symbol: its text and corners (4 points, image pixels); centre and side kept at hand.
+    Plain floats: a frame makes dozens of hits, and numpy is slow on 4 points."""
 
     __slots__ = ("text", "corners", "center", "side")
 
     def __init__(self, text: str, corners):
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = corners
         self.text = text
-        self.corners = np.asarray(corners, float)
-        # plain floats: a frame makes dozens of hits, and numpy is slow on 4 points
-        (ax, ay), (bx, by), (cx, cy), (dx, dy) = self.corners.tolist()
+        self.corners = ((ax, ay), (bx, by), (cx, cy), (dx, dy))
         self.center = ((ax + bx + cx + dx) / 4, (ay + by + cy + dy) / 4)
         self.side = (math.hypot(bx - ax, by - ay) + math.hypot(cx - bx, cy - by) + math.hypot(dx - cx, dy - cy)
                      + math.hypot(ax - dx, ay - dy)) / 4
@@ -189,16 +189,15 @@ def _hits(found: list, backend: str, scale: float = 1.0, at: tuple[float, float]
         for r in found:
             if r.valid:
                 p = r.position
-                out.append(_Hit(r.text, np.array([[p.top_left.x, p.top_left.y], [p.top_right.x, p.top_right.y],
-                                                  [p.bottom_right.x, p.bottom_right.y],
-                                                  [p.bottom_left.x, p.bottom_left.y]], float) / scale + (ax, ay)))
+                out.append(_Hit(r.text, [(q.x / scale + ax, q.y / scale + ay)
+                                         for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)]))
         return out
     for r in found:
         try:
             text = r.data.decode("utf-8")
         except UnicodeDecodeError:
             continue
-        out.append(_Hit(text, _quad(np.array([(p.x, p.y) for p in r.polygon], float)) / scale + (ax, ay)))
+        out.append(_Hit(text, (_quad(np.array([(p.x, p.y) for p in r.polygon], float)) / scale + (ax, ay)).tolist()))
     return out
 
 
@@ -413,7 +412,7 @@ def _prepare(img: np.ndarray, way) -> np.ndarray:
 
 def _to_image(hit: _Hit, scale: float, x0: float, y0: float) -> _Hit:
     """Crop-upscaled pixels -> image pixels (pixel centres at integers)."""
-    return _Hit(hit.text, (hit.corners + 0.5) / scale - 0.5 + np.array([x0, y0], float))
+    return _Hit(hit.text, [((x + 0.5) / scale - 0.5 + x0, (y + 0.5) / scale - 0.5 + y0) for x, y in hit.corners])
 
 
 @dataclass
@@ -551,7 +550,7 @@ def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], ups
             hits += hs
         return _dedupe(hits), []
     # candidates only where no code was read and no known code is being re-checked
-    pending = [_Hit("", np.asarray(k.corners, float)) for k in known]
+    pending = [_Hit("", k.corners) for k in known]
     hint = statistics.median(k.size for k in known) if known else None
     cands = find_candidates(gray, hint, small)
     # Stickers on one table are one size, and most candidates are stickers: much smaller ones are card
@@ -634,19 +633,17 @@ def _dedupe(hits: list[_Hit]) -> list[_Hit]:
     for g in groups:
         if len({h.text for h in g}) > 1:
             continue
-        out.append(g[0] if len(g) == 1 else _Hit(g[0].text, np.mean([h.corners for h in g], axis=0)))
+        out.append(g[0] if len(g) == 1 else _Hit(g[0].text, np.mean([h.corners for h in g], axis=0).tolist()))
     return out
 
 
 def _result(hits: list[_Hit]) -> DecodeResult:
     codes, foreign = [], []
     for h in hits:
-        corners = tuple((float(x), float(y)) for x, y in h.corners)
-        center = h.center
         if parse_sticker(h.text) is not None:
-            codes.append(Detection(h.text, corners, center, _card(h.text)))
+            codes.append(Detection(h.text, h.corners, h.center, _card(h.text)))
         else:
-            foreign.append(Detection(h.text, corners, center))
+            foreign.append(Detection(h.text, h.corners, h.center))
     return DecodeResult(codes, foreign)
 
 
