@@ -320,7 +320,8 @@ def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.
         lo = max(lo, size_hint / f / 2 * 0.55)
         hi = min(hi, size_hint / f / 2 * 1.6 + 2)
     peaks = cv2.bitwise_and(cv2.compare(dist, cv2.dilate(dist, _K3), cv2.CMP_GE), cv2.inRange(dist, lo, hi))
-    n, labels, _stats, centroids = cv2.connectedComponentsWithStats(peaks, connectivity=8)
+    # (16-bit labels: a quarter-size frame holds far fewer than 65,536 separate peaks)
+    n, labels, _stats, centroids = cv2.connectedComponentsWithStats(peaks, connectivity=8, ltype=cv2.CV_16U)
     peaks = peaks > 0
     if n <= 1:
         return []
@@ -618,12 +619,13 @@ def _dedupe(hits: list[_Hit]) -> list[_Hit]:
     c = np.array([h.center for h in hits])
     side = np.array([h.side for h in hits])
     # near[i, j]: hits i and j lie at one place
-    near = ((c[:, None, :] - c[None, :, :]) ** 2).sum(axis=2) < (SAME_PLACE * np.maximum(side[:, None], side)) ** 2
+    near = (((c[:, None, :] - c[None, :, :]) ** 2).sum(axis=2)
+            < (SAME_PLACE * np.maximum(side[:, None], side)) ** 2).tolist()    # lists: read one by one
     groups: list[list[_Hit]] = []
     firsts: list[int] = []          # each group's first hit, which the others are measured from
     for i, h in enumerate(hits):
         for g, first in zip(groups, firsts):
-            if near[i, first]:
+            if near[i][first]:
                 g.append(h)
                 break
         else:
