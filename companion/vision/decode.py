@@ -259,11 +259,6 @@ def _gray(image) -> np.ndarray:
     return np.ascontiguousarray(img)
 
 
-def _sharpen(img: np.ndarray, sigma: float, amount: float) -> np.ndarray:
-    blur = cv2.GaussianBlur(img, (0, 0), sigma)
-    return cv2.addWeighted(img, 1 + amount, blur, -amount, 0)
-
-
 # -- candidates ------------------------------------------------------------------------------------------
 
 @dataclass
@@ -403,15 +398,6 @@ def _ways(ppm: float) -> tuple[tuple[float, float, float], ...]:
     return _WAYS_BY_SIZE[-1][1]
 
 
-def _prepare(img: np.ndarray, way) -> np.ndarray:
-    scale, sigma, amount = way
-    if sigma:
-        img = _sharpen(img, sigma, amount)
-    if scale != 1:
-        img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-    return img
-
-
 def _to_image(hit: _Hit, scale: float, x0: float, y0: float) -> _Hit:
     """Crop-upscaled pixels -> image pixels (pixel centres at integers)."""
     return _Hit(hit.text, [((x + 0.5) / scale - 0.5 + x0, (y + 0.5) / scale - 0.5 + y0) for x, y in hit.corners])
@@ -432,10 +418,10 @@ DARK_SHARE = 0.4   # the fixed threshold lies this share of the way from a stick
 
 
 def _level(blurred: np.ndarray) -> float:
-    """The grey level that a tile's sticker is cut at, from the tile blurred 3x3: between the darkest
-    and lightest of its middle (where the code is), nearer the dark: the blur leaves a lone black
-    module lighter than a black area, and a lone white one not so much (measured on the bench's
-    scenes: 0.4 reads the most)."""
+    """The grey level that a tile's sticker is cut at, from the tile blurred: between the darkest and
+    lightest of its middle (where the code is), nearer the dark: the blur leaves a lone black module
+    lighter than a black area, and a lone white one not so much (measured on the bench's scenes: 0.4
+    reads the most)."""
     h, w = blurred.shape
     lo, hi, _, _ = cv2.minMaxLoc(blurred[h // 4:h - h // 4, w // 4:w - w // 4])
     return lo + DARK_SHARE * (hi - lo)
@@ -466,16 +452,18 @@ def _read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, floa
     mosaic = np.full((y + shelf, width), 255, np.uint8)
     for crop, (px, py) in zip(crops, places):
         mosaic[py:py + crop.shape[0], px:px + crop.shape[1]] = crop
-    sharpened = way[1] > 0
+    _, sigma, amount = way
+    sharpened = sigma > 0
     if sharpened:
-        # the sharpened tiles are read with a fixed threshold (mid-grey): each tile's sticker level is
-        # moved there, so that a dim or a bright sticker is cut between its dark and light modules
-        blurred = cv2.blur(mosaic, (3, 3))
+        # tile + amount * (tile - blurred tile), which undoes the lens blur. The sharpened tiles are read
+        # with a fixed threshold (mid-grey): each tile's sticker level is moved there in the same step,
+        # so that a dim or a bright sticker is cut between its dark and light modules
+        blurred = cv2.GaussianBlur(mosaic, (0, 0), sigma)
         for crop, (px, py) in zip(crops, places):
             h, w = crop.shape
-            tile = mosaic[py:py + h, px:px + w]
-            cv2.addWeighted(tile, 1.0, tile, 0.0, 127.0 - _level(blurred[py:py + h, px:px + w]), dst=tile)
-    big = _prepare(mosaic, way)
+            tile, soft = mosaic[py:py + h, px:px + w], blurred[py:py + h, px:px + w]
+            cv2.addWeighted(tile, 1 + amount, soft, -amount, 127.0 - _level(soft), dst=tile)
+    big = mosaic if scale == 1 else cv2.resize(mosaic, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     views, ats = [], []
     for crop, (px, py), (ox, oy) in zip(crops, places, origins):
         h, w = crop.shape
