@@ -417,14 +417,17 @@ _PAD = 2               # pixels between tiles (before scaling)
 DARK_SHARE = 0.4   # the fixed threshold lies this share of the way from a sticker's black to its white
 
 
-def _level(blurred: np.ndarray) -> float:
-    """The grey level that a tile's sticker is cut at, from the tile blurred: between the darkest and
-    lightest of its middle (where the code is), nearer the dark: the blur leaves a lone black module
-    lighter than a black area, and a lone white one not so much (measured on the bench's scenes: 0.4
-    reads the most)."""
-    h, w = blurred.shape
-    lo, hi, _, _ = cv2.minMaxLoc(blurred[h // 4:h - h // 4, w // 4:w - w // 4])
-    return lo + DARK_SHARE * (hi - lo)
+def _levels(blurred: np.ndarray, y: int, h: int, spans: Sequence[tuple[int, int]]) -> list[float]:
+    """The grey level that each tile of one shelf of the blurred mosaic is cut at: between the darkest
+    and lightest of its middle (where the code is), nearer the dark: the blur leaves a lone black
+    module lighter than a black area, and a lone white one not so much (measured on the bench's
+    scenes: 0.4 reads the most). The shelf starts at row ``y``, its shortest tile is ``h`` high, and
+    ``spans`` are the tiles' columns, left to right."""
+    band = blurred[y + h // 4:y + h - h // 4]
+    cuts = [k for x0, x1 in spans for k in (x0 + (x1 - x0) // 4, x1 - (x1 - x0) // 4)]
+    lo = np.minimum.reduceat(band.min(axis=0), cuts)[::2].astype(np.float32)
+    hi = np.maximum.reduceat(band.max(axis=0), cuts)[::2]
+    return (lo + DARK_SHARE * (hi - lo)).tolist()
 
 
 def _read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, float]], way, backend: str
@@ -440,16 +443,16 @@ def _read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, floa
     total = sum(c.shape[1] + _PAD for c in crops)
     per_shelf = math.ceil(len(crops) / math.ceil(total * scale / MOSAIC_WIDTH))
     places = [(0, 0)] * len(crops)            # each tile's top-left corner in the mosaic (before scaling)
-    x = y = shelf = width = 0
-    for k, i in enumerate(order):
-        th, tw = crops[i].shape
-        if k and k % per_shelf == 0:
-            x, y, shelf = 0, y + shelf + _PAD, 0
-        places[i] = (x, y)
-        x += tw + _PAD
+    shelves = [order[k:k + per_shelf] for k in range(0, len(order), per_shelf)]
+    y = width = 0
+    for tiles in shelves:
+        x = 0
+        for i in tiles:
+            places[i] = (x, y)
+            x += crops[i].shape[1] + _PAD
         width = max(width, x)
-        shelf = max(shelf, th)
-    mosaic = np.full((y + shelf, width), 255, np.uint8)
+        y += crops[tiles[0]].shape[0] + _PAD      # the tallest first
+    mosaic = np.full((y - _PAD, width), 255, np.uint8)
     for crop, (px, py) in zip(crops, places):
         mosaic[py:py + crop.shape[0], px:px + crop.shape[1]] = crop
     _, sigma, amount = way
@@ -459,10 +462,14 @@ def _read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, floa
         # with a fixed threshold (mid-grey): each tile's sticker level is moved there in the same step,
         # so that a dim or a bright sticker is cut between its dark and light modules
         blurred = cv2.GaussianBlur(mosaic, (0, 0), sigma)
-        for crop, (px, py) in zip(crops, places):
-            h, w = crop.shape
-            tile, soft = mosaic[py:py + h, px:px + w], blurred[py:py + h, px:px + w]
-            cv2.addWeighted(tile, 1 + amount, soft, -amount, 127.0 - _level(soft), dst=tile)
+        for tiles in shelves:
+            py = places[tiles[0]][1]
+            spans = [(places[i][0], places[i][0] + crops[i].shape[1]) for i in tiles]
+            for i, level in zip(tiles, _levels(blurred, py, crops[tiles[-1]].shape[0], spans)):
+                px = places[i][0]
+                h, w = crops[i].shape
+                tile = mosaic[py:py + h, px:px + w]
+                cv2.addWeighted(tile, 1 + amount, blurred[py:py + h, px:px + w], -amount, 127.0 - level, dst=tile)
     big = mosaic if scale == 1 else cv2.resize(mosaic, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     views, ats = [], []
     for crop, (px, py), (ox, oy) in zip(crops, places, origins):
