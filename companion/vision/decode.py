@@ -523,31 +523,24 @@ def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], ups
     """The hits in one frame, and (``want_left``, for ``decode_burst``) the jobs that still look like an
     unread code."""
     known = list(known)
-    hits: list[_Hit] = []
-    small = None
-    if upscale:
-        # codes too big for the candidate search (over MAX_PPM) are read at quarter size, cheaply (it
-        # reads codes from 6 px per module up, and the candidates hold up to about 10)
-        small = _half(gray)
-        hits += _read(_half(small), backend, scale=0.25)
-    else:
-        hits += _read(gray, backend)
-    jobs: list[_Job] = []
-    for k in known:
-        if any(h.text == k.payload and (h.center[0] - k.center[0]) ** 2 + (h.center[1] - k.center[1]) ** 2
-               < (0.5 * h.side) ** 2 for h in hits):
-            continue
-        size = max(4.0, k.size)
-        jobs.append(_Job(_Candidate(k.center[0], k.center[1], size / 2 * SIZE_BIAS, cut=KNOWN_CUT * size / 2 + 3),
-                         known=True))
     if not upscale:
+        hits = _read(gray, backend)
+        jobs = [_known_job(k) for k in known if not _seen(k, hits)]
         for hs in _read_jobs(gray, jobs, backend, 0, plain=True):
             hits += hs
         return _dedupe(hits), []
-    # candidates only where no code was read and no known code is being re-checked
-    pending = [_Hit("", k.corners) for k in known]
+    # codes too big for the candidate search (over MAX_PPM) are read at quarter size, cheaply (it reads
+    # codes from 6 px per module up, and the candidates hold up to about 10), on the other thread
+    # while this one searches
+    small = _half(gray)
+    quarter = _half(small)
+    big = _other_reader().submit(_read, quarter, backend, False, 0.25) if TWO_READERS else None
     hint = statistics.median(k.size for k in known) if known else None
     cands = find_candidates(gray, hint, small)
+    hits = big.result() if big else _read(quarter, backend, scale=0.25)
+    jobs = [_known_job(k) for k in known if not _seen(k, hits)]
+    # candidates only where no code was read and no known code is being re-checked
+    pending = [_Hit("", k.corners) for k in known]
     # Stickers on one table are one size, and most candidates are stickers: much smaller ones are card
     # text or art (never a sticker on the bench's 4,000-sticker tables, where this drops 90 % of them)
     least = TOO_SMALL * _upper_quartile([c.r for c in cands]) if cands else 0.0
@@ -583,6 +576,18 @@ def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], ups
             if not hs:
                 left.append(j)
     return _dedupe(hits), left
+
+
+def _seen(k: Detection, hits: Sequence[_Hit]) -> bool:
+    """A known code read again, at its place."""
+    return any(h.text == k.payload and (h.center[0] - k.center[0]) ** 2 + (h.center[1] - k.center[1]) ** 2
+               < (0.5 * h.side) ** 2 for h in hits)
+
+
+def _known_job(k: Detection) -> _Job:
+    """A known code's re-check: a cut of KNOWN_CUT code sides where it was."""
+    size = max(4.0, k.size)
+    return _Job(_Candidate(k.center[0], k.center[1], size / 2 * SIZE_BIAS, cut=KNOWN_CUT * size / 2 + 3), known=True)
 
 
 def _upper_quartile(xs: list[float]) -> float:
