@@ -32,6 +32,19 @@ def test_reads_every_sticker(ppm, layout, seed):
     assert sorted(f.payload for f in result.foreign) == sorted(f.text for f in scene.foreign)
 
 
+@pytest.mark.parametrize("two", [True, False])
+def test_one_thread_or_two_read_every_sticker(monkeypatch, two):
+    # a frame's many cuts are read on two threads, half each, where the machine has two cores
+    monkeypatch.setattr(D, "TWO_READERS", two)
+    layout = RowLayout(demo_codes(16, "HIST", 60))
+    frames = [s.image for s in render_sequence(layout, 3, px_per_module=2.2, seed=5)]
+    want = sorted(layout.codes)
+    first = decode(frames[0])
+    assert len(want) >= D.SPLIT_AT and sorted(d.payload for d in first.codes) == want
+    assert sorted(d.payload for d in decode(frames[1], known=first.codes).codes) == want
+    assert sorted(d.payload for d in decode_burst(frames).codes) == want
+
+
 def test_foreign_codes_are_kept_apart_and_unknown_cards_have_no_card():
     codes = ["TC:DEMO:001", "TC:ZZZZ:001", "TC:DEMO:999", "TC:DEMO:002"]
     foreign = ["tc:demo:001", "TC:DEMO", "TC-DEMO-001", "https://example.com/x", "TC:DEMO:0001X"]
