@@ -473,10 +473,10 @@ def _read_jobs(gray: np.ndarray, jobs: Sequence[_Job], backend: str, step: int, 
                ) -> list[list[_Hit]]:
     """Each job cut out and read its ``step``-th way (0: first, 1: second; ``plain``: as it is), one
     tiled call per way; image pixels. Many jobs are shared between two threads, half each: the
-    decoders and OpenCV let go of Python's lock while they work, and one hand-over per frame costs
-    little (waking a thread takes 50-100 microseconds here, so one hand-over per way or a share of
-    each way's tiles cost about as much as it saved; halves: 10 % less time per frame at 1.8 px per
-    module, measured frame by frame against the shares of tiles)."""
+    decoders and OpenCV let go of Python's lock while they work. Waking a thread takes 50-100
+    microseconds here, about as long as reading one tile, so there is one hand-over per frame, not
+    one per way or per tile (measured at 1.8 px per module: 10 % less time per frame than shares of
+    each way's tiles)."""
     if TWO_READERS and len(jobs) >= SPLIT_AT:
         half = len(jobs) // 2
         other = _other_reader().submit(_read_jobs_here, gray, jobs[half:], backend, step, plain)
