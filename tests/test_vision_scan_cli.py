@@ -3,6 +3,7 @@
 import json
 
 import cv2
+import numpy as np
 import pytest
 
 from companion import cli
@@ -86,3 +87,12 @@ def test_bad_input_exits_2_with_one_line(pictures, capsys, argv, where):
     rc, out, err = _scan(capsys, *argv)
     assert rc == 2 and out == ""
     assert err.count("\n") == 1 and where in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("side", [1, 2, 3, 4])
+def test_a_tiny_picture_scans_to_no_codes(tmp_path, capsys, side):
+    path = tmp_path / f"tiny{side}.png"
+    cv2.imwrite(str(path), np.full((side, side, 3), 128, np.uint8))
+    rc, out, err = _scan(capsys, path, "--json")
+    assert rc == 0 and err == ""
+    assert json.loads(out)["images"][0]["codes"] == []

@@ -177,7 +177,12 @@ def _symbols(img: np.ndarray, backend: str, sharpened: bool = False) -> list:
                                 try_downscale=False,
                                 binarizer=zx.Binarizer.FixedThreshold if sharpened else zx.Binarizer.LocalAverage)
     pz, _ = _pyzbar()
-    return pz.decode(img, symbols=[pz.ZBarSymbol.QRCODE])
+    try:
+        return pz.decode(img, symbols=[pz.ZBarSymbol.QRCODE])
+    except ValueError:
+        # pyzbar turns zbar's orientation of some symbols (a structured-append QR) into an enum that has
+        # no such value and fails the whole image (an open pyzbar bug): nothing read, never a crash
+        return []
 
 
 def _hits(found: list, backend: str, scale: float = 1.0, at: tuple[float, float] = (0.0, 0.0)) -> list[_Hit]:
@@ -231,9 +236,13 @@ def _quad(points: np.ndarray) -> np.ndarray:
 # -- the image -------------------------------------------------------------------------------------------
 
 def _gray(image) -> np.ndarray:
+    """The frame as 8-bit grey. 16-bit frames keep their top 8 bits; any other kind of pixel is refused
+    (clipping it to 0..255 would read a different picture without a word)."""
     img = np.asarray(image)
-    if img.dtype != np.uint8:
-        img = np.clip(img, 0, 255).astype(np.uint8)
+    if img.dtype == np.uint16:
+        img = (img >> 8).astype(np.uint8)
+    elif img.dtype != np.uint8:
+        raise ValueError(f"decode() takes 8- or 16-bit unsigned pixels, not {img.dtype}")
     if img.ndim == 3:
         if img.shape[2] == 4:
             return cv2.cvtColor(img, cv2.COLOR_BGRA2GRAY)
@@ -525,6 +534,8 @@ def _decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], ups
     """The hits in one frame, and (``want_left``, for ``decode_burst``) the jobs that still look like an
     unread code."""
     known = list(known)
+    if min(gray.shape) < 21:
+        return [], []      # no QR code fits: the smallest has 21 modules a side
     if not upscale:
         hits = _read(gray, backend)
         jobs = [_known_job(k) for k in known if not _seen(k, hits)]
