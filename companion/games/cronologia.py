@@ -80,9 +80,15 @@ class Window:
 
 @dataclass(frozen=True)
 class Competitive:
+    """``row`` is the game right after the last action. When ``turn_open``, the placing player's turn
+    is not over: a correct card that may fire an effect holds back the end of the turn (and the
+    end-of-round check) until the window closes (C16), so an effect is judged against the table as
+    the placement left it. :func:`settle` closes the turn; every reading of the state goes through it."""
+
     row: RowState
     level: str
     window: Window | None = None
+    turn_open: bool = False
     mode: str = "competitive"
 
 
@@ -251,25 +257,41 @@ def apply(state, action):
     return new, events
 
 
+def settle(state):
+    """The state with the open turn closed, and the events of closing it (the turn passing, the
+    end-of-round check, sudden death's draws): what the next action of any kind, or a reading of
+    the state at the end of a log, finds. Pure; a settled state comes back unchanged."""
+    if not isinstance(state, Competitive) or not state.turn_open:
+        return state, []
+    events: list[Event] = []
+    row = rounds.pass_turn(state.row, events)
+    return evolve(state, row=row, window=None, turn_open=False), events
+
+
 def _apply_competitive(s: Competitive, a, events: list[Event]) -> Competitive:
-    if isinstance(a, Place):
-        before = s.row
-        row, ok = rounds.place(before, a.player, a.card, a.gap, events)
-        window = None
-        if ok:
-            seen = any(c.period is not None and c.period == a.card.period for c in before.row)
-            window = Window(a.player, a.card, seen, before.sudden_death)
-            if a.card.icons and seen and not before.sudden_death:
-                events.append(Event("effect_available", {"player": a.player, "icons": list(a.card.icons)}))
-        return evolve(s, row=rounds.pass_turn(row, events), window=window)
     if isinstance(a, Effect):
         return _effect(s, a, events)
-    raise Illegal(N_("this action belongs to the cooperative game"))
+    if not isinstance(a, Place):
+        raise Illegal(N_("this action belongs to the cooperative game"))
+    s, closing = settle(s)
+    events.extend(closing)
+    before = s.row
+    row, ok = rounds.place(before, a.player, a.card, a.gap, events)
+    if not ok:
+        return evolve(s, row=rounds.pass_turn(row, events), window=None)
+    seen = any(c.period is not None and c.period == a.card.period for c in before.row)
+    window = Window(a.player, a.card, seen, before.sudden_death)
+    if a.card.icons and seen and not before.sudden_death:
+        events.append(Event("effect_available", {"player": a.player, "icons": list(a.card.icons)}))
+        return evolve(s, row=row, window=window, turn_open=True)
+    return evolve(s, row=rounds.pass_turn(row, events), window=window)
 
 
 def _effect(s: Competitive, a: Effect, events: list[Event]) -> Competitive:
+    """Judged against ``s.row`` as the placement left it: on the last turn of a round, before the
+    round ends (C16)."""
     row, w = s.row, s.window
-    if row.status != "in_progress":
+    if w is None and row.status != "in_progress":
         raise Illegal(N_("the game is over"))
     if w is None or w.player != a.player:
         raise Illegal(N_("an effect can only follow {player}'s own correct placement"), player=a.player)
@@ -437,9 +459,11 @@ def _set(grid, r: int, c: int, value):
 # -- what the kiosk and `companion replay` show ----------------------------------------------------
 def summary(state) -> dict:
     if isinstance(state, Competitive):
-        out = rounds.row_summary(state.row, GAME_ID)
-        out.update({"mode": "competitive", "level": state.level, "discard": state.row.spent,
-                    "effect_open": state.window is not None and not state.window.used})
+        effect_open = state.turn_open and state.window is not None and not state.window.used
+        settled, _events = settle(state)
+        out = rounds.row_summary(settled.row, GAME_ID)
+        out.update({"mode": "competitive", "level": state.level, "discard": settled.row.spent,
+                    "effect_open": effect_open})
         return out
     s = state
     hands = {"pool": s.hands[0]} if s.rules.shared_pool else dict(zip(s.players, s.hands))
@@ -451,7 +475,7 @@ def summary(state) -> dict:
 
 
 def current_player(state) -> str | None:
-    return state.row.current if isinstance(state, Competitive) else state.current
+    return settle(state)[0].row.current if isinstance(state, Competitive) else state.current
 
 
 def row_cards(state) -> list[Card]:

@@ -61,13 +61,13 @@ def _next_line(engine, state, rng: random.Random) -> dict:
         return {"type": "place", "player": state.current, "card": _card(rng), "gap": rng.randint(0, len(state.row))}
     if isinstance(state, cronologia.Competitive):
         w = state.window
-        if w is not None and not w.used and w.card.icons and rng.random() < 0.7:
+        if state.turn_open and w is not None and not w.used and rng.random() < 0.7:
             icon = w.card.icons[0]
             line = {"type": "effect", "player": w.player, "icon": icon}
             if icon != "replace_own":
                 line["target"] = rng.choice([p for p in state.row.active if p != w.player] or [w.player])
             return line
-        row = state.row
+        row = cronologia.settle(state)[0].row
         return {"type": "place", "player": row.current, "card": _card(rng, icons=True),
                 "gap": rng.randint(0, len(row.row))}
     if state.awaiting_deal:

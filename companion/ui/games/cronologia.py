@@ -59,8 +59,9 @@ class CronologiaCompetitiveView(RowGameView):
         return "watch"
 
     def follow_ups(self, session):
-        """The effects the engine allows now (each candidate is asked of the engine, never decided here)."""
-        if not session.lines or session.lines[-1].get("type") != "place":
+        """The effects the engine allows now (each candidate is asked of the engine, never decided here).
+        None after a placement that ended the game: an effect there changes nothing (C16)."""
+        if not session.lines or session.lines[-1].get("type") != "place" or not session.in_progress():
             return []
         last = session.lines[-1]
         card = card_of(last["card"])
@@ -100,7 +101,11 @@ class CronologiaCompetitiveView(RowGameView):
                            tr(N_("{player}: {effect}"), lang, player=line["player"], effect=tr(what, lang)) +
                            (f" → {line['target']}" if line.get("target") else ""),
                            tr(N_("The number of cards in each hand stays the same."), lang))
-        return super().verdict(line, events, before, session, lang)
+        # The round ends when the effect window closes (C16): its news belong to this placement, so
+        # they are read ahead from the engine; the closing of the previous turn is not this card's news.
+        placed = next((i for i, e in enumerate(events) if e.kind == "card_placed"), 0)
+        news = events[placed:] + session.engine.settle(session.state)[1]
+        return super().verdict(line, news, before, session, lang)
 
     def history_text(self, line, session, lang):
         if line.get("type") == "effect":
