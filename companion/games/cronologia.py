@@ -9,7 +9,7 @@ competitive ``competitive_between_only`` (C1), ``sudden_death_miss_draws`` (C4),
 ``reshuffle_only_between_rounds`` (C13); cooperative ``coop_column_ascending_down`` (C6),
 ``failure_scope`` "all" | "active_player_only" (C7), ``failure_clears_placed_gaps`` (C8),
 ``shared_union_pool`` (C12); both ``deck_size`` (default: the deck of the sticker codes, else unknown).
-C2, C3, C5, C9, C10, C11, C14 and C15 have no flag: the code does what the table says.
+C2, C3, C5, C9, C10, C11, C14, C15 and C16 have no flag: the code does what the table says.
 """
 
 from __future__ import annotations
