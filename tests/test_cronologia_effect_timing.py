@@ -164,6 +164,10 @@ def test_the_kiosk_announces_sudden_death_with_the_card_that_started_it_not_afte
     before = view.context(session)
     events = session.confirm(nxt)
     assert "Sudden death" not in _text(view.verdict(nxt, events, before, session, "en"))
+    session.undo()                                   # back to the open window, as after a restart
+    resumed = GameSession.resume(store)
+    assert resumed.summary() == session.summary() == cronologia.summary(session.state)
+    assert resumed.summary()["sudden_death"] and view.current(resumed) == "A"
     store.close()
 
 
