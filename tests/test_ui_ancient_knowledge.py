@@ -300,3 +300,5 @@ def test_every_ancient_knowledge_screen_fits(tmp_path, size):
         for d in texts:
             x, y, dw, dh = d.rect
             assert x >= 0 and y >= 0 and x + dw <= w and y + dh <= h, (key, d)
+    cut = sorted({(key, d.role, d.text) for key, texts in seen for d in texts if d.cut})
+    assert not cut, "\n".join(map(repr, cut))

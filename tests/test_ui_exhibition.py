@@ -254,6 +254,8 @@ def test_every_exhibition_screen_fits(tmp_path, size):
         for d in texts:
             x, y, dw, dh = d.rect
             assert x >= 0 and y >= 0 and x + dw <= w and y + dh <= h, (key, d)
+    cut = sorted({(key, d.role, d.text) for key, texts in seen.items() for d in texts if d.cut})
+    assert not cut, "\n".join(map(repr, cut))
 
 
 def test_one_player_is_the_solo_game(tmp_path):

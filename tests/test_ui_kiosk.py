@@ -208,6 +208,8 @@ def test_every_screen_fits_the_surface(size):
         for d in drawn:
             x, y, dw, dh = d.rect
             assert x >= 0 and y >= 0 and x + dw <= w and y + dh <= h, (key, d)
+    cut = sorted({(key, d.role, d.text) for key, drawn in seen.items() for d in drawn if d.cut})
+    assert not cut, "\n".join(map(repr, cut))
     for needed in ("fault:foreign-code", "fault:unknown-card", "fault:camera", "menu", "history", "settings"):
         assert needed in seen, needed
 
@@ -366,3 +368,49 @@ def test_the_demos_game_log_is_removed_with_it():
     del log
     gc.collect()
     assert not folder.exists()
+
+
+def _menu_in_a_game():
+    """A kiosk in the middle of a demo Timeline game, with the menu open."""
+    k = make()
+    run_until(k, lambda k: k.session is not None and len(k.session.lines) >= 2 and k.stack.top.name == "table")
+    k.demo.autoplay = False
+    press(k, MENU)
+    assert k.stack.top.name == "menu"
+    return k
+
+
+def _choose(k, value):
+    values = [v for _, v in k.stack.top.choice.items]
+    press(k, OK, index=values.index(value))
+
+
+@pytest.mark.parametrize("entry", ["continue", "history", "lang", "settings", "end", "attract", "quit"])
+def test_every_menu_entry(entry):
+    k = _menu_in_a_game()
+    values = [v for _, v in k.stack.top.choice.items]
+    assert values == ["continue", "history", "lang", "settings", "end", "attract", "quit"]
+    game = k.session.game_id
+    _choose(k, entry)
+    k.step()
+    top = k.stack.top.name
+    assert not top.startswith("fault"), k.texts()
+    if entry == "continue":
+        assert top == "table"
+    elif entry == "history":
+        assert top == "history"
+    elif entry == "lang":
+        assert top == "menu" and k.lang == "es" and "Idioma: Español" in k.texts()
+    elif entry == "settings":
+        assert top == "settings"
+    elif entry == "end":
+        assert top == "confirm"
+        press(k, OK)
+        k.step()
+        assert k.stack.top.name == "attract" and not k.game_in_progress()
+        assert k.store.in_progress() is None
+        assert [g["status"] for g in k.store.games() if g["id"] == game] == ["abandoned"]
+    elif entry == "attract":
+        assert top == "attract" and k.game_in_progress()       # the game is kept, not ended
+    elif entry == "quit":
+        assert not k.running

@@ -18,14 +18,17 @@ from companion.inputs.commands import Command
 from companion.paths import assets_dir
 from companion.ui import theme
 
-MIN_TEXT = 16   # reference px: text is shrunk to fit, never below this (then it is wrapped/cut)
+MIN_TEXT = 16   # reference px: text shrinks to fit down to this size ...
+LAST_RESORT = 11  # ... and, only where it would otherwise be cut, down to this one (then it is cut, and
+                  # recorded as cut: the UI tests fail on it)
 
 
 @dataclass(frozen=True)
 class Drawn:
-    text: str
+    text: str                      # what is on the screen: a cut line ends in "…", dropped lines are missing
     role: str
     rect: tuple[int, int, int, int]
+    cut: bool = False              # the message did not fit whole
 
 
 @lru_cache(maxsize=64)
@@ -78,13 +81,17 @@ class Canvas:
     def px(self, n: float) -> int:
         return max(1, round(n * self.u))
 
+    def floors(self, size: float) -> tuple[int, int]:
+        """The smallest comfortable size and the last resort, for text asked at ``size``."""
+        return self.px(min(size, MIN_TEXT)), self.px(min(size, LAST_RESORT))
+
     def fit_size(self, text: str, size: float, bold: bool, max_width: int | None) -> int:
         px = self.px(size)
         if max_width is None:
             return px
-        floor = self.px(MIN_TEXT)
-        while px > floor and font(px, bold).size(text)[0] > max_width:
-            px = max(floor, int(px * 0.9))
+        for floor in self.floors(size):
+            while px > floor and font(px, bold).size(text)[0] > max_width:
+                px = max(floor, int(px * 0.9))
         return px
 
     def text(self, msg, pos, size: float = theme.BODY, color=theme.TEXT, bold: bool = False,
@@ -101,7 +108,7 @@ class Canvas:
         surf = RENDERED.get(shown, px, bold, tuple(color))
         rect = surf.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
         self.surface.blit(surf, rect)
-        self.drawn.append(Drawn(s, role, tuple(rect)))
+        self.drawn.append(Drawn(shown, role, tuple(rect), cut=shown != s))
         return rect
 
     def wrap(self, s: str, px: int, bold: bool, width: int) -> list[str]:
@@ -119,26 +126,46 @@ class Canvas:
             lines.append(line)
         return lines
 
+    def layout(self, s: str, rect: pygame.Rect, size: float, bold: bool) -> tuple[int, list[str], bool]:
+        """(font size, lines, whether they fit): wrapped at ``size`` first, then shrunk until every line
+        fits the width and all of them the height (MIN_TEXT, then LAST_RESORT)."""
+        px = self.px(size)
+        fits = False
+        for floor in self.floors(size):
+            while True:
+                lines = self.wrap(s, px, bold, rect.w)
+                line_h = font(px, bold).get_linesize()
+                fits = line_h * len(lines) <= rect.h and all(font(px, bold).size(line)[0] <= rect.w for line in lines)
+                if fits or px <= floor:
+                    break
+                px = max(floor, int(px * 0.9))
+            if fits:
+                break
+        return px, lines, fits
+
+    def fits(self, msg, rect, size: float = theme.BODY, bold: bool = False) -> bool:
+        """Whether :meth:`paragraph` would show ``msg`` whole in ``rect``."""
+        return self.layout(self.tr(msg), pygame.Rect(rect), size, bold)[2]
+
     def paragraph(self, msg, rect, size: float = theme.BODY, color=theme.TEXT, bold: bool = False,
                   align: str = "left", role: str = "text", valign: str = "top") -> pygame.Rect:
-        """Wrapped text inside ``rect``; the size shrinks until it fits (never below MIN_TEXT)."""
+        """Wrapped text inside ``rect``, wrapped before it is shrunk (see :meth:`layout`)."""
         rect = pygame.Rect(rect)
         s = self.tr(msg)
-        px = self.px(size)
-        floor = self.px(MIN_TEXT)
-        while True:
-            lines = self.wrap(s, px, bold, rect.w)
-            line_h = font(px, bold).get_linesize()
-            if line_h * len(lines) <= rect.h or px <= floor:
-                break
-            px = max(floor, int(px * 0.9))
+        px, lines, _fits = self.layout(s, rect, size, bold)
+        line_h = font(px, bold).get_linesize()
         total = line_h * len(lines)
         y = rect.y + (max(0, rect.h - total) // 2 if valign == "middle" else 0)
         used = pygame.Rect(rect.x, y, 0, 0)
+        shown: list[str] = []
+        cut = False
         for line in lines:
             if y + line_h > rect.bottom + line_h // 3:
+                cut = True
                 break
+            shown.append(line)
             surf = RENDERED.get(line, px, bold, tuple(color))
+            cut = cut or surf.get_width() > rect.w
             r = surf.get_rect()
             if align == "center":
                 r.midtop = (rect.centerx, y)
@@ -147,7 +174,8 @@ class Canvas:
             self.surface.blit(surf, r)
             used.union_ip(r)
             y += line_h
-        self.drawn.append(Drawn(s, role, tuple(used)))
+        text = " ".join(shown) if cut else s        # whole: the message as given, line breaks and all
+        self.drawn.append(Drawn(text, role, tuple(used), cut=cut))
         return used
 
     # -- shapes --------------------------------------------------------------------------------

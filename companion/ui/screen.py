@@ -172,6 +172,7 @@ class ListChoice:
                 c.box(r, theme.ACCENT, radius=10, width=c.px(4))
                 c.text(Literal("▶"), (r.x + c.px(14), r.centery), size * 0.8, theme.ACCENT, anchor="midleft",
                        role="focus")
-            c.text(label, (r.x + c.px(44), r.centery), min(size, item_h / c.u * 0.55), theme.TEXT, bold=focused,
-                   anchor="midleft", max_width=r.w - c.px(56), role=role + (":focus" if focused else ""))
+            c.paragraph(label, (r.x + c.px(44), r.y + c.px(2), r.w - c.px(56), r.h - c.px(4)),
+                        min(size, item_h / c.u * 0.55), theme.TEXT, bold=focused, valign="middle",
+                        role=role + (":focus" if focused else ""))
             c.touch(r, Command(OK, index=i, source="touch"))

@@ -26,9 +26,11 @@ def card_tile(c: Canvas, rect: pygame.Rect, card: Card | None, show_year: bool =
     c.text(Literal(year), (rect.centerx, rect.y + rect.h * 0.42), size, theme.CARD_TEXT, bold=True, anchor="center",
            max_width=rect.w - c.px(4), role=role)
     title = card.title_in(c.lang)
-    if title and rect.h > c.px(46):
-        c.paragraph(Literal(title), (rect.x + c.px(3), rect.y + rect.h * 0.6, rect.w - c.px(6), rect.h * 0.38),
-                    12, theme.CARD_TEXT, align="center", role="card-title")
+    where = (rect.x + c.px(3), rect.y + rect.h * 0.6, rect.w - c.px(6), rect.h * 0.38)
+    # A title too long for a small tile is left to the card itself (and to the verdict, which names it):
+    # half a title would read as another card.
+    if title and rect.h > c.px(46) and c.fits(Literal(title), where, 12):
+        c.paragraph(Literal(title), where, 12, theme.CARD_TEXT, align="center", role="card-title")
 
 
 def row_of_cards(c: Canvas, area: pygame.Rect, cards: list, gap_mark: int | None = None, new_card=None,

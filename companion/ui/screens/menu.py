@@ -70,7 +70,7 @@ class MenuScreen(Screen):
 
     def end_game(self):
         k = self.kiosk
-        k.end_game_early()
+        k.session.end_early()
         from companion.ui.screens.attract import AttractScreen
         k.stack.reset(AttractScreen(k))
 
