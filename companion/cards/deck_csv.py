@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from companion.cards.decks import CardEntry, DeckFile, _CardError
 from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES
+from companion.games import registry
 from companion.errors import BadInput, read_text
 
 COLUMNS = ("n", "year", "circa", "title", "title_es", "period", "icons", "continent", "white", "ak_id", "review")
@@ -26,14 +27,6 @@ ALIASES = {"number": "n", "no": "n", "#": "n", "número": "n", "numero": "n", "a
            "título": "title", "titulo": "title", "título_es": "title_es", "titulo_es": "title_es",
            "periodo": "period", "período": "period", "iconos": "icons", "continente": "continent",
            "blanca": "white", "aproximada": "circa", "revisar": "review"}
-
-# The columns an export writes for each game (an import accepts all of COLUMNS for any game).
-EXPORT_COLUMNS = {
-    "timeline": ("n", "year", "circa", "title", "title_es", "period", "icons", "review"),
-    "cronologia": ("n", "year", "circa", "title", "title_es", "period", "icons", "review"),
-    "exhibition": ("n", "year", "continent", "white"),
-    "ancient-knowledge": ("n", "ak_id", "title"),
-}
 
 _YES = {"yes", "y", "true", "1", "x", "si", "sí", "s"}
 _NO = {"no", "n", "false", "0", ""}
@@ -128,7 +121,7 @@ def parse_cards(text: str, name: str, game: str, deck_id: str) -> list[CardEntry
     text = text.removeprefix("\ufeff")
     lines = text.splitlines()
     if not lines or not lines[0].strip():
-        raise BadInput(f"{name}: row 1", f"the first row must name the columns, e.g. {','.join(EXPORT_COLUMNS[game])}")
+        raise BadInput(f"{name}: row 1", f"the first row must name the columns, e.g. {','.join(registry.spec_for(game).deck_columns)}")
     header_line = lines[0]
     delimiter = ";" if header_line.count(";") > header_line.count(",") else ","
     rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
@@ -215,7 +208,7 @@ def parse_cards(text: str, name: str, game: str, deck_id: str) -> list[CardEntry
 
 def write_cards(entries: list[CardEntry], game: str) -> str:
     """The CSV text of a deck's cards (the columns its game uses, plus any other column in use)."""
-    cols = list(EXPORT_COLUMNS[game])
+    cols = list(registry.spec_for(game).deck_columns)
     for c in COLUMNS:
         if c not in cols and any(_cell(e, c) for e in entries):
             cols.append(c)

@@ -11,17 +11,17 @@ import json
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES, Card
 from companion.cards.payload import format_payload, parse_sticker
 from companion.errors import BadInput, json_path, read_json
+from companion.games import registry
 from companion.i18n import N_, Text
 from companion.paths import assets_dir, data_dir
 
-GAMES = ("timeline", "cronologia", "exhibition", "ancient-knowledge")
+GAMES = tuple(registry.GAMES)   # the games a deck file may name
 
 
 class CardEntry(BaseModel):
@@ -89,10 +89,17 @@ class DeckFile(BaseModel):
 
     id: str = Field(pattern=r"^[A-Z0-9]{2,8}$", description="deck id used in sticker payloads")
     name: str = Field(min_length=1)
-    game: Literal["timeline", "cronologia", "exhibition", "ancient-knowledge"]
+    game: str
     assumed: bool = False  # facts are a best guess, to be checked against the physical box
     notes: str = ""
     cards: list[CardEntry]
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, v):
+        if v not in registry.GAMES:
+            raise ValueError(f"unknown game {v!r}; known games: {', '.join(registry.GAMES)}")
+        return v
 
     @model_validator(mode="after")
     def _cards_fit_game(self):
@@ -101,22 +108,9 @@ class DeckFile(BaseModel):
             if c.n in seen:
                 raise _CardError(i, "n", f"number {c.n} is used twice (also cards[{seen[c.n]}])")
             seen[c.n] = i
-            if self.game in ("timeline", "cronologia") and c.year is None:
-                raise _CardError(i, "year", f"a {self.game} card needs a year")
-            if self.game == "cronologia" and c.period is None:
-                raise _CardError(i, "period", "a cronologia card needs a period")
-            if self.game == "exhibition":
-                if c.white is None and (c.year is None or c.continent is None):
-                    raise _CardError(i, "continent" if c.year is not None else "year",
-                                     "an Exhibition card needs a year and a continent, or white")
-                if c.white is not None and c.continent is not None:
-                    raise _CardError(i, "continent", "a white card has no continent")
-                if c.white == "einstein" and c.year is not None:
-                    raise _CardError(i, "year", "the Einstein card has no year")
-                if c.white == "1945" and c.year not in (None, 1945):
-                    raise _CardError(i, "year", "the 1945 white card's year is 1945")
-            if self.game == "ancient-knowledge" and not c.ak_id:
-                raise _CardError(i, "ak_id", "an Ancient Knowledge card needs its catalog id")
+            wrong = registry.spec_for(self.game).check_card(c)
+            if wrong is not None:
+                raise _CardError(i, *wrong)
         return self
 
 
@@ -157,12 +151,14 @@ class Deck:
         return [format_payload(self.id, n) for n in sorted(self.cards)]
 
     def plays(self, game: str) -> bool:
-        """History decks (timeline/cronologia) serve both chronology games when periods are known."""
+        """A deck serves its own game, and a game that uses its game's decks when every card passes
+        that game's card rule (a Timeline deck serves Cronología when its periods are known)."""
         if game == self.game:
             return True
-        if game == "timeline" and self.game == "cronologia":
-            return True
-        return game == "cronologia" and self.game == "timeline" and all(c.period for c in self.cards.values())
+        spec = registry.GAMES.get(game)
+        if spec is None or self.game not in spec.uses_decks_of:
+            return False
+        return all(spec.check_card(e) is None for e in self.spec.cards)
 
 
 def load_deck(path: str | Path) -> Deck:
@@ -283,8 +279,8 @@ _UNKNOWN_NUMBER_BUNDLED = N_("deck {deck} has no card {number} (it has {count} c
 
 def add_command(deck_id: str, game: str | None, number: int | None = None) -> str:
     """The ``companion deck add`` line that registers a card of this deck (shown to players)."""
-    fields = {"exhibition": "--year YEAR --continent XX", "ancient-knowledge": "--ak-id ID",
-              "cronologia": "--year YEAR --title TITLE --period PERIOD"}.get(game or "", "--year YEAR --title TITLE")
+    spec = registry.GAMES.get(game or "")
+    fields = spec.add_fields if spec else registry.GameSpec("", "", "").add_fields
     num = f" --number {number}" if number is not None else ""
     return f"companion deck add {deck_id}{num} {fields}"
 

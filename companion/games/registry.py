@@ -1,22 +1,105 @@
-"""Which engine plays which setup line."""
+"""Every game the companion knows, one :class:`GameSpec` each; every other module asks here.
+
+A spec is plain data: the modules it names (engine, scorer, kiosk views, card rule) are imported only
+when they are used, so the cards layer can ask a spec without importing an engine (engines import the
+cards layer). Adding a game is one package under ``companion/games/`` and one ``register`` line below;
+see docs/adding-a-game.md.
+"""
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
 
 from companion.errors import BadInput
-
-# game id -> module path; Cronología's two modes are one engine module that reads ``mode``.
-ENGINES = {
-    "timeline": "companion.games.timeline",
-    "cronologia": "companion.games.cronologia",
-    "exhibition": "companion.games.exhibition.engine",
-    "ancient-knowledge": "companion.games.ancient_knowledge.engine",
-}
+from companion.i18n import N_
 
 
-def engine_for(game: str, where: str = "game"):
+@dataclass(frozen=True)
+class GameSpec:
+    id: str                                   # the log's setup "game" and a deck file's "game"
+    name: str                                 # as people read it (titles, replay's first line)
+    engine: str                               # module keeping the contract of companion.games.base
+    views: tuple[str, ...] = ()               # kiosk view modules (each registers its views when imported)
+    scorer: str | None = None                 # module with score_table/format_score: `companion score ID`
+    deck_columns: tuple[str, ...] = ("n", "year", "title")   # a deck's CSV columns, in order
+    card_rule: str | None = None              # "module:function": (CardEntry) -> (field, message) | None
+    add_fields: str = "--year YEAR --title TITLE"            # what `companion deck add` asks for a card
+    uses_decks_of: tuple[str, ...] = ()       # other games whose decks it can play (if each card passes its rule)
+    sticker_placement: str = ""               # where the sticker goes on a card (printed on the sheet)
+    print_layout: str = ""                    # print-and-play faces: "chronology", "exhibition", "" (not printed)
+
+    def load_engine(self) -> ModuleType:
+        return importlib.import_module(self.engine)
+
+    def load_scorer(self) -> ModuleType:
+        if self.scorer is None:
+            raise BadInput(self.id, f"no scoring for this game; scorable games: {', '.join(scorable())}")
+        return importlib.import_module(self.scorer)
+
+    def check_card(self, entry) -> tuple[str, str] | None:
+        """What is wrong with a deck's card entry for this game: (field, message), or None."""
+        if self.card_rule is None:
+            return None
+        module, _, name = self.card_rule.partition(":")
+        rule: Callable = getattr(importlib.import_module(module), name)
+        return rule(entry)
+
+
+GAMES: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    GAMES[spec.id] = spec
+    return spec
+
+
+def unregister(game_id: str) -> None:
+    """Forget a game (tests that register a game of their own)."""
+    GAMES.pop(game_id, None)
+
+
+def spec_for(game, where: str = "game") -> GameSpec:
+    """The spec of a game id; BadInput names the known ones."""
+    if not isinstance(game, str) or game not in GAMES:
+        raise BadInput(where, f"unknown game {game!r}; known games: {', '.join(GAMES)}")
+    return GAMES[game]
+
+
+def engine_for(game, where: str = "game") -> ModuleType:
     """The engine module for a game id; BadInput names the known ones."""
-    if not isinstance(game, str) or game not in ENGINES:
-        raise BadInput(where, f"unknown game {game!r}; known games: {', '.join(ENGINES)}")
-    return importlib.import_module(ENGINES[game])
+    return spec_for(game, where).load_engine()
+
+
+def scorable() -> list[str]:
+    return [g for g, spec in GAMES.items() if spec.scorer]
+
+
+_CHRONOLOGY_STICKER = N_("Stick each sticker on the date side of its card (the side with the year): the camera "
+                         "reads the row with the date side up.")
+_CHRONOLOGY_COLUMNS = ("n", "year", "circa", "title", "title_es", "period", "icons", "review")
+
+register(GameSpec(
+    "timeline", "Timeline", "companion.games.timeline", views=("companion.ui.games.timeline",),
+    deck_columns=_CHRONOLOGY_COLUMNS, card_rule="companion.cards.rules:dated", uses_decks_of=("cronologia",),
+    sticker_placement=_CHRONOLOGY_STICKER, print_layout="chronology"))
+register(GameSpec(
+    "cronologia", "Cronología", "companion.games.cronologia", views=("companion.ui.games.cronologia",),
+    deck_columns=_CHRONOLOGY_COLUMNS, card_rule="companion.cards.rules:dated_with_period",
+    add_fields="--year YEAR --title TITLE --period PERIOD", uses_decks_of=("timeline",),
+    sticker_placement=_CHRONOLOGY_STICKER, print_layout="chronology"))
+register(GameSpec(
+    "exhibition", "Exhibition", "companion.games.exhibition.engine", views=("companion.ui.games.exhibition",),
+    scorer="companion.games.exhibition.score", deck_columns=("n", "year", "continent", "white"),
+    card_rule="companion.cards.rules:exhibition", add_fields="--year YEAR --continent XX",
+    sticker_placement=N_("Stick each sticker on the front of its card (the side with the year and continent), in "
+                         "the same corner on every card."), print_layout="exhibition"))
+register(GameSpec(
+    "ancient-knowledge", "Ancient Knowledge", "companion.games.ancient_knowledge.engine",
+    views=("companion.ui.games.ancient_knowledge",), scorer="companion.games.ancient_knowledge.score",
+    deck_columns=("n", "ak_id", "title"), card_rule="companion.cards.rules:ancient_knowledge",
+    add_fields="--ak-id ID",
+    sticker_placement=N_("Stick each sticker upright on the front of its card, near the top edge, the same way on "
+                         "every card: the camera tells a rotated card by the sticker's orientation.")))

@@ -7,19 +7,15 @@ explained sheet).
 
 from __future__ import annotations
 
-import importlib
 import json
 
 from companion.errors import BadInput, read_json
+from companion.games import registry
 
-SCORERS = {
-    "exhibition": "companion.games.exhibition.score",
-    "ancient-knowledge": "companion.games.ancient_knowledge.score",
-}
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("game", metavar="GAME", help=f"the game: {', '.join(SCORERS)}")
+    parser.add_argument("game", metavar="GAME", help=f"the game: {', '.join(registry.scorable())}")
     parser.add_argument("table", metavar="TABLE.json", help="the table as it lies (format: shared/spec/cli.md)")
     parser.add_argument("--json", action="store_true", help="print the score as one JSON document")
     parser.add_argument("--lang", choices=("en", "es"), default="en", help="language of the text sheet")
@@ -31,10 +27,11 @@ def read_table(path: str):
 
 
 def run(args) -> int:
-    if args.game not in SCORERS:
-        raise BadInput(args.game, f"no scoring for this game; scorable games: {', '.join(SCORERS)}")
+    spec = registry.GAMES.get(args.game)
+    if spec is None or spec.scorer is None:
+        raise BadInput(args.game, f"no scoring for this game; scorable games: {', '.join(registry.scorable())}")
     table = read_table(args.table)
-    scorer = importlib.import_module(SCORERS[args.game])
+    scorer = spec.load_scorer()
     result = scorer.score_table(table, args.table)
     if args.json:
         print(json.dumps(result, ensure_ascii=False))

@@ -28,6 +28,7 @@ from companion.cards.deck_cli import deck_ref
 from companion.cards.decks import CardEntry, Deck, get_deck
 from companion.cards.payload import format_payload
 from companion.errors import BadInput
+from companion.games import registry
 from companion.i18n import LANGUAGES, N_
 from companion.print.pdf import (CONTINENT_NAMES, FONT, FONT_BOLD, ICON_NAMES, PAPERS, PERIOD_NAMES, code_modules,
                                  draw_code, fit_text, open_pdf, parse_numbers, register_fonts, tr, year_text)
@@ -72,8 +73,9 @@ def run(args) -> int:
 
 def make_cards(deck: Deck, out: str | Path, *, paper: str = "a4", numbers: list[int] | None = None,
                lang: str = "en") -> CardsResult:
-    if deck.game == "ancient-knowledge":
-        raise BadInput(deck.id, "Ancient Knowledge cards are the publisher's and are not printed here; print "
+    layout = registry.spec_for(deck.game).print_layout
+    if not layout:
+        raise BadInput(deck.id, f"{registry.spec_for(deck.game).name} cards are the publisher's and are not printed here; print "
                                 f"stickers for your box instead: companion stickers {deck.id} --out stickers.pdf")
     if paper not in PAPERS:
         raise BadInput("--paper", f"{paper!r} is not one of {', '.join(PAPERS)}")
@@ -87,7 +89,7 @@ def make_cards(deck: Deck, out: str | Path, *, paper: str = "a4", numbers: list[
     bottom = (height - ROWS * CARD_H) / 2
     per_sheet = COLS * ROWS
     sheets = math.ceil(len(numbers) / per_sheet)
-    chronology = deck.game in ("timeline", "cronologia")
+    chronology = layout == "chronology"      # title and date sides; else Exhibition's front and back
 
     c = open_pdf(out, width, height, f"{deck.id} print-and-play cards")
     code_pages: list[int] = []
@@ -97,7 +99,7 @@ def make_cards(deck: Deck, out: str | Path, *, paper: str = "a4", numbers: list[
         for side in ("front", "back"):
             page = sheet * 2 + (side == "back")
             mirrored = side == "back"
-            with_code = (side == "back") if chronology else (side == "front")
+            with_code = side == ("back" if chronology else "front")
             if with_code:
                 code_pages.append(page)
                 payloads[page] = [format_payload(deck.id, e.n) for e in chunk]

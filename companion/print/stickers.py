@@ -24,6 +24,7 @@ from companion.cards.deck_cli import deck_ref
 from companion.cards.decks import Deck, get_deck
 from companion.cards.payload import format_payload
 from companion.errors import BadInput
+from companion.games import registry
 from companion.i18n import LANGUAGES, N_
 from companion.print.pdf import (FONT, FONT_BOLD, PAPERS, card_caption, code_modules, draw_code,
                                  draw_ruler, fit_text, open_pdf, parse_numbers, register_fonts, tr)
@@ -36,15 +37,6 @@ CAPTION_LINE = 2.0 * mm  # each caption line under a sticker, outside it
 GAP_Y = 1.8 * mm
 MIN_MODULE_MM = 0.25    # below this, ordinary printers blur the modules together
 
-PLACEMENT = {
-    "timeline": N_("Stick each sticker on the date side of its card (the side with the year): the camera reads "
-                   "the row with the date side up."),
-    "exhibition": N_("Stick each sticker on the front of its card (the side with the year and continent), in the "
-                     "same corner on every card."),
-    "ancient-knowledge": N_("Stick each sticker upright on the front of its card, near the top edge, the same way on "
-                            "every card: the camera tells a rotated card by the sticker's orientation."),
-}
-PLACEMENT["cronologia"] = PLACEMENT["timeline"]
 
 
 @dataclass(frozen=True)
@@ -191,7 +183,7 @@ def _header(c, deck: Deck, width, height, size_mm, shape, module_mm, page, pages
     c.drawString(MARGIN, y - 4.2 * mm, tr(N_("{size} mm {shape} stickers, code module {module} mm. Cut along the "
                                              "grey outlines."), lang, size=f"{size_mm:g}".replace(".", decimal),
                                           shape=shape_text, module=f"{module_mm:.2f}".replace(".", decimal)))
-    for k, line in enumerate(simpleSplit(tr(PLACEMENT[deck.game], lang), FONT, 7, width - 2 * MARGIN)[:2]):
+    for k, line in enumerate(simpleSplit(tr(registry.spec_for(deck.game).sticker_placement, lang), FONT, 7, width - 2 * MARGIN)[:2]):
         c.drawString(MARGIN, y - (7.6 + 3.2 * k) * mm, line)
 
 

@@ -57,14 +57,14 @@ def run(args) -> int:
 
 
 def format_summary(s: dict, lang: str = "en") -> str:
+    from companion.games.registry import GAMES
     from companion.i18n import N_, Text
 
     def t(msgid, **params):
         return Text(msgid, params).render(lang)
 
-    names = {"timeline": "Timeline", "cronologia": "Cronología", "exhibition": "Exhibition",
-             "ancient-knowledge": "Ancient Knowledge"}
-    title = names.get(s.get("game"), str(s.get("game")))
+    spec = GAMES.get(s.get("game"))
+    title = spec.name if spec else str(s.get("game"))
     if s.get("mode"):
         title += f" ({s['mode']})"
     status = s.get("status")

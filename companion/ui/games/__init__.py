@@ -2,19 +2,18 @@
 its turn bar, verdicts and score sheet read, and which options its setup takes. The kiosk's screens
 are the same for every game; they ask the game's view.
 
-A view registers itself with :func:`register`; the picker offers the views whose engine module can
-be imported, so Exhibition and Ancient Knowledge appear as soon as both their engine and their view
-exist.
+A view registers itself with :func:`register` when its module (named in its game's
+:class:`~companion.games.registry.GameSpec`) is imported; the picker offers the views whose engine can
+be imported.
 """
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from dataclasses import dataclass, field
 
 from companion.games.base import refusal
-from companion.games.registry import ENGINES
+from companion.games import registry
 from companion.i18n import N_, Text
 
 VIEWS: dict[str, "GameView"] = {}
@@ -99,7 +98,7 @@ class GameView:
         return []
 
     def engine(self):
-        return importlib.import_module(ENGINES[self.engine_id])
+        return registry.spec_for(self.engine_id).load_engine()
 
 
 class BoardView(GameView):
@@ -159,9 +158,10 @@ def register(view: GameView) -> GameView:
 
 
 def _load() -> None:
-    """Import every view module in this package (a new game adds one file here)."""
-    for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")
+    """Import the view modules of every registered game (each registers its views)."""
+    for spec in registry.GAMES.values():
+        for module in spec.views:
+            importlib.import_module(module)
 
 
 def available_views() -> list[GameView]:
