@@ -13,6 +13,9 @@ An engine is a module (or object) with:
   raises. A legal move with a bad outcome (a wrongly dated card) is not illegal: it is an event.
 - ``summary(state) -> dict``: the ``companion replay --json`` document for this state.
 - ``action_to_json(action) -> dict``: the log line of an action (the inverse of ``parse_action``).
+- optional ``complete_setup(line) -> dict``: the setup line as the log must record it, with what a
+  replay needs that the players did not say (the box's size, read from the deck file), so a stored
+  game replays the same forever. The kiosk stores this line; without the function, the line as given.
 
 States are frozen dataclasses (tuples, not lists), so sharing them between the store, the kiosk and
 undo is safe.

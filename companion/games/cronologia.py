@@ -150,6 +150,15 @@ def setup(line: dict):
     return _setup_competitive(line) if mode == "competitive" else _setup_cooperative(line)
 
 
+def complete_setup(line: dict) -> dict:
+    """The setup line as the log records it (see companion.games.base); ``line`` has passed setup()."""
+    if line.get("mode", "competitive") == "competitive":
+        cards = [parse_card(c, json_path("start", i)) for i, c in enumerate(line["start"])]
+    else:
+        cards = [c for row in parse_grid(line["grid"], "grid") for c in row]
+    return rounds.with_deck_size(line, cards)
+
+
 def _setup_competitive(line: dict) -> Competitive:
     rounds.check_keys(line, _COMPETITIVE_KEYS, "setup")
     players = rounds.parse_players(line)

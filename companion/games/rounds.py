@@ -108,7 +108,8 @@ def player_of(line: dict) -> str:
 
 def deck_size(line: dict, cards: list[Card]) -> int | None:
     """How many cards the box holds: ``deck_size`` in the setup, else the deck the sticker codes come
-    from, else unknown (None: the draw pile never runs out)."""
+    from, else unknown (None: the draw pile never runs out). A game the kiosk starts records its size
+    (:func:`with_deck_size`); the deck file is read only for a log written before it did, or by hand."""
     if "deck_size" in line:
         return whole(line, "deck_size", 1)
     decks = {c.code.split(":")[1] for c in cards if c.code}
@@ -116,6 +117,15 @@ def deck_size(line: dict, cards: list[Card]) -> int | None:
         from companion.cards.decks import get_deck
         return len(get_deck(decks.pop()))
     return None
+
+
+def with_deck_size(line: dict, cards: list[Card]) -> dict:
+    """The setup line with the box's size written in, so that the log replays the same after the deck
+    file changes (a card added to the deck must not change a stored game's draw pile)."""
+    size = deck_size(line, cards)
+    if size is None or "deck_size" in line:
+        return line
+    return {**line, "deck_size": size}
 
 
 def initial_pile(size: int | None, used: int) -> int | None:

@@ -57,6 +57,11 @@ def setup(line: dict) -> RowState:
     return RowState(players, tuple(hands), (start,), rules, active=players, pile=pile)
 
 
+def complete_setup(line: dict) -> dict:
+    """The setup line as the log records it (see companion.games.base)."""
+    return rounds.with_deck_size(line, [rounds.card_at(line, "start")])
+
+
 def parse_action(line: dict) -> Place:
     if not isinstance(line, dict):
         raise BadInput("", "an action line must be a JSON object")

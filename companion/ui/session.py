@@ -29,6 +29,9 @@ class GameSession:
     def start(cls, store, view, setup_line: dict) -> "GameSession":
         engine = view.engine()
         state = engine.setup(setup_line)      # BadInput before anything is stored
+        complete = getattr(engine, "complete_setup", None)
+        if complete is not None:
+            setup_line = complete(setup_line)
         game_id = store.new_game(setup_line)
         return cls(store, game_id, view, setup_line, state, [])
 
