@@ -97,7 +97,6 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
     from companion.inputs.commands import CommandStream
     from companion.inputs.gpio import NoSignals, open_buttons
     from companion.ui.kiosk import Kiosk
-    from companion.ui.screens.attract import AttractScreen
     from companion.ui.session import GameSession
     from companion.ui.table_feed import TableFeed
 
@@ -137,12 +136,11 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
         from companion.ui.demo import DemoPlayers
         players = DemoPlayers(kiosk, dtable, seed=seed, autoplay=autoplay, tour=autoplay)
         kiosk.demo = players
-    kiosk.stack.push(AttractScreen(kiosk))
+    kiosk.stack.push("attract")
     session = GameSession.resume(store) if not demo else None
     if session is not None:
-        from companion.ui.screens.table import TableScreen
         kiosk.session = session
-        kiosk.stack.push(TableScreen(kiosk))
+        kiosk.stack.push("table")
     return kiosk
 
 

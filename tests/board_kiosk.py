@@ -60,14 +60,13 @@ def make_kiosk(tmp_path, size=(800, 480), lang="en"):
     from companion.config import Config
     from companion.store.log import GameLog
     from companion.ui.kiosk import Kiosk
-    from companion.ui.screens.attract import AttractScreen
 
     pygame.font.init()
     config = Config()
     config.kiosk.language = lang
     feed = BoardFeed()
     k = Kiosk(pygame.Surface(size), config, store=GameLog(tmp_path / "games.sqlite"), table=feed)
-    k.stack.push(AttractScreen(k))
+    k.stack.push("attract")
     k.step()
     return k, feed
 

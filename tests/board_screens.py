@@ -45,7 +45,6 @@ def photograph(k, feed, board: str) -> None:
 
 def resumed(tmp: Path, size, lines, upto: int):
     from companion.store.log import GameLog
-    from companion.ui.screens.table import TableScreen
     from companion.ui.session import GameSession
 
     store = GameLog(tmp / "games.sqlite")
@@ -55,7 +54,7 @@ def resumed(tmp: Path, size, lines, upto: int):
     store.close()
     k, feed = make_kiosk(tmp, size)
     k.session = GameSession.resume(k.store)
-    k.stack.push(TableScreen(k))
+    k.stack.push("table")
     k.step()
     return k, feed
 

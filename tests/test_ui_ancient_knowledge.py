@@ -194,7 +194,6 @@ def _in_play(state, card):
 
 def _resume_for_the_last_turn(tmp_path, size=(800, 480), lang="en"):
     from companion.store.log import GameLog
-    from companion.ui.screens.table import TableScreen
     from companion.ui.session import GameSession
 
     lines, turn_starts = robot_game()
@@ -206,7 +205,7 @@ def _resume_for_the_last_turn(tmp_path, size=(800, 480), lang="en"):
     store.close()
     k, feed = make_kiosk(tmp_path, size, lang)
     k.session = GameSession.resume(k.store)
-    k.stack.push(TableScreen(k))
+    k.stack.push("table")
     k.step()
     return k, feed, lines[cut:]
 

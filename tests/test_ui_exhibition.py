@@ -164,7 +164,6 @@ def _resume_near_the_end(tmp_path, size=(800, 480), lang="en"):
     """A whole robot game in the store but its last turn; the kiosk resumes it (as after a restart)."""
     from companion.games.exhibition.autoplay import play_game
     from companion.store.log import GameLog
-    from companion.ui.screens.table import TableScreen
     from companion.ui.session import GameSession
 
     lines = play_game(["Ana", "Bruno", "Carla"], seed=3, secret_decade=True, variations={"years_gap": "short_era"})
@@ -176,7 +175,7 @@ def _resume_near_the_end(tmp_path, size=(800, 480), lang="en"):
     store.close()
     k, feed = make_kiosk(tmp_path, size, lang)
     k.session = GameSession.resume(k.store)
-    k.stack.push(TableScreen(k))
+    k.stack.push("table")
     k.step()
     return k, feed, body[-3:]
 

@@ -203,3 +203,8 @@ class GameLog:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def is_store_error(e: Exception) -> bool:
+    """Whether ``e`` means the log could not be written (the disk is full, gone, read-only)."""
+    return isinstance(e, (StoreError, OSError))

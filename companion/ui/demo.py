@@ -271,7 +271,7 @@ class DemoPlayers:
 
     def after_verdict(self, screen) -> None:
         """The players read the verdict on the screen and do what it says with the card."""
-        line, events, _before = screen.judged
+        line, events, _before = screen.turns.judged
         if line.get("type") != "place":
             self.placed = None
             return

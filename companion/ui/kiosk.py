@@ -19,6 +19,7 @@ from companion.inputs.commands import MENU, QUIT, TEXT, Command, CommandStream
 from companion.inputs.gpio import NoSignals
 from companion.paths import data_dir
 from companion.ui.canvas import Canvas
+from companion.ui import screens  # noqa: F401  (registers every screen by name)
 from companion.ui.screen import ScreenStack
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,7 @@ class Kiosk:
         self.demo = demo                    # companion.ui.demo.DemoPlayers when the table is simulated
         self.clock = clock
         self.save_settings = save_settings  # callable(config): write the settings file
-        self.stack = ScreenStack()
+        self.stack = ScreenStack(self)
         self.session = None                 # companion.ui.session.GameSession while a game is on
         self.running = True
         self.last: Canvas | None = None
@@ -69,8 +70,7 @@ class Kiosk:
         if top is None:
             return
         if cmd.kind == MENU and top.name not in ("menu", "pin", "fault:bug"):
-            from companion.ui.screens.menu import MenuScreen
-            self.stack.push(MenuScreen(self))
+            self.stack.push("menu")
             return
         if cmd.kind == TEXT and not top.typing:
             return
@@ -82,8 +82,7 @@ class Kiosk:
             return
         idle = now - self.last_input > self.config.kiosk.idle_minutes * 60
         if idle and top.name != "attract" and not self.game_in_progress():
-            from companion.ui.screens.attract import AttractScreen
-            self.stack.reset(AttractScreen(self))
+            self.stack.reset("attract")
             self.last_input = now
             top = self.stack.top
         top.update(now)
@@ -124,10 +123,9 @@ class Kiosk:
         except OSError:
             pass
         log.error("kiosk fault (trace in %s):\n%s", path, trace)
-        from companion.ui.screens.fault import BugScreen
         try:
             if self.stack.top is None or self.stack.top.name != "fault:bug":
-                self.stack.push(BugScreen(self, path))
+                self.stack.push("fault:bug", path)
         except Exception:
             self.running = False
 

@@ -7,11 +7,14 @@ screen gets the commands and is drawn; ``push`` a menu over the table, ``pop`` b
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygame
 
 from companion.i18n import N_
-from companion.inputs.commands import MENU, NEXT, OK, PREV, UNDO, Command
+from companion.inputs.commands import MENU, NEXT, OK, UNDO, Command
 from companion.ui import theme
+from companion.play.choice import Choice
 from companion.ui.canvas import Canvas, Literal
 
 BUTTON_LABELS = {NEXT: N_("NEXT"), OK: N_("OK"), UNDO: N_("UNDO"), MENU: N_("MENU")}
@@ -87,15 +90,39 @@ def draw_hints(c: Canvas, hints: dict) -> None:
         c.touch(rect, Command(kind, source="touch"))
 
 
+SCREENS: dict[str, Callable[..., Screen]] = {}
+
+
+def screen(name: str):
+    """Register a screen class, or a function that builds one, under ``name``: screens open each other
+    by name through the stack, so no screen imports another."""
+    def register(maker):
+        SCREENS[name] = maker
+        return maker
+    return register
+
+
 class ScreenStack:
-    def __init__(self):
+    """The navigator: screens are opened by name (``stack.push("history")``), with the arguments their
+    maker takes after the kiosk."""
+
+    def __init__(self, kiosk):
+        self.kiosk = kiosk
         self.screens: list[Screen] = []
+
+    def make(self, name: str, *args, **kwargs) -> Screen:
+        if name not in SCREENS:
+            raise KeyError(f"no screen named {name!r}; screens: {', '.join(sorted(SCREENS))}")
+        return SCREENS[name](self.kiosk, *args, **kwargs)
 
     @property
     def top(self) -> Screen | None:
         return self.screens[-1] if self.screens else None
 
-    def push(self, screen: Screen) -> Screen:
+    def push(self, name: str, *args, **kwargs) -> Screen:
+        return self._enter(self.make(name, *args, **kwargs))
+
+    def _enter(self, screen: Screen) -> Screen:
         self.screens.append(screen)
         screen.on_enter()
         return screen
@@ -107,14 +134,16 @@ class ScreenStack:
             return gone
         return None
 
-    def replace(self, screen: Screen) -> Screen:
+    def replace(self, name: str, *args, **kwargs) -> Screen:
+        screen = self.make(name, *args, **kwargs)
         if self.screens:
             self.screens.pop()
-        return self.push(screen)
+        return self._enter(screen)
 
-    def reset(self, screen: Screen) -> Screen:
+    def reset(self, name: str, *args, **kwargs) -> Screen:
+        screen = self.make(name, *args, **kwargs)
         self.screens.clear()
-        return self.push(screen)
+        return self._enter(screen)
 
     def find(self, name: str) -> Screen | None:
         for s in reversed(self.screens):
@@ -133,46 +162,34 @@ class ScreenStack:
         return [s.name for s in self.screens]
 
 
-class ListChoice:
-    """A vertical list driven by NEXT/PREV (move), OK (choose) and touch (choose that item)."""
-
-    def __init__(self, items: list, focus: int = 0):
-        self.items = items            # [(label, value)]
-        self.focus = focus
-
-    def handle(self, cmd: Command):
-        """The chosen value on OK, else None (the focus moves)."""
-        if not self.items:
-            return None
-        if cmd.kind == NEXT:
-            self.focus = (self.focus + 1) % len(self.items)
-        elif cmd.kind == PREV:
-            self.focus = (self.focus - 1) % len(self.items)
-        elif cmd.kind == OK:
-            if cmd.index is not None and 0 <= cmd.index < len(self.items):
-                self.focus = cmd.index
-            return self.items[self.focus][1]
-        return None
+class ListChoice(Choice):
+    """A :class:`~companion.play.choice.Choice` that draws itself (see :func:`draw_choice`)."""
 
     def draw(self, c: Canvas, rect, size: float = theme.LARGE, columns: int = 1, role: str = "item") -> None:
-        rect = pygame.Rect(rect)
-        n = len(self.items)
-        if not n:
-            return
-        rows = -(-n // columns)
-        gap = c.px(8)
-        item_h = min(c.px(size * 1.9), (rect.h - gap * (rows - 1)) // rows)
-        col_w = (rect.w - gap * (columns - 1)) // columns
-        for i, (label, _value) in enumerate(self.items):
-            col, row = divmod(i, rows)
-            r = pygame.Rect(rect.x + col * (col_w + gap), rect.y + row * (item_h + gap), col_w, item_h)
-            focused = i == self.focus
-            c.box(r, theme.PANEL_HI if focused else theme.PANEL, radius=10)
-            if focused:
-                c.box(r, theme.ACCENT, radius=10, width=c.px(4))
-                c.text(Literal("▶"), (r.x + c.px(14), r.centery), size * 0.8, theme.ACCENT, anchor="midleft",
-                       role="focus")
-            c.paragraph(label, (r.x + c.px(44), r.y + c.px(2), r.w - c.px(56), r.h - c.px(4)),
-                        min(size, item_h / c.u * 0.55), theme.TEXT, bold=focused, valign="middle",
-                        role=role + (":focus" if focused else ""))
-            c.touch(r, Command(OK, index=i, source="touch"))
+        draw_choice(c, self, rect, size, columns, role)
+
+
+def draw_choice(c: Canvas, choice: Choice, rect, size: float = theme.LARGE, columns: int = 1,
+                role: str = "item") -> None:
+    """A choice as a list of boxes, the focused one marked; touching a box chooses it."""
+    rect = pygame.Rect(rect)
+    n = len(choice.items)
+    if not n:
+        return
+    rows = -(-n // columns)
+    gap = c.px(8)
+    item_h = min(c.px(size * 1.9), (rect.h - gap * (rows - 1)) // rows)
+    col_w = (rect.w - gap * (columns - 1)) // columns
+    for i, (label, _value) in enumerate(choice.items):
+        col, row = divmod(i, rows)
+        r = pygame.Rect(rect.x + col * (col_w + gap), rect.y + row * (item_h + gap), col_w, item_h)
+        focused = i == choice.focus
+        c.box(r, theme.PANEL_HI if focused else theme.PANEL, radius=10)
+        if focused:
+            c.box(r, theme.ACCENT, radius=10, width=c.px(4))
+            c.text(Literal("▶"), (r.x + c.px(14), r.centery), size * 0.8, theme.ACCENT, anchor="midleft",
+                   role="focus")
+        c.paragraph(label, (r.x + c.px(44), r.y + c.px(2), r.w - c.px(56), r.h - c.px(4)),
+                    min(size, item_h / c.u * 0.55), theme.TEXT, bold=focused, valign="middle",
+                    role=role + (":focus" if focused else ""))
+        c.touch(r, Command(OK, index=i, source="touch"))

@@ -10,7 +10,7 @@ from companion.i18n import N_, Text
 from companion.inputs.commands import NEXT, OK
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
-from companion.ui.screen import Screen, draw_hints
+from companion.ui.screen import draw_hints, screen, Screen
 
 SLIDES = [
     (N_("Lay your cards on the table"), N_("A camera above the table reads the small code on every card.")),
@@ -21,6 +21,7 @@ SLIDE_SECONDS = 6.0
 DEMO_YEARS = [-753, 1066, 1492, 1969]
 
 
+@screen("attract")
 class AttractScreen(Screen):
     name = "attract"
 
@@ -39,11 +40,9 @@ class AttractScreen(Screen):
             self.kiosk.set_language("es" if self.kiosk.lang == "en" else "en")
         elif cmd.kind == OK:
             if self.kiosk.game_in_progress():
-                from companion.ui.screens.table import TableScreen
-                self.kiosk.stack.push(TableScreen(self.kiosk))
+                self.kiosk.stack.push("table")
             else:
-                from companion.ui.screens.picker import PickerScreen
-                self.kiosk.stack.push(PickerScreen(self.kiosk))
+                self.kiosk.stack.push("picker")
 
     def update(self, now):
         self.now = now

@@ -8,7 +8,7 @@ from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, OK, UNDO
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
-from companion.ui.screen import Screen
+from companion.ui.screen import screen, Screen
 
 
 class FaultScreen(Screen):
@@ -59,6 +59,7 @@ class FaultScreen(Screen):
                 c.paragraph(check, (r.x + c.px(34), r.y, r.w - c.px(34), r.h), theme.BODY, role="check")
 
 
+@screen("fault:camera")
 def camera_lost(kiosk, detail: str = "") -> FaultScreen:
     body = Text(N_("The camera is not sending pictures. The game is saved: it goes on by itself as soon as "
                    "the camera is back."))
@@ -70,6 +71,7 @@ def camera_lost(kiosk, detail: str = "") -> FaultScreen:
     return FaultScreen(kiosk, "camera", Text(N_("Camera lost")), body, checks)
 
 
+@screen("fault:unknown-card")
 def unknown_card(kiosk, payload: str, on_ok) -> FaultScreen:
     """The sticker is ours but its deck or number is not registered: say which, and how to add it."""
     from companion.cards.decks import UnknownCard, reload_decks, resolve
@@ -87,6 +89,7 @@ def unknown_card(kiosk, payload: str, on_ok) -> FaultScreen:
                        ok_label=N_("it is gone"))
 
 
+@screen("fault:foreign-code")
 def foreign_code(kiosk, text: str, on_ok) -> FaultScreen:
     body = Text(N_("The camera sees a code that is not a card sticker: \u201c{text}\u201d. Card stickers read "
                    "TC:<DECK>:<NUMBER>. Nothing was recorded."), {"text": text[:60]})
@@ -95,6 +98,7 @@ def foreign_code(kiosk, text: str, on_ok) -> FaultScreen:
                        ok_label=N_("it is gone"))
 
 
+@screen("fault:store")
 def store_error(kiosk, message: str, on_retry, on_drop) -> FaultScreen:
     body = Text(N_("The companion could not save the last action, so it is not recorded yet: {message}. "
                    "Everything confirmed before it is safe."), {"message": message})
@@ -104,6 +108,7 @@ def store_error(kiosk, message: str, on_retry, on_drop) -> FaultScreen:
                        ok_label=N_("save again"), on_undo=on_drop, undo_label=N_("forget it"))
 
 
+@screen("fault:bug")
 class BugScreen(FaultScreen):
     def __init__(self, kiosk, log_path):
         body = Text(N_("Something went wrong inside the companion. The game is saved: nothing confirmed is "
@@ -114,5 +119,4 @@ class BugScreen(FaultScreen):
                          ok_label=N_("start screen"))
 
     def back(self):
-        from companion.ui.screens.attract import AttractScreen
-        self.kiosk.stack.reset(AttractScreen(self.kiosk))
+        self.kiosk.stack.reset("attract")

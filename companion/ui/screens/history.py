@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO
+from companion.store.log import is_store_error
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
-from companion.ui.screen import ListChoice, Screen
-from companion.ui.screens.menu import ConfirmScreen
+from companion.ui.screen import ListChoice, screen, Screen
 
 
+@screen("history")
 class HistoryScreen(Screen):
     name = "history"
     title = N_("History")
@@ -45,35 +46,31 @@ class HistoryScreen(Screen):
         elif cmd.kind == UNDO and k.session is not None and k.session.lines:
             s = k.session
             question = Text(N_("Take back: {action}?"), {"action": s.view.history_text(s.lines[-1], s, k.lang)})
-            k.stack.push(ConfirmScreen(k, question, self.undo))
+            k.stack.push("confirm", question, self.undo)
 
     def undo(self):
         k = self.kiosk
         try:
             k.session.undo()
         except Exception as e:
-            from companion.ui.screens import fault
-            from companion.ui.screens.table import _is_store_error
-            if not _is_store_error(e):
+            if not is_store_error(e):
                 raise
             k.stack.pop()
-            k.stack.push(fault.store_error(k, str(e), on_retry=lambda: (k.stack.pop(), self.undo()),
-                                           on_drop=k.stack.pop))
+            k.stack.push("fault:store", str(e), on_retry=lambda: (k.stack.pop(), self.undo()),
+                                           on_drop=k.stack.pop)
             return
         k.stack.pop()          # the question
         self.back(note=Text(N_("Undone. Put the table back as it was before that action.")))
 
     def back(self, note=None):
         k = self.kiosk
-        from companion.ui.screens.table import TableScreen
         k.stack.pop()
         top = k.stack.top
-        if isinstance(top, TableScreen):
-            top.set_phase("watch")
-            top.table_note = note
+        if top is not None and top.name == "table":
+            top.resume(note)
         elif k.session is not None and k.session.in_progress():
-            k.stack.replace(TableScreen(k)) if top is not None and top.name == "score" else k.stack.push(TableScreen(k))
-            k.stack.top.table_note = note
+            table = k.stack.replace("table") if top is not None and top.name == "score" else k.stack.push("table")
+            table.resume(note)
 
     def draw(self, c: Canvas):
         self.draw_frame(c)

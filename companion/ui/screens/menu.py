@@ -7,10 +7,11 @@ from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, UNDO
 from companion.ui import theme
 from companion.ui.canvas import Canvas
-from companion.ui.screen import ListChoice, Screen
-from companion.ui.screens.keypad import DELETE, DONE, KeypadScreen
+from companion.ui.screen import ListChoice, screen, Screen
+from companion.ui.keypad import DELETE, DONE, KeypadScreen
 
 
+@screen("menu")
 class MenuScreen(Screen):
     name = "menu"
     title = N_("Menu")
@@ -51,28 +52,24 @@ class MenuScreen(Screen):
         if what == "continue":
             k.stack.pop()
         elif what == "history":
-            from companion.ui.screens.history import HistoryScreen
-            k.stack.replace(HistoryScreen(k))
+            k.stack.replace("history")
         elif what == "lang":
             k.set_language("es" if k.lang == "en" else "en")
             self.choice.items = self.items()
         elif what == "settings":
-            from companion.ui.screens.settings import SettingsScreen
-            guarded(k, lambda: k.stack.replace(SettingsScreen(k)))
+            guarded(k, lambda: k.stack.replace("settings"))
         elif what == "end":
-            guarded(k, lambda: k.stack.replace(ConfirmScreen(
-                k, Text(N_("End this game now? It is kept in the log as ended early.")), self.end_game)))
+            guarded(k, lambda: k.stack.replace(
+                "confirm", Text(N_("End this game now? It is kept in the log as ended early.")), self.end_game))
         elif what == "attract":
-            from companion.ui.screens.attract import AttractScreen
-            k.stack.reset(AttractScreen(k))
+            k.stack.reset("attract")
         elif what == "quit":
             k.running = False
 
     def end_game(self):
         k = self.kiosk
         k.session.end_early()
-        from companion.ui.screens.attract import AttractScreen
-        k.stack.reset(AttractScreen(k))
+        k.stack.reset("attract")
 
     def draw(self, c: Canvas):
         self.draw_frame(c)
@@ -83,11 +80,12 @@ class MenuScreen(Screen):
 def guarded(kiosk, then) -> None:
     """Run ``then`` now, or after the café PIN when one is set."""
     if kiosk.pin_required():
-        kiosk.stack.push(PinScreen(kiosk, check=kiosk.config.kiosk.cafe_pin, then=then))
+        kiosk.stack.push("pin", check=kiosk.config.kiosk.cafe_pin, then=then)
     else:
         then()
 
 
+@screen("confirm")
 class ConfirmScreen(Screen):
     name = "confirm"
     title = N_("Are you sure?")
@@ -111,6 +109,7 @@ class ConfirmScreen(Screen):
                     role="question")
 
 
+@screen("pin")
 class PinScreen(KeypadScreen):
     """Digits on a keypad. ``check``: the PIN to match (then ``then()`` runs); else the typed PIN is
     handed to ``then(pin)``."""

@@ -7,9 +7,10 @@ from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO
 from companion.ui import theme
 from companion.ui.canvas import Canvas
 from companion.ui.games import available_views
-from companion.ui.screen import ListChoice, Screen
+from companion.ui.screen import ListChoice, screen, Screen
 
 
+@screen("picker")
 class PickerScreen(Screen):
     name = "picker"
     title = N_("Which game?")
@@ -33,8 +34,7 @@ class PickerScreen(Screen):
         if cmd.kind in (NEXT, PREV, OK):
             view = self.choice.handle(cmd)
             if view is not None:
-                from companion.ui.screens.players import PlayersScreen
-                self.kiosk.stack.push(PlayersScreen(self.kiosk, view))
+                self.kiosk.stack.push("players", view)
 
     def draw(self, c: Canvas):
         self.draw_frame(c)

@@ -9,14 +9,15 @@ from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
-from companion.ui.screen import ListChoice, Screen
-from companion.ui.screens.keypad import DELETE, DONE, KeypadScreen
+from companion.ui.screen import ListChoice, screen, Screen
+from companion.ui.keypad import DELETE, DONE, KeypadScreen
 
 PRESET_NAMES = ["Ana", "Bruno", "Carla", "David", "Elena", "Fran", "Gala", "Hugo", "Inés", "Jorge",
                 "Lucía", "Mario", "Nuria", "Óscar", "Pilar", "Raúl"]
 MAX_NAME = 12
 
 
+@screen("players")
 class PlayersScreen(Screen):
     name = "players"
 
@@ -73,11 +74,10 @@ class PlayersScreen(Screen):
             span = self.view.max_players - self.view.min_players + 1
             self.count = self.view.min_players + (self.count - self.view.min_players + 1) % span
         elif key == "start":
-            from companion.ui.screens.table import TableScreen
             setup = {"view": self.view, "players": self.names[: self.count], "options": dict(self.values)}
-            self.kiosk.stack.push(TableScreen(self.kiosk, new_game=setup))
+            self.kiosk.stack.push("table", new_game=setup)
         elif key[0] == "name":
-            self.kiosk.stack.push(NameScreen(self.kiosk, self, key[1]))
+            self.kiosk.stack.push("name", self, key[1])
         elif key[0] == "opt":
             opt = next(o for o in self.opts if o.key == key[1])
             values = [v for v, _ in opt.choices]
@@ -121,6 +121,7 @@ def _ok(i):
     return Command(OK, index=i, source="touch")
 
 
+@screen("name")
 class NameScreen(Screen):
     """A player's name from the preset list, or typed on the on-screen keyboard."""
 
@@ -152,7 +153,7 @@ class NameScreen(Screen):
                 self.choice.focus = cmd.index
             value = self.choice.items[self.choice.focus][1]
             if value is None:
-                self.kiosk.stack.push(KeyboardScreen(self.kiosk, self.form, self.index))
+                self.kiosk.stack.push("keyboard", self.form, self.index)
             else:
                 self.form.set_name(self.index, value)
                 self.kiosk.stack.pop()
@@ -165,6 +166,7 @@ class NameScreen(Screen):
         self.choice.draw(c, area, theme.BODY, columns=3)
 
 
+@screen("keyboard")
 class KeyboardScreen(KeypadScreen):
     """Letters for a player's name; ✓ is done."""
 

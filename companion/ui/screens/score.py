@@ -11,9 +11,10 @@ from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, UNDO
 from companion.ui import theme
 from companion.ui.canvas import Canvas
-from companion.ui.screen import Screen
+from companion.ui.screen import screen, Screen
 
 
+@screen("score")
 class ScoreScreen(Screen):
     name = "score"
     def __init__(self, kiosk):
@@ -41,14 +42,11 @@ class ScoreScreen(Screen):
     def handle(self, cmd):
         k = self.kiosk
         if cmd.kind == OK:
-            from companion.ui.screens.attract import AttractScreen
-            from companion.ui.screens.picker import PickerScreen
             k.session = None
-            k.stack.reset(AttractScreen(k))
-            k.stack.push(PickerScreen(k))
+            k.stack.reset("attract")
+            k.stack.push("picker")
         elif cmd.kind in (UNDO, BACK):
-            from companion.ui.screens.history import HistoryScreen
-            k.stack.push(HistoryScreen(k))
+            k.stack.push("history")
         elif cmd.kind == NEXT:
             self.page = (self.page + 1) % self.pages()
 

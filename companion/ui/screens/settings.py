@@ -9,11 +9,12 @@ from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO, Command
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
-from companion.ui.screen import Screen
+from companion.ui.screen import screen, Screen
 
 IDLE_CHOICES = [2, 5, 10, 15, 30, 60]
 
 
+@screen("settings")
 class SettingsScreen(Screen):
     name = "settings"
     title = N_("Settings")
@@ -64,11 +65,10 @@ class SettingsScreen(Screen):
             nxt = [m for m in IDLE_CHOICES if m > s.idle_minutes]
             s.idle_minutes = nxt[0] if nxt else IDLE_CHOICES[0]
         elif key == "pin":
-            from companion.ui.screens.menu import PinScreen
 
             def set_pin(pin):
                 s.cafe_pin = pin
-            k.stack.push(PinScreen(k, then=set_pin))
+            k.stack.push("pin", then=set_pin)
         elif key == "full":
             s.fullscreen = not s.fullscreen
             self.note = N_("Full screen changes at the next start")

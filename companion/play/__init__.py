@@ -1,0 +1,3 @@
+"""The game in play, without pygame: the turn controller takes the camera's readings and the buttons'
+commands, proposes actions and asks questions, and sends confirmed actions to the store. The kiosk's
+table screen only draws it."""

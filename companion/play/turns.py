@@ -1,0 +1,355 @@
+"""The turn controller: the table's phases, without pygame (the kiosk's table screen only draws it).
+
+Readings come in from the camera feed (:meth:`TurnController.reading`), commands from the buttons
+(:meth:`TurnController.command`); out go proposals ("Ana put X between A and B": OK confirms), the
+game view's questions (:class:`~companion.ui.games.Ask`), confirmed actions to the game session (which
+stores them before anything moves on) and, by name, the screens to open: the history, the score, a
+fault. Phases (``phase``):
+
+- ``deal``: before the first action: what to lay out; the camera reads it; OK starts the game.
+  Cooperative Cronología comes back here after a column scores (the new grid is a ``deal`` line).
+- ``watch``: waiting for the player whose turn it is. The camera's proposals arrive here.
+- ``propose``: OK confirms (stored, then judged), UNDO says the camera misread (the players fix the
+  table and it reads again).
+- ``verdict``: correct or wrong, with the reason in words.
+- ``effect``: Cronología's icon choice after a correct card (the engine lists what is allowed).
+- ``reset``: the players do what the rule says (cooperative failure) and press OK.
+- ``refused``: the engine refused the reading (not that player's turn, a slot already taken...).
+- ``ask``: a question only the buttons can answer, with sub-menus. The view opens one when the game
+  waits for it (``view.ask``), or the players do from ``watch`` with OK (``view.actions``). Lines the
+  view calls ``quiet`` skip the verdict; a view that ``judges_refusals`` shows the engine's refusal of
+  a camera reading as a Wrong verdict.
+
+The host is the kiosk, or anything with ``session`` (settable), ``store``, ``table`` (the camera feed
+or None), ``signals`` (``verdict(correct)``, ``fault(on)``) and ``stack`` (``push``/``pop``/``replace``
+screens by name, ``top``).
+"""
+
+from __future__ import annotations
+
+from companion.errors import BadInput
+from companion.games.base import refusal
+from companion.i18n import N_, Text
+from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO, Command
+from companion.play.choice import Choice
+from companion.store.log import is_store_error
+
+
+class TurnController:
+    def __init__(self, host, new_game: dict | None = None):
+        self.host = host
+        self.new_game = new_game
+        self.view = new_game["view"] if new_game else host.session.view
+        self.phase = "deal" if new_game else "watch"
+        self.reading = None               # the last reading of the camera (its detections are drawn)
+        self.setup_codes = None           # deal: what the camera read, ready to start
+        self.setup_note: Text | None = None
+        self.pending: dict | None = None  # the proposed action line
+        self.judged = None                # (line, events, what the view needs from before it)
+        self.verdict_at = 0.0
+        self.after_verdict = "watch"
+        self.table_note: Text | None = None
+        self.refused_reason: Text | None = None
+        self.effects: Choice | None = None
+        self.ignored: set = set()         # unknown/foreign codes already reported
+        self.rejected: dict | None = None # a reading the players called a misread (until the table changes)
+        self.camera_fault = None          # the camera-lost screen while it is open
+        self.asks: list = []              # ask: the open (sub-)menus, [(Ask, Choice)]
+        self.now = 0.0
+        self.expect()
+        if self.phase == "watch":
+            self.open_ask()
+
+    @property
+    def session(self):
+        return self.host.session
+
+    def expect(self) -> None:
+        """Tell the camera feed what the table should look like (it reads again from scratch)."""
+        feed = self.host.table
+        if feed is None:
+            return
+        if self.phase == "deal":
+            feed.expect(self.view.empty_layout())
+        else:
+            feed.expect(self.view.expected_layout(self.session))
+
+    def set_phase(self, phase: str) -> None:
+        self.phase = phase
+        if phase in ("watch", "deal"):
+            self.pending = None
+            self.table_note = None
+            self.expect()
+        if phase == "watch" and self.session is not None and not self.session.in_progress():
+            self.finish()
+            return
+        if phase == "watch":
+            self.open_ask()
+
+    def resume(self, note: Text | None = None) -> None:
+        """Back to the game from the history (after an undo, with ``note`` for the players)."""
+        self.set_phase("watch")
+        self.table_note = note
+
+    def open_ask(self, ask=None) -> None:
+        """Open the view's question (``ask``: one the players opened), if the game waits for one."""
+        if ask is None:
+            view_ask = getattr(self.view, "ask", None)
+            ask = view_ask(self.session) if view_ask is not None and self.session is not None else None
+        if ask is not None:
+            self.asks = [(ask, Choice(ask.choices, ask.focus))]
+            self.phase = "ask"
+
+    def optional_actions(self):
+        actions = getattr(self.view, "actions", None)
+        return actions(self.session) if actions is not None and self.session is not None else None
+
+    def finish(self) -> None:
+        self.host.stack.replace("score")
+
+    def effect_player(self) -> str | None:
+        return self.view.effect_player(self.session)
+
+    # -- the buttons -----------------------------------------------------------------------------
+    def hints(self) -> dict:
+        """What each button does now: {command kind: msgid}."""
+        p = self.phase
+        if p == "deal":
+            h = {UNDO: N_("back")}
+            if self.setup_codes is not None:
+                h[OK] = N_("start the game") if self.new_game else N_("confirm the new grid")
+            return h
+        if p == "watch":
+            h = {UNDO: N_("history / undo"), NEXT: N_("read again")}
+            more = self.optional_actions()
+            if more is not None:
+                h[OK] = more.hint
+            return h
+        if p == "ask":
+            ask = self.asks[-1][0]
+            back = len(self.asks) > 1 or ask.optional
+            return {NEXT: N_("next choice"), UNDO: N_("back") if back else N_("history / undo"), OK: N_("choose")}
+        if p == "propose":
+            return {UNDO: N_("misread"), OK: N_("confirm")}
+        if p == "verdict":
+            return {OK: N_("next turn")}
+        if p == "effect":
+            return {NEXT: N_("next choice"), OK: N_("choose")}
+        if p in ("reset", "refused"):
+            return {OK: N_("done")}
+        return {}
+
+    def command(self, cmd: Command) -> None:
+        stack = self.host.stack
+        p = self.phase
+        if p == "deal":
+            if cmd.kind in (UNDO, BACK) and self.new_game:
+                stack.pop()
+            elif cmd.kind == OK and self.setup_codes is not None:
+                self.start_or_deal()
+        elif p == "watch":
+            if cmd.kind == UNDO:
+                stack.push("history")
+            elif cmd.kind == NEXT:
+                self.expect()
+            elif cmd.kind == OK:
+                self.open_ask(self.optional_actions())
+        elif p == "ask":
+            self.command_ask(cmd)
+        elif p == "propose":
+            if cmd.kind == OK:
+                self.confirm(self.pending)
+            elif cmd.kind in (UNDO, BACK):
+                self.rejected = self.pending
+                self.set_phase("watch")
+                self.table_note = Text(N_("Put the cards as they really are; the camera reads the table again."))
+        elif p == "verdict":
+            if cmd.kind in (OK, NEXT):
+                self.leave_verdict()
+        elif p == "effect":
+            if cmd.kind in (NEXT, PREV, OK):
+                line = self.effects.handle(cmd)
+                if cmd.kind == OK:
+                    if line == "none":
+                        self.set_phase("watch")
+                    elif line is not None:
+                        self.confirm(line)
+        elif p in ("reset", "refused"):
+            if cmd.kind in (OK, NEXT, UNDO, BACK):
+                self.set_phase("watch")
+
+    def command_ask(self, cmd: Command) -> None:
+        _ask, choice = self.asks[-1]
+        if cmd.kind in (UNDO, BACK):
+            self.ask_back()
+        elif cmd.kind in (NEXT, PREV, OK):
+            value = choice.handle(cmd)
+            if cmd.kind != OK or not choice.items:
+                return
+            if callable(value):
+                value = value()
+            if value is None:
+                self.ask_back()
+            elif isinstance(value, dict):
+                self.asks = []
+                self.confirm(value)
+            else:
+                self.asks.append((value, Choice(value.choices, value.focus)))
+
+    def ask_back(self) -> None:
+        """Back one menu level; from the top of a question the game waits for: the history (undo)."""
+        if len(self.asks) > 1:
+            self.asks.pop()
+        elif self.asks and self.asks[0][0].optional:
+            self.asks = []
+            self.phase = "watch"
+        else:
+            self.host.stack.push("history")
+
+    # -- confirmed actions -----------------------------------------------------------------------
+    def start_or_deal(self) -> None:
+        host, stack = self.host, self.host.stack
+        from companion.ui.session import GameSession
+        if self.new_game:
+            g = self.new_game
+            line = self.view.setup_line(g["players"], g["options"], self.setup_codes)
+            try:
+                host.session = GameSession.start(host.store, self.view, line)
+            except BadInput as e:
+                self.setup_note = Text(N_("The companion cannot start this game: {error}"), {"error": str(e)})
+                return
+            except Exception as e:
+                if not is_store_error(e):
+                    raise
+                stack.push("fault:store", str(e), on_retry=lambda: (stack.pop(), self.start_or_deal()),
+                           on_drop=stack.pop)
+                return
+            self.new_game = None
+            self.set_phase("watch")
+        else:
+            self.confirm(self.view.deal_line(self.setup_codes))
+
+    def confirm(self, line: dict) -> None:
+        """Store the action (the store answers only when it is on disk), then show it as done."""
+        stack = self.host.stack
+        before = self.view.context(self.session)
+        try:
+            events = self.session.confirm(line)
+        except Exception as e:
+            if not is_store_error(e):
+                raise
+            stack.push("fault:store", str(e), on_retry=lambda: (stack.pop(), self.confirm(line)),
+                       on_drop=lambda: (stack.pop(), self.set_phase("watch")))
+            return
+        reason = refusal(events)
+        if reason is not None:
+            self.refused_reason = reason
+            self.phase = "refused"
+            return
+        self.judged = (line, events, before)
+        self.after_verdict = self.view.next_step(line, events, self.session)
+        self.pending = None
+        self.setup_codes = None
+        quiet = getattr(self.view, "quiet", None)
+        if quiet is not None and quiet(line, events, self.session):
+            self.leave_verdict()
+            return
+        correct = self.view.is_correct(events)
+        if correct is not None:
+            self.host.signals.verdict(correct)
+        self.verdict_at = self.now
+        self.phase = "verdict"
+        self.expect()
+
+    def leave_verdict(self) -> None:
+        nxt = self.after_verdict
+        if not self.session.in_progress():
+            self.finish()
+        elif nxt == "effect":
+            choices = [(Text(N_("No effect")), "none")] + self.view.follow_ups(self.session)
+            if len(choices) == 1:
+                self.set_phase("watch")
+            else:
+                self.effects = Choice(choices)
+                self.phase = "effect"
+        elif nxt == "deal":
+            self.setup_codes = None
+            self.set_phase("deal")
+        elif nxt == "reset":
+            self.phase = "reset"
+        else:
+            self.set_phase("watch")
+
+    def verdict(self, lang: str):
+        """The view's verdict on the judged action, in ``lang``."""
+        line, events, before = self.judged
+        return self.view.verdict(line, events, before, self.session, lang)
+
+    # -- the camera ------------------------------------------------------------------------------
+    def reading_in(self, reading, lang: str) -> None:
+        """A new reading of the camera feed (``lost``: the camera is gone; else detections and proposals)."""
+        host, stack = self.host, self.host.stack
+        if reading.lost:
+            if self.camera_fault is None:
+                self.camera_fault = stack.push("fault:camera", reading.lost)
+                host.signals.fault(True)
+            return
+        if self.camera_fault is not None:
+            if stack.top is self.camera_fault:
+                stack.pop()
+            self.camera_fault = None
+            host.signals.fault(False)
+        self.reading = reading
+        for p in reading.proposals:
+            self.proposal(p, lang)
+        if self.phase == "deal":
+            self.setup_codes, self.setup_note = self.view.read_setup(reading.detections, self.new_game, self.session)
+
+    def proposal(self, p, lang: str) -> None:
+        kind = type(p).__name__
+        stack = self.host.stack
+        if kind == "UnknownSticker":
+            if p.payload not in self.ignored:
+                self.ignored.add(p.payload)
+                stack.push("fault:unknown-card", p.payload, on_ok=stack.pop)
+            return
+        if kind == "ForeignCode":
+            if p.text not in self.ignored:
+                self.ignored.add(p.text)
+                stack.push("fault:foreign-code", p.text, on_ok=stack.pop)
+            return
+        if kind == "TableDiffers":
+            message = p.message.render(lang) if isinstance(p.message, Text) else str(p.message)
+            self.table_note = Text(N_("The table does not look as expected: {message}"), {"message": message})
+            return
+        if kind == "TableMatches":
+            self.table_note = None
+            self.rejected = None
+            return
+        camera_ask = self.phase == "ask" and self.asks[0][0].camera
+        if (self.phase != "watch" and not camera_ask) or self.session is None:
+            return
+        line = self.view.action_for(p, self.session)
+        if line is None or line == self.rejected:
+            return
+        self.rejected = None
+        _state, events = self.session.preview(line)
+        reason = refusal(events)
+        if reason is not None and getattr(self.view, "judges_refusals", False):
+            # the card lies where the rules forbid it: a Wrong verdict, and this reading is not
+            # proposed again until the table changes
+            self.asks = []
+            self.rejected = line
+            self.judged = (line, events, self.view.context(self.session))
+            self.after_verdict = "watch"
+            self.host.signals.verdict(False)
+            self.verdict_at = self.now
+            self.phase = "verdict"
+            return
+        if reason is not None:
+            self.refused_reason = reason
+            self.phase = "refused"
+            return
+        self.asks = []
+        self.pending = line
+        self.phase = "propose"

@@ -1,0 +1,104 @@
+"""The house's rules, checked: no import circle under companion/, engines free of pygame, OpenCV and
+gpiozero, and screens that open each other by name."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import companion
+
+ROOT = Path(companion.__file__).parent
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports() -> dict[str, set[str]]:
+    """module -> the companion modules it imports (at any depth of the file: a lazy import is an import)."""
+    modules = {_module_name(p): p for p in ROOT.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        out: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                targets = [f"{base}.{a.name}" for a in node.names] + [base]
+            else:
+                continue
+            for t in targets:
+                while t and t not in modules:
+                    t = t.rpartition(".")[0]
+                if t and t != name and t.startswith("companion"):
+                    out.add(t)
+        graph[name] = out
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle, or None (a package's __init__ importing its own modules is not a circle back)."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> list[str] | None:
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(graph.get(m, ())):
+            if m.startswith(n + "."):
+                continue                 # a module importing its own package's __init__ (always loaded first)
+            if state.get(n) == 1:
+                return stack[stack.index(n):] + [n]
+            if n not in state:
+                found = visit(n)
+                if found:
+                    return found
+        stack.pop()
+        state[m] = 2
+        return None
+
+    for m in sorted(graph):
+        if m not in state:
+            found = visit(m)
+            if found:
+                return found
+    return None
+
+
+def test_no_import_circle_under_companion():
+    assert _cycle(_imports()) is None, " -> ".join(_cycle(_imports()) or [])
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_no_screen_imports_another():
+    graph = _imports()
+    screens = {m for m in graph if m.startswith("companion.ui.screens.")}
+    for m in screens:
+        assert not (graph[m] & screens), (m, graph[m] & screens)
+
+
+def test_engines_import_no_pygame_opencv_or_gpiozero():
+    """Every registered engine, imported alone in a fresh interpreter."""
+    from companion.games.registry import GAMES
+
+    code = ("import sys\n"
+            "from companion.games.registry import GAMES\n"
+            "for spec in GAMES.values():\n"
+            "    spec.load_engine()\n"
+            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('pygame', 'cv2', 'gpiozero', 'zxingcpp'))\n"
+            "print(','.join(bad))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", out.stdout
+    assert len(GAMES) >= 4

@@ -1,0 +1,135 @@
+"""The turn controller without a screen: readings and buttons in, proposals, verdicts and stored
+actions out. Its module imports no pygame."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass, field
+
+from companion.cards import decks
+from companion.inputs.commands import NEXT, OK, UNDO, Command
+from companion.play.turns import TurnController
+from companion.store.log import GameLog
+from companion.ui.games import view_for
+from companion.vision.tracker import CardPlaced, ForeignCode
+
+
+class FakeStack:
+    """The navigator as the controller sees it: screens opened by name."""
+
+    def __init__(self):
+        self.opened: list[tuple] = []
+        self.top = None
+
+    def push(self, name, *args, **kwargs):
+        self.opened.append(("push", name, args))
+        self.top = name
+        return name
+
+    def replace(self, name, *args, **kwargs):
+        self.opened.append(("replace", name, args))
+        self.top = name
+        return name
+
+    def pop(self):
+        self.opened.append(("pop",))
+        self.top = None
+
+
+@dataclass
+class FakeSignals:
+    seen: list = field(default_factory=list)
+
+    def verdict(self, correct):
+        self.seen.append(("verdict", correct))
+
+    def fault(self, on):
+        self.seen.append(("fault", on))
+
+
+@dataclass
+class Host:
+    store: GameLog
+    session: object = None
+    table: object = None
+    stack: FakeStack = field(default_factory=FakeStack)
+    signals: FakeSignals = field(default_factory=FakeSignals)
+
+
+@dataclass
+class Reading:
+    detections: list = field(default_factory=list)
+    proposals: list = field(default_factory=list)
+    lost: str = ""
+    frame: object = None
+    scale: float = 1.0
+
+
+@dataclass
+class Seen:
+    payload: str
+    card: object
+    center: tuple = (100.0, 100.0)
+
+
+def _deck():
+    deck = next(d for d in decks.all_decks() if d.plays("timeline"))
+    cards = sorted(deck.cards.values(), key=lambda c: c.year)
+    return cards
+
+
+def test_the_controller_imports_no_pygame():
+    code = "import sys, companion.play.turns; print('pygame' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_a_timeline_turn_from_deal_to_verdict(tmp_path):
+    cards = _deck()
+    start, later = cards[len(cards) // 2], cards[-1]
+    host = Host(GameLog(tmp_path / "games.sqlite"))
+    view = view_for("timeline")
+    turns = TurnController(host, {"view": view, "players": ["Ana", "Bo"], "options": {}})
+    assert turns.phase == "deal" and turns.hints()[UNDO] == "back" and OK not in turns.hints()
+    turns.reading_in(Reading(detections=[Seen(start.code, start)]), "en")
+    assert turns.setup_codes == [start.code]
+    turns.command(Command(OK))
+    assert host.session is not None and turns.phase == "watch"
+    assert host.store.in_progress()[1]["start"] == start.code
+
+    # a foreign code is reported once, by name of the fault screen
+    turns.reading_in(Reading(proposals=[ForeignCode("hello")]), "en")
+    turns.reading_in(Reading(proposals=[ForeignCode("hello")]), "en")
+    assert [o for o in host.stack.opened if o[0] == "push"] == [("push", "fault:foreign-code", ("hello",))]
+
+    # the camera proposes Ana's card right of the start card; UNDO calls it a misread, then it is
+    # proposed again only after the table changes
+    placed = CardPlaced(later.code, 1)
+    turns.reading_in(Reading(proposals=[placed]), "en")
+    assert turns.phase == "propose" and turns.pending["player"] == "Ana"
+    turns.command(Command(UNDO))
+    assert turns.phase == "watch" and turns.table_note is not None
+    turns.reading_in(Reading(proposals=[placed]), "en")
+    assert turns.phase == "watch"
+    turns.rejected = None
+    turns.reading_in(Reading(proposals=[placed]), "en")
+    turns.command(Command(OK))
+    assert turns.phase == "verdict" and host.signals.seen == [("verdict", True)]
+    assert len(host.session.lines) == 1 and host.store.in_progress()[2] == host.session.lines
+    assert turns.verdict("en").correct
+    turns.command(Command(NEXT))
+    assert turns.phase == "watch" and view.current(host.session) == "Bo"
+
+
+def test_a_lost_camera_opens_the_fault_and_closes_it_when_back(tmp_path):
+    cards = _deck()
+    host = Host(GameLog(tmp_path / "games.sqlite"))
+    turns = TurnController(host, {"view": view_for("timeline"), "players": ["Ana", "Bo"], "options": {}})
+    turns.reading_in(Reading(lost="no frames for 5 s"), "en")
+    turns.reading_in(Reading(lost="no frames for 5 s"), "en")
+    assert host.stack.opened == [("push", "fault:camera", ("no frames for 5 s",))]
+    assert host.signals.seen == [("fault", True)]
+    turns.reading_in(Reading(detections=[Seen(cards[0].code, cards[0])]), "en")
+    assert host.stack.opened[-1] == ("pop",) and host.signals.seen[-1] == ("fault", False)
+    assert turns.setup_codes == [cards[0].code]
