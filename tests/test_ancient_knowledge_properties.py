@@ -15,7 +15,6 @@ from companion.games.ancient_knowledge import engine as E
 from companion.games.ancient_knowledge.catalog import catalog
 from companion.games.ancient_knowledge.state import PastCard
 from companion.games.base import Refused
-from companion.i18n import has_translation
 
 TILES = [["thales", "aristotle", "mercury"], ["runic-alphabet", "the-number-pi", "ptolemy"],
          ["golden-mean", "plato", "thoth"]]
@@ -135,5 +134,7 @@ def test_every_marked_message_has_a_spanish_translation():
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "N_":
                 msgids.add(node.args[0].value)
     assert len(msgids) > 50
-    missing = sorted(m for m in msgids if not has_translation(m, "es"))
+    from test_i18n import spanish_catalog      # a Spanish word equal to the English one ("Total") counts
+    known = spanish_catalog()
+    missing = sorted(m for m in msgids if m not in known)
     assert missing == []

@@ -78,7 +78,7 @@ def test_the_sheet_explains_every_end_game_card():
     assert "2 * min(past.city, past.megalith, past.pyramid)  (past.city = 5, past.megalith = 6, past.pyramid = 4)" \
         in sheet
     assert any(ln.strip().startswith("Sulawesi Megaliths") and ln.rstrip().endswith(" 0") for ln in lines)
-    assert "Lost knowledge: 7 tokens x -1" in sheet and "Winner: Bo" in sheet
+    assert "Lost knowledge: 7 tokens, -1 each." in sheet and "Winner: Bo" in sheet
 
 
 def test_the_sheet_in_spanish():

@@ -133,3 +133,13 @@ def test_a_lost_camera_opens_the_fault_and_closes_it_when_back(tmp_path):
     turns.reading_in(Reading(detections=[Seen(cards[0].code, cards[0])]), "en")
     assert host.stack.opened[-1] == ("pop",) and host.signals.seen[-1] == ("fault", False)
     assert turns.setup_codes == [cards[0].code]
+
+
+def test_every_registered_view_keeps_the_declared_contract():
+    from companion.play.view import SheetView, TurnView
+    from companion.ui.games import VIEWS, available_views
+
+    available_views()
+    assert len(VIEWS) >= 5
+    for view in VIEWS.values():
+        assert isinstance(view, TurnView) and isinstance(view, SheetView), view.key

@@ -93,16 +93,14 @@ class TurnController:
 
     def open_ask(self, ask=None) -> None:
         """Open the view's question (``ask``: one the players opened), if the game waits for one."""
-        if ask is None:
-            view_ask = getattr(self.view, "ask", None)
-            ask = view_ask(self.session) if view_ask is not None and self.session is not None else None
+        if ask is None and self.session is not None:
+            ask = self.view.ask(self.session)
         if ask is not None:
             self.asks = [(ask, Choice(ask.choices, ask.focus))]
             self.phase = "ask"
 
     def optional_actions(self):
-        actions = getattr(self.view, "actions", None)
-        return actions(self.session) if actions is not None and self.session is not None else None
+        return self.view.actions(self.session) if self.session is not None else None
 
     def finish(self) -> None:
         self.host.stack.replace("score")
@@ -250,8 +248,7 @@ class TurnController:
         self.after_verdict = self.view.next_step(line, events, self.session)
         self.pending = None
         self.setup_codes = None
-        quiet = getattr(self.view, "quiet", None)
-        if quiet is not None and quiet(line, events, self.session):
+        if self.view.quiet(line, events, self.session):
             self.leave_verdict()
             return
         correct = self.view.is_correct(events)
@@ -335,7 +332,7 @@ class TurnController:
         self.rejected = None
         _state, events = self.session.preview(line)
         reason = refusal(events)
-        if reason is not None and getattr(self.view, "judges_refusals", False):
+        if reason is not None and self.view.judges_refusals:
             # the card lies where the rules forbid it: a Wrong verdict, and this reading is not
             # proposed again until the table changes
             self.asks = []

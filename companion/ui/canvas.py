@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import pygame
 
-from companion.i18n import Text, translate
+from companion.i18n import Literal, Text, translate
 from companion.inputs.commands import Command
 from companion.paths import assets_dir
 from companion.ui import theme
@@ -225,7 +225,3 @@ class Canvas:
 
     def texts(self) -> list[str]:
         return [d.text for d in self.drawn]
-
-
-class Literal(str):
-    """A string that is already in the player's language (a name, a card title, a number)."""

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 from companion.errors import BadInput, json_path
 from companion.games.ancient_knowledge.catalog import MONUMENT_KINDS, TECH_TYPES, Catalog, catalog
-from companion.i18n import N_, Text
+from companion.games.explained import ScoreRow, sheet_lines
+from companion.i18n import N_, Literal, Text
+from companion.words import Words
 
 GAME_ID = "ancient-knowledge"
 BREAKDOWN = ("past_vp", "endgame_effects", "techs", "timeline", "lost_knowledge")
@@ -202,6 +204,32 @@ def _line(label: str, points: int, indent: int = 2) -> str:
     return f"{text:<{_WIDTH}}{points:>5}"
 
 
+def explained_rows(entry: dict) -> list[ScoreRow]:
+    """A player's figures with their points and why (the kiosk's sheet and `companion score`)."""
+    b, ex = entry["breakdown"], entry["explain"]
+    return [
+        ScoreRow(Text(N_("Past")), str(b["past_vp"]),
+                 Text(N_("{n} monuments, their printed VP."), {"n": len(ex["past"])})),
+        ScoreRow(Text(N_("End-game effects")), str(b["endgame_effects"]), _endgame_words(ex["endgame"])),
+        ScoreRow(Text(N_("Level II technologies")), str(b["techs"]),
+                 Literal(", ".join(f"{x['name']} {x['vp']}" for x in ex["techs"]) or "–")),
+        ScoreRow(Text(N_("Timeline")), str(b["timeline"]),
+                 Text(N_("{n} monuments still in the Timeline, 1 each."), {"n": len(ex["timeline"])})),
+        ScoreRow(Text(N_("Lost knowledge")), str(b["lost_knowledge"]),
+                 Text(N_("{n} tokens, -1 each."), {"n": ex["lost_knowledge_tokens"]})),
+        ScoreRow(Text(N_("Total")), str(entry["total"]), None, True),
+    ]
+
+def _endgame_words(endgame: list) -> Text:
+    """The cards that scored, most first; those that gave nothing only counted (NEXT shows all)."""
+    scored = sorted((e for e in endgame if e["points"]), key=lambda e: -e["points"])
+    zero = len(endgame) - len(scored)
+    text = ", ".join(f"{e['name']} {e['points']}" for e in scored) or "–"
+    if zero:
+        return Words(N_("{cards}; {n} more gave 0."), {"cards": text, "n": zero})
+    return Literal(text)
+
+
 def format_score(result: dict, lang: str = "en") -> str:
     """The score document as a sheet a person can check card by card."""
     def t(msgid, **params):
@@ -209,22 +237,18 @@ def format_score(result: dict, lang: str = "en") -> str:
 
     lines = [t(N_("Ancient Knowledge: final score")), ""]
     for p in result["players"]:
-        b, ex = p["breakdown"], p["explain"]
+        ex = p["explain"]
         lines.append(t(N_("{place}. {name}: {total} VP"), place=p["place"], name=p["name"], total=p["total"]))
-        lines.append(_line(t(N_("Past: {count} monuments, printed VP"), count=len(ex["past"])), b["past_vp"]))
-        lines.append(_line(t(N_("End-game effects of monuments in the Past")), b["endgame_effects"]))
+        lines.extend(sheet_lines(explained_rows(p), lang, _WIDTH))
+        # behind the figures, every card that scored, with its formula and counts: to check by hand
+        if ex["endgame"] or ex["techs"]:
+            lines.append("  " + t(N_("Card by card:")))
         for e in ex["endgame"]:
             values = ", ".join(f"{k} = {v}" for k, v in e["counts"].items())
             lines.append(_line(e["name"], e["points"], indent=6))
             lines.append(" " * 8 + f"{e['formula']}  ({values})")
-        lines.append(_line(t(N_("Level II technologies")), b["techs"]))
         for tech in ex["techs"]:
             lines.append(_line(tech["name"], tech["vp"], indent=6))
-        lines.append(_line(t(N_("Monuments still in the Timeline: {count} x 1"), count=len(ex["timeline"])),
-                           b["timeline"]))
-        lines.append(_line(t(N_("Lost knowledge: {count} tokens x -1"), count=ex["lost_knowledge_tokens"]),
-                           b["lost_knowledge"]))
-        lines.append(_line(t(N_("Total VP")), p["total"]))
         lines.append("")
     winners = result["winners"]
     firsts = [p for p in result["players"] if p["place"] == 1]

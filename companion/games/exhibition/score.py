@@ -23,7 +23,10 @@ from companion.games.exhibition.board import (CONTINENTS, DEPOT, OVERLAYS, SCORI
 from companion.games.exhibition.cards import DECADES, Card, coloured, decade, fixed, label, parse
 from companion.games.exhibition.options import Options, parse_options
 from companion.games.exhibition.rules import Context, Exhibit, claims_against, exhibit_problem
-from companion.i18n import N_, Text
+from companion.games.exhibition.words import OVERLAY_NAMES, SHOWCASE_NAMES, fits_words
+from companion.games.explained import ScoreRow, sheet_lines
+from companion.i18n import N_, Literal, Text
+from companion.words import Words, later
 
 GAME_ID = "exhibition"
 MAX_PLAYERS = 5
@@ -461,6 +464,98 @@ def decade_runs(decades: list[int], dash: str = "-") -> str:
     return ", ".join(f"{r[0]}s" if len(r) == 1 else f"{r[0]}s{dash}{r[-1]}s" for r in runs) or dash
 
 
+def explained_rows(entry: dict, solo: bool, layout: Layout) -> list[ScoreRow]:
+    """A player's figures with their points and why (the kiosk's sheet and `companion score`)."""
+    b, ex = entry["breakdown"], entry["explain"]
+    rows = []
+    six = ex["six_continents"]
+    if six["complete"]:
+        if solo:
+            why = Text(N_("All six continents in the Hall."))
+        elif six["round"] is None:
+            why = Text(N_("All six continents, but no round recorded."))
+        else:
+            why = Text(N_("Complete in round {round}: place {rank} of {ranked}."), six)
+    else:
+        why = Text(N_("Missing: {missing}."), {"missing": " ".join(six["missing"])})
+    rows.append(ScoreRow(Text(N_("Six continents")), str(b["six_continents"]), why))
+    yg = ex["years_gap"]
+    if yg["covered_by"]:
+        why = Words(N_("Covered by {overlay}: no award."), {"overlay": Text(OVERLAY_NAMES[yg["covered_by"]])})
+    elif yg["gap"] is None:
+        why = Text(N_("{left} | {right}: not scored (an empty spot, Einstein or 1945)."),
+                   {"left": yg["cards"][0], "right": yg["cards"][1]})
+    elif solo:
+        why = Text(N_("{left} | {right}: {k} market cards outside ({years})."),
+                   {"left": yg["cards"][0], "right": yg["cards"][1], "k": len(yg["market_outside"]),
+                    "years": ", ".join(map(str, yg["market_outside"])) or "–"})
+    else:
+        why = Text(N_("{left} | {right} = {gap} years: place {rank} of {ranked}."),
+                   {"left": yg["cards"][0], "right": yg["cards"][1], "gap": yg["gap"], "rank": yg["rank"],
+                    "ranked": yg["ranked"]})
+    rows.append(ScoreRow(Text(N_("Years Gap")), str(b["years_gap"]), why))
+    cf = ex["continent_focus"]
+    why = Text(N_("{continent} × {count}: {cards}."), {"continent": " = ".join(cf["continents"]),
+                                                       "count": len(cf["cards"]), "cards": ", ".join(cf["cards"])}) \
+        if cf["continents"] else Text(N_("No coloured card in the Hall."))
+    rows.append(ScoreRow(Text(N_("Continent Focus")), str(b["continent_focus"]), why))
+    rows.append(ScoreRow(Text(N_("Decades")), str(b["decades"]),
+                         Literal(decade_runs(ex["decades"]["decades"], "–"))))
+    ch = ex["chain"]
+    if len(ch["years"]) >= 2:
+        why = Text(N_("{first}–{last}: {cards}."), {"first": ch["years"][0], "last": ch["years"][-1],
+                                                   "cards": ", ".join(x["card"] for x in ch["cards"])})
+    else:
+        why = Text(N_("No two consecutive years: it counts 1."))
+    rows.append(ScoreRow(Text(N_("Chain of Years")), str(b["chain"]), why))
+    empty = ex["empty_spots"]["spots"]
+    rows.append(ScoreRow(Text(N_("Empty spots")), str(b["empty_spots"]),
+                         later(lambda lang: fits_words(empty, layout, lang)) if empty else Text(N_("none"))))
+    rows.append(ScoreRow(Text(N_("Depot")), str(b["depot"]),
+                         Literal(", ".join(ex["depot"]["cards"])) if ex["depot"]["cards"] else Text(N_("none"))))
+    if "secret_decade" in b:
+        sd = ex["secret_decade"]
+        rows.append(ScoreRow(Text(N_("Secret Decade")), str(b["secret_decade"]),
+                             Text(N_("The {decade}s: {cards}."), {"decade": sd["decade"],
+                                                                  "cards": ", ".join(sd["cards"]) or "–"})))
+    if "short_era" in b:
+        se = ex["short_era"]
+        if se["span"] is None:
+            why = Text(N_("Not full: no award."))
+        elif solo:
+            why = Text(N_("{cards}: {k} market cards between."), {"cards": ", ".join(se["cards"]),
+                                                                  "k": len(se["market_between"])})
+        else:
+            why = Text(N_("Span {span} years: place {rank} of {ranked}."), se)
+        rows.append(ScoreRow(Text(N_("Short Era")), str(b["short_era"]), why))
+    if "antiquity" in b:
+        an = ex["antiquity"]
+        if an["year"] is None or an.get("not_full"):
+            why = Text(N_("{card} in the rightmost spot: no award."), {"card": an["card"]})
+        elif solo:
+            why = Text(N_("{year}: {k} market cards lower."), {"year": an["year"], "k": len(an["market_lower"])})
+        else:
+            why = Text(N_("{year} in the rightmost spot: place {rank} of {ranked}."), an)
+        rows.append(ScoreRow(Text(N_("Antiquity")), str(b["antiquity"]), why))
+    for key in b:
+        if key in OVERLAYS and key not in SCORING_OVERLAYS:
+            rows.append(ScoreRow(Text(OVERLAY_NAMES[key]), str(b[key]),
+                                 Words(N_("On {showcase}: a placement rule, no award."),
+                                       {"showcase": Text(SHOWCASE_NAMES[ex[key]["showcase"]])})))
+    mc = ex["mid_century"]
+    if mc["distance"] is None:
+        why = Text(N_("{card}: infinitely far from 1950."), {"card": mc["card"]})
+    elif mc["distance"] == 1:
+        why = Text(N_("{card}: 1 year from 1950."), {"card": mc["card"]})
+    else:
+        why = Text(N_("{card}: {distance} years from 1950."), {"card": mc["card"], "distance": mc["distance"]})
+    if solo:
+        rows.append(ScoreRow(Text(N_("Mid-Century")), str(b["mid_century"]), why))
+    else:
+        rows.append(ScoreRow(Text(N_("Mid-Century")), "–", Words(N_("{why} It breaks ties."), {"why": why})))
+    return rows
+
+
 def format_score(result: dict, lang: str = "en") -> str:
     """The score document as a sheet a person can check card by card."""
     def t(msgid, **params):
@@ -473,95 +568,10 @@ def format_score(result: dict, lang: str = "en") -> str:
     lines = [head, t(N_("Layout {layout}"), layout="/".join(str(v) for v in result.get("layout", {}).values()))
              + (", " + ", ".join(f"{k}: {v}" for k, v in result["variations"].items())
                 if result.get("variations") else ""), ""]
+    layout = parse_layout(result.get("layout"), result.get("variations"), "layout")
     for p in result["players"]:
-        b, ex = p["breakdown"], p["explain"]
         lines.append(f"{p['place']}. {p['name']}: {p['total']} {unit}")
-        six = ex["six_continents"]
-        if six["complete"]:
-            text = t(N_("Six continents: all six in the Hall")) if solo or six["round"] is None else \
-                t(N_("Six continents: complete in round {round}, place {rank} of {ranked}"), round=six["round"],
-                  rank=six["rank"], ranked=six["ranked"])
-        else:
-            text = t(N_("Six continents: missing {missing}"), missing=" ".join(six["missing"]))
-        lines.append(_line(text, b["six_continents"]))
-        yg = ex["years_gap"]
-        if yg["covered_by"]:
-            text = t(N_("Years Gap: covered by {overlay}"), overlay=yg["covered_by"])
-        elif yg["gap"] is None:
-            text = t(N_("Years Gap: {left} | {right}, not scored (empty spot, Einstein or 1945)"),
-                     left=yg["cards"][0], right=yg["cards"][1])
-        elif solo:
-            text = t(N_("Years Gap: {left} | {right}; {k} market cards outside: {years}"), left=yg["cards"][0],
-                     right=yg["cards"][1], k=len(yg["market_outside"]),
-                     years=", ".join(map(str, yg["market_outside"])) or "-")
-        else:
-            text = t(N_("Years Gap: {left} | {right} = {gap} years, place {rank} of {ranked}"), left=yg["cards"][0],
-                     right=yg["cards"][1], gap=yg["gap"], rank=yg["rank"], ranked=yg["ranked"])
-        lines.append(_line(text, b["years_gap"]))
-        cf = ex["continent_focus"]
-        if cf["continents"]:
-            text = t(N_("Continent Focus: {continent} x {count} ({cards})"), continent=" = ".join(cf["continents"]),
-                     count=len(cf["cards"]), cards=", ".join(cf["cards"]))
-        else:
-            text = t(N_("Continent Focus: no coloured card in the Hall"))
-        lines.append(_line(text, b["continent_focus"]))
-        lines.append(_line(t(N_("Number of Decades: {decades}"), decades=decade_runs(ex["decades"]["decades"])),
-                           b["decades"]))
-        ch = ex["chain"]
-        if len(ch["years"]) >= 2:
-            text = t(N_("Chain of Years: {first}-{last} ({cards})"), first=ch["years"][0], last=ch["years"][-1],
-                     cards=", ".join(f"{c['spot']}: {c['card']}" for c in ch["cards"]))
-        else:
-            text = t(N_("Chain of Years: no two consecutive years (minimum 1)"))
-        lines.append(_line(text, b["chain"]))
-        spots = ex["empty_spots"]["spots"]
-        lines.append(_line(t(N_("Empty spots: {spots}"), spots=", ".join(spots) or t(N_("none"))), b["empty_spots"]))
-        lines.append(_line(t(N_("Depot: {cards}"), cards=", ".join(ex["depot"]["cards"]) or t(N_("none"))),
-                           b["depot"]))
-        if "secret_decade" in b:
-            sd = ex["secret_decade"]
-            lines.append(_line(t(N_("Secret Decade {decade}s: {cards}"), decade=sd["decade"],
-                                 cards=", ".join(sd["cards"]) or t(N_("none"))), b["secret_decade"]))
-        if "short_era" in b:
-            se = ex["short_era"]
-            if se["span"] is None:
-                text = t(N_("Short Era ({showcase}): not full"), showcase=se["showcase"])
-            elif solo:
-                text = t(N_("Short Era ({showcase}): {cards}; {k} market cards between: {years}"),
-                         showcase=se["showcase"], cards=", ".join(se["cards"]), k=len(se["market_between"]),
-                         years=", ".join(map(str, se["market_between"])) or "-")
-            else:
-                text = t(N_("Short Era ({showcase}): span {span} years, place {rank} of {ranked}"),
-                         showcase=se["showcase"], span=se["span"], rank=se["rank"], ranked=se["ranked"])
-            lines.append(_line(text, b["short_era"]))
-        if "antiquity" in b:
-            an = ex["antiquity"]
-            if an["year"] is None or an.get("not_full"):
-                text = t(N_("Antiquity ({showcase}): not scored ({card} in the rightmost spot)"),
-                         showcase=an["showcase"], card=an["card"])
-            elif solo:
-                text = t(N_("Antiquity ({showcase}): {year}; {k} market cards lower: {years}"), showcase=an["showcase"],
-                         year=an["year"], k=len(an["market_lower"]),
-                         years=", ".join(map(str, an["market_lower"])) or "-")
-            else:
-                text = t(N_("Antiquity ({showcase}): {year} in the rightmost spot, place {rank} of {ranked}"),
-                         showcase=an["showcase"], year=an["year"], rank=an["rank"], ranked=an["ranked"])
-            lines.append(_line(text, b["antiquity"]))
-        for key in b:
-            if key in OVERLAYS and key not in SCORING_OVERLAYS:
-                lines.append(_line(t(N_("{overlay} ({showcase}): a placement rule, no award"),
-                                     overlay=board().overlay(key).name, showcase=ex[key]["showcase"]), b[key]))
-        mc = ex["mid_century"]
-        if mc["distance"] is None:
-            text = t(N_("Mid-Century: {card} (infinitely far from 1950)"), card=mc["card"])
-        elif mc["distance"] == 1:
-            text = t(N_("Mid-Century: {card}, 1 year from 1950"), card=mc["card"])
-        else:
-            text = t(N_("Mid-Century: {card}, {distance} years from 1950"), card=mc["card"], distance=mc["distance"])
-        if solo:
-            lines.append(_line(text, b["mid_century"]))
-        else:
-            lines.append("  " + text + " " + t(N_("(breaks ties)")))
+        lines.extend(sheet_lines(explained_rows(p, solo, layout), lang, _WIDTH))
         lines.append(_line("Total", p["total"]))      # the same word in Spanish
         lines.append("")
     winners = result["winners"]

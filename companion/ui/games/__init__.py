@@ -13,6 +13,7 @@ import importlib
 from dataclasses import dataclass, field
 
 from companion.games.base import refusal
+from companion.games.explained import ScoreRow  # noqa: F401  (the views' score sheets)
 from companion.games import registry
 from companion.i18n import N_, Text
 
@@ -58,14 +59,6 @@ class Verdict:
 
 
 @dataclass
-class ScoreRow:
-    label: Text                   # the category or the player
-    value: str
-    explain: Text | None = None
-    highlight: bool = False
-
-
-@dataclass
 class Ask:
     """A question the camera cannot answer (a market card taken, a token count, an effect's outcome):
     a prompt and a menu for the buttons.
@@ -97,8 +90,38 @@ class GameView:
     def options(self) -> list[Option]:
         return []
 
+    judges_refusals = False       # show the engine's refusal of a camera reading as a Wrong verdict
+
     def engine(self):
         return registry.spec_for(self.engine_id).load_engine()
+
+    # The optional parts of the contract (companion/play/view.py), for a game that has no use for them.
+    def matches(self, setup_line) -> bool:
+        return setup_line.get("game") == self.engine_id
+
+    def ask(self, session):
+        return None
+
+    def actions(self, session):
+        return None
+
+    def quiet(self, line, events, session) -> bool:
+        return False
+
+    def follow_ups(self, session) -> list:
+        return []
+
+    def effect_player(self, session):
+        return None
+
+    def deal_line(self, codes) -> dict:
+        raise NotImplementedError(f"{self.key} deals no new table during a game")
+
+    def effect_prompt(self, session):
+        raise NotImplementedError(f"{self.key} has no effects to choose")
+
+    def reset_prompt(self, session):
+        raise NotImplementedError(f"{self.key} has no reset step")
 
 
 class BoardView(GameView):
@@ -186,7 +209,6 @@ def view_for_setup(setup_line: dict) -> "GameView | None":
     """The view that plays a stored game (its setup line), e.g. after a restart."""
     _load()
     for view in VIEWS.values():
-        matches = getattr(view, "matches", None)
-        if matches is not None and matches(setup_line):
+        if view.matches(setup_line):
             return view
     return None

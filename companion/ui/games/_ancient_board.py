@@ -10,7 +10,7 @@ import pygame
 from companion.i18n import N_, Text
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal, font
-from companion.ui.games._words import Words
+from companion.words import Words
 
 # Okabe-Ito colours; the Past also names the kinds, so colour is never the only cue
 KIND_COLOURS = {"city": (0, 114, 178), "megalith": (0, 158, 115), "pyramid": (230, 159, 0),

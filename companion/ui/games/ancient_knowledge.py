@@ -19,12 +19,13 @@ import pygame
 
 from companion.games.ancient_knowledge.catalog import catalog
 from companion.games.base import refusal
+from companion.games.ancient_knowledge.score import explained_rows
 from companion.i18n import N_, Text, translate
 from companion.ui.canvas import Literal
 from companion.ui.games import Ask, BoardView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._ancient_board import draw_board
 from companion.ui.games._menus import numbers, paged, pick_several
-from companion.ui.games._words import Words, joined, later
+from companion.words import Words, joined, later
 
 DECK = "AK"
 ROWS_PER_PAGE = 6
@@ -514,29 +515,7 @@ class AncientKnowledgeView(BoardView):
         return pages
 
     def _player_rows(self, entry) -> list[ScoreRow]:
-        b, ex = entry["breakdown"], entry["explain"]
-        return [
-            ScoreRow(Text(N_("Past")), str(b["past_vp"]),
-                     Text(N_("{n} monuments, their printed VP."), {"n": len(ex["past"])})),
-            ScoreRow(Text(N_("End-game effects")), str(b["endgame_effects"]), self._endgame_words(ex["endgame"])),
-            ScoreRow(Text(N_("Level II technologies")), str(b["techs"]),
-                     Literal(", ".join(f"{x['name']} {x['vp']}" for x in ex["techs"]) or "–")),
-            ScoreRow(Text(N_("Timeline")), str(b["timeline"]),
-                     Text(N_("{n} monuments still in the Timeline, 1 each."), {"n": len(ex["timeline"])})),
-            ScoreRow(Text(N_("Lost knowledge")), str(b["lost_knowledge"]),
-                     Text(N_("{n} tokens, -1 each."), {"n": ex["lost_knowledge_tokens"]})),
-            ScoreRow(Text(N_("Total")), str(entry["total"]), None, True),
-        ]
-
-    @staticmethod
-    def _endgame_words(endgame: list) -> Text:
-        """The cards that scored, most first; those that gave nothing only counted (NEXT shows all)."""
-        scored = sorted((e for e in endgame if e["points"]), key=lambda e: -e["points"])
-        zero = len(endgame) - len(scored)
-        text = ", ".join(f"{e['name']} {e['points']}" for e in scored) or "–"
-        if zero:
-            return Words(N_("{cards}; {n} more gave 0."), {"cards": text, "n": zero})
-        return Literal(text)
+        return explained_rows(entry)
 
     def score_pages(self, session) -> int:
         return len(self._pages(session))

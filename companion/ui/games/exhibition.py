@@ -18,20 +18,16 @@ from companion.cards.payload import parse_sticker
 from companion.games.base import refusal
 from companion.games.exhibition.board import CONTINENTS, DEPOT, OVERLAYS, SHOWCASES, board, default_layout
 from companion.games.exhibition.cards import DECADES, card_json, coloured, label, parse, same_card
-from companion.games.exhibition.score import decade_runs
+from companion.games.exhibition.score import explained_rows
+from companion.games.exhibition.words import (OVERLAY_NAMES, SHOWCASE_NAMES, continent_text,
+                                               fits_words, spot_text, spot_words)
 from companion.i18n import N_, Text, translate
 from companion.ui.canvas import Literal
 from companion.ui.games import Ask, BoardView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._exhibition_board import draw_hall, draw_market
 from companion.ui.games._menus import paged
-from companion.ui.games._words import Words, joined, later
+from companion.words import Words, joined
 
-SHOWCASE_NAMES = {"one_continent": N_("One Continent"), "one_era": N_("One Era"), "plain": N_("Plain"),
-                  "years_gap": N_("Years Gap"), "mid_century": N_("Mid-Century"), DEPOT: N_("Depot")}
-OVERLAY_NAMES = {"spread_the_years": N_("Spread the Years"), "links": N_("Links"), "short_era": N_("Short Era"),
-                 "one_decade": N_("One Decade"), "antiquity": N_("Antiquity"), "unique_decades": N_("Unique Decades")}
-CONTINENT_NAMES = {"OC": N_("Oceania"), "SA": N_("South America"), "AF": N_("Africa"), "AS": N_("Asia"),
-                   "EU": N_("Europe"), "NA": N_("North America")}
 LAYOUT_SPLITS = ((4, 4, 5), (4, 5, 4), (5, 4, 4), (3, 5, 5), (5, 3, 5), (5, 5, 3))
 ROWS_PER_PAGE = 6
 FIGURES = (("six_continents", N_("Six continents")), ("years_gap", N_("Years Gap")),
@@ -41,41 +37,6 @@ MARKET_DECK = "EXH20"
 
 def t(msgid: str, lang: str, **params) -> Literal:
     return Literal(translate(msgid, lang).format(**params))
-
-
-def spot_text(spot: str, layout) -> Words:
-    """``one_era[2]`` -> "One Era 3" (an overlay by its own name); ``depot[0]`` -> "Depot 1"."""
-    key, index = spot[:spot.index("[")], int(spot[spot.index("[") + 1:-1])
-    overlay = layout.overlay(key) if key in SHOWCASES else None
-    name = OVERLAY_NAMES[overlay] if overlay else SHOWCASE_NAMES.get(key, key)
-    return Words(N_("{showcase} {n}"), {"showcase": Text(name), "n": index + 1})
-
-
-def spot_words(spot: str, layout, lang: str) -> str:
-    return spot_text(spot, layout).render(lang)
-
-
-def fits_words(spots: list[str], layout, lang: str) -> str:
-    """["one_era[0]", "one_era[1]", "one_era[2]", "plain[4]"] -> "One Era 1–3, Plain 5"."""
-    by_key: dict[str, list[int]] = {}
-    for spot in spots:
-        key, index = spot[:spot.index("[")], int(spot[spot.index("[") + 1:-1])
-        by_key.setdefault(key, []).append(index + 1)
-    out = []
-    for key, numbers in by_key.items():
-        runs: list[list[int]] = []
-        for n in numbers:
-            if runs and n == runs[-1][-1] + 1:
-                runs[-1].append(n)
-            else:
-                runs.append([n])
-        name = spot_text(f"{key}[0]", layout).params["showcase"].render(lang)
-        out.append(name + " " + ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs))
-    return ", ".join(out)
-
-
-def continent_text(k: str) -> Words:
-    return Words(N_("{code} {continent}"), {"code": k, "continent": Text(CONTINENT_NAMES[k])})
 
 
 def card_of(value):
@@ -445,91 +406,7 @@ class ExhibitionView(BoardView):
         return session.summary().get("scores") or []
 
     def _player_rows(self, entry, session, solo: bool) -> list[ScoreRow]:
-        b, ex = entry["breakdown"], entry["explain"]
-        rows = []
-        six = ex["six_continents"]
-        if six["complete"]:
-            if solo:
-                why = Text(N_("All six continents in the Hall."))
-            elif six["round"] is None:
-                why = Text(N_("All six continents, but no round recorded."))
-            else:
-                why = Text(N_("Complete in round {round}: place {rank} of {ranked}."), six)
-        else:
-            why = Text(N_("Missing: {missing}."), {"missing": " ".join(six["missing"])})
-        rows.append(ScoreRow(Text(N_("Six continents")), str(b["six_continents"]), why))
-        yg = ex["years_gap"]
-        if yg["covered_by"]:
-            why = Words(N_("Covered by {overlay}: no award."), {"overlay": Text(OVERLAY_NAMES[yg["covered_by"]])})
-        elif yg["gap"] is None:
-            why = Text(N_("{left} | {right}: not scored (an empty spot or Einstein)."),
-                       {"left": yg["cards"][0], "right": yg["cards"][1]})
-        elif solo:
-            why = Text(N_("{left} | {right}: {k} market cards outside ({years})."),
-                       {"left": yg["cards"][0], "right": yg["cards"][1], "k": len(yg["market_outside"]),
-                        "years": ", ".join(map(str, yg["market_outside"])) or "–"})
-        else:
-            why = Text(N_("{left} | {right} = {gap} years: place {rank} of {ranked}."),
-                       {"left": yg["cards"][0], "right": yg["cards"][1], "gap": yg["gap"], "rank": yg["rank"],
-                        "ranked": yg["ranked"]})
-        rows.append(ScoreRow(Text(N_("Years Gap")), str(b["years_gap"]), why))
-        cf = ex["continent_focus"]
-        why = Text(N_("{continent} × {count}: {cards}."), {"continent": " = ".join(cf["continents"]),
-                                                           "count": len(cf["cards"]), "cards": ", ".join(cf["cards"])}) \
-            if cf["continents"] else Text(N_("No coloured card in the Hall."))
-        rows.append(ScoreRow(Text(N_("Continent Focus")), str(b["continent_focus"]), why))
-        rows.append(ScoreRow(Text(N_("Decades")), str(b["decades"]),
-                             Literal(decade_runs(ex["decades"]["decades"], "–"))))
-        ch = ex["chain"]
-        if len(ch["years"]) >= 2:
-            why = Text(N_("{first}–{last}: {cards}."), {"first": ch["years"][0], "last": ch["years"][-1],
-                                                       "cards": ", ".join(x["card"] for x in ch["cards"])})
-        else:
-            why = Text(N_("No two consecutive years: it counts 1."))
-        rows.append(ScoreRow(Text(N_("Chain of Years")), str(b["chain"]), why))
-        layout = session.state.layout
-        empty = ex["empty_spots"]["spots"]
-        rows.append(ScoreRow(Text(N_("Empty spots")), str(b["empty_spots"]),
-                             later(lambda lang: fits_words(empty, layout, lang)) if empty else Text(N_("none"))))
-        rows.append(ScoreRow(Text(N_("Depot")), str(b["depot"]),
-                             Literal(", ".join(ex["depot"]["cards"])) if ex["depot"]["cards"] else Text(N_("none"))))
-        if "secret_decade" in b:
-            sd = ex["secret_decade"]
-            rows.append(ScoreRow(Text(N_("Secret Decade")), str(b["secret_decade"]),
-                                 Text(N_("The {decade}s: {cards}."), {"decade": sd["decade"],
-                                                                      "cards": ", ".join(sd["cards"]) or "–"})))
-        if "short_era" in b:
-            se = ex["short_era"]
-            if se["span"] is None:
-                why = Text(N_("Not full: no award."))
-            elif solo:
-                why = Text(N_("{cards}: {k} market cards between."), {"cards": ", ".join(se["cards"]),
-                                                                      "k": len(se["market_between"])})
-            else:
-                why = Text(N_("Span {span} years: place {rank} of {ranked}."), se)
-            rows.append(ScoreRow(Text(N_("Short Era")), str(b["short_era"]), why))
-        if "antiquity" in b:
-            an = ex["antiquity"]
-            if an["year"] is None or an.get("not_full"):
-                why = Text(N_("{card} in the rightmost spot: no award."), {"card": an["card"]})
-            elif solo:
-                why = Text(N_("{year}: {k} market cards lower."), {"year": an["year"], "k": len(an["market_lower"])})
-            else:
-                why = Text(N_("{year} in the rightmost spot: place {rank} of {ranked}."), an)
-            rows.append(ScoreRow(Text(N_("Antiquity")), str(b["antiquity"]), why))
-        for key in b:
-            if key in OVERLAYS and key not in ("short_era", "antiquity"):
-                rows.append(ScoreRow(Text(OVERLAY_NAMES[key]), str(b[key]), Text(N_("A placement rule: no award."))))
-        mc = ex["mid_century"]
-        if mc["distance"] is None:
-            why = Text(N_("{card}: infinitely far from 1950."), {"card": mc["card"]})
-        else:
-            why = Text(N_("{card}: {distance} years from 1950."), {"card": mc["card"], "distance": mc["distance"]})
-        if solo:
-            rows.append(ScoreRow(Text(N_("Mid-Century")), str(b["mid_century"]), why))
-        else:
-            rows.append(ScoreRow(Text(N_("Mid-Century")), "–", Words(N_("{why} It breaks ties."), {"why": why})))
-        return rows
+        return explained_rows(entry, solo, session.state.layout)
 
     def _pages(self, session) -> list:
         """Page 0: the standings; then each player's figures, ROWS_PER_PAGE at a time."""

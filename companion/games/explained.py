@@ -1,0 +1,34 @@
+"""An explained score: one row per figure, with its points and why. Each game builds its rows once
+(from the score document); the kiosk's score sheet draws them and ``companion score`` prints them, so
+the two always say the same."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+from companion.i18n import Text
+
+
+@dataclass
+class ScoreRow:
+    label: Text                   # the figure, or the player
+    value: str                    # its points ("–": scores nothing, e.g. a tie-breaker)
+    explain: Text | str | None = None   # why (a Literal is shown as it is)
+    highlight: bool = False
+
+
+def words(msg, lang: str) -> str:
+    return msg.render(lang) if isinstance(msg, Text) else str(msg)
+
+
+def sheet_lines(rows: list[ScoreRow], lang: str, width: int = 66, indent: int = 2) -> list[str]:
+    """The rows as text lines, "Label: why" wrapped to ``width`` with the points right-aligned on the
+    last line of each."""
+    out = []
+    for row in rows:
+        text = words(row.label, lang) + (f": {words(row.explain, lang)}" if row.explain else "")
+        wrapped = textwrap.wrap(text, width - indent - 1, initial_indent=" " * indent,
+                                subsequent_indent=" " * (indent + 4)) or [" " * indent]
+        out.extend(wrapped[:-1] + [f"{wrapped[-1]:<{width}}{row.value:>6}"])
+    return out

@@ -1,0 +1,60 @@
+"""The rules of "Later" (the contract of companion.games.base)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from companion.cards.json_cards import card_to_json, parse_card
+from companion.errors import BadInput
+from companion.games.base import Event, parse_players, refuse
+
+GAME_ID = "later"
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    active: tuple[str, ...]
+    last: int | None = None
+    turn: int = 0
+
+
+@dataclass(frozen=True)
+class Lay:
+    player: str
+    card: object
+
+
+def setup(line: dict) -> State:
+    players = parse_players(line, 2, 6, "Later", "in turn order")
+    return State(players, players)
+
+
+def parse_action(line: dict) -> Lay:
+    if not isinstance(line, dict) or line.get("type") != "lay":
+        raise BadInput("type", "Later knows only \"lay\" lines")
+    return Lay(str(line.get("player")), parse_card(line.get("card"), "card"))
+
+
+def apply(s: State, a: Lay):
+    if len(s.active) < 2:
+        return s, refuse("the game is over")
+    expected = s.active[s.turn % len(s.active)]
+    if a.player != expected:
+        return s, refuse("it is {expected}'s turn", expected=expected)
+    if s.last is not None and a.card.year <= s.last:
+        active = tuple(p for p in s.active if p != a.player)
+        turn = s.turn % len(s.active) % max(1, len(active))
+        return replace(s, active=active, turn=turn), [Event("out", {"player": a.player})]
+    return replace(s, last=a.card.year, turn=s.turn + 1), [Event("laid", {"player": a.player})]
+
+
+def summary(s: State) -> dict:
+    over = len(s.active) < 2
+    return {"game": GAME_ID, "status": "finished" if over else "in_progress",
+            "winner": s.active[0] if over and s.active else None,
+            "turn": None if over else s.active[s.turn % len(s.active)], "last": s.last}
+
+
+def action_to_json(a: Lay) -> dict:
+    return {"type": "lay", "player": a.player, "card": card_to_json(a.card)}
