@@ -75,3 +75,8 @@ def has_translation(msgid: str, lang: str) -> bool:
 class Literal(str):
     """A string that is already in the reader's language (a name, a card title, a number): shown as it
     is, never looked up as a message."""
+
+
+def render(msg, lang: str) -> str:
+    """A message (Text) in ``lang``; a plain or Literal string as it is."""
+    return msg.render(lang) if isinstance(msg, Text) else str(msg)

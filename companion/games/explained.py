@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from companion.i18n import Text
+from companion.i18n import Text, render
 
 
 @dataclass
@@ -18,16 +18,12 @@ class ScoreRow:
     highlight: bool = False
 
 
-def words(msg, lang: str) -> str:
-    return msg.render(lang) if isinstance(msg, Text) else str(msg)
-
-
 def sheet_lines(rows: list[ScoreRow], lang: str, width: int = 66, indent: int = 2) -> list[str]:
     """The rows as text lines, "Label: why" wrapped to ``width`` with the points right-aligned on the
     last line of each."""
     out = []
     for row in rows:
-        text = words(row.label, lang) + (f": {words(row.explain, lang)}" if row.explain else "")
+        text = render(row.label, lang) + (f": {render(row.explain, lang)}" if row.explain else "")
         wrapped = textwrap.wrap(text, width - indent - 1, initial_indent=" " * indent,
                                 subsequent_indent=" " * (indent + 4)) or [" " * indent]
         out.extend(wrapped[:-1] + [f"{wrapped[-1]:<{width}}{row.value:>6}"])

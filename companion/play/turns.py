@@ -130,7 +130,7 @@ class TurnController:
         if p == "propose":
             return {UNDO: N_("misread"), OK: N_("confirm")}
         if p == "verdict":
-            return {OK: N_("next turn")}
+            return {OK: N_("see the score") if self.game_end() else N_("next turn")}
         if p == "effect":
             return {NEXT: N_("next choice"), OK: N_("choose")}
         if p in ("reset", "refused"):
@@ -281,6 +281,25 @@ class TurnController:
         """The view's verdict on the judged action, in ``lang``."""
         line, events, before = self.judged
         return self.view.verdict(line, events, before, self.session, lang)
+
+    def judged_player(self) -> str | None:
+        """Whose action the verdict is about (the turn has already moved on to the next player)."""
+        player = self.judged[0].get("player") if self.judged else None
+        return player if isinstance(player, str) else None
+
+    def game_end(self) -> Text | None:
+        """Once the game is over: who won, in words (said before anything else on the verdict)."""
+        if self.session is None or self.session.in_progress():
+            return None
+        s = self.session.summary()
+        winners = s.get("winners") or ([s["winner"]] if s.get("winner") else [])
+        if len(winners) == 1:
+            return Text(N_("{player} wins the game!"), {"player": winners[0]})
+        if winners:
+            return Text(N_("{players} share the win!"), {"players": " & ".join(winners)})
+        if s.get("status") == "lost":
+            return Text(N_("The game is over: the team has lost."))
+        return Text(N_("The game is over."))
 
     # -- the camera ------------------------------------------------------------------------------
     def reading_in(self, reading, lang: str) -> None:

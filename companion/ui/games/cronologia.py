@@ -8,6 +8,7 @@ from companion.cards.model import year_label
 from companion.games.base import refusal
 from companion.i18n import N_, Text
 from companion.ui.canvas import Literal
+from companion.words import Words
 from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._draw import grid_of_cards
 from companion.ui.games.timeline import RowGameView, card_of, title_of, tr
@@ -75,7 +76,7 @@ class CronologiaCompetitiveView(RowGameView):
                     line["target"] = target
                 _state, events = session.preview(line)
                 if refusal(events) is None:
-                    label = Text(ICON_NAMES[icon]) if target is None else Text(
+                    label = Text(ICON_NAMES[icon]) if target is None else Words(
                         N_("{effect}: {target}"), {"effect": Text(ICON_NAMES[icon]), "target": target})
                     out.append((label, line))
         return out

@@ -8,7 +8,7 @@ import dataclasses
 
 import pygame
 
-from companion.i18n import N_, Text
+from companion.i18n import N_, Text, render
 from companion.play.turns import TurnController
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
@@ -92,9 +92,13 @@ class TableScreen(Screen):
         if self.phase == "effect":
             info = dataclasses.replace(info, player=self.turns.effect_player())
         x = rect.x + c.px(12)
-        if info.player:
-            r = c.text(Text(N_("{player}'s turn"), {"player": info.player}), (x, rect.centery), theme.LARGE,
-                       theme.ACCENT, bold=True, anchor="midleft", max_width=int(rect.w * 0.36), role="turn")
+        # a verdict is about the card just judged: its player heads the bar, not the next one
+        judged = self.turns.judged_player() if self.phase == "verdict" else None
+        who = Text(N_("{player}'s card"), {"player": judged}) if judged else \
+            Text(N_("{player}'s turn"), {"player": info.player}) if info.player else None
+        if who is not None:
+            r = c.text(who, (x, rect.centery), theme.LARGE, theme.ACCENT, bold=True, anchor="midleft",
+                       max_width=int(rect.w * 0.36), role="turn")
             x = r.right + c.px(16)
         if info.round:
             r = c.text(Text(N_("Round {n}"), {"n": info.round}), (x, rect.centery), theme.SMALL, theme.MUTED,
@@ -112,8 +116,9 @@ class TableScreen(Screen):
             mark = "✗" if name in info.eliminated else str(n)
             parts.append(f"{name} {mark}")
         if parts:
-            c.text(Literal(" · ".join(parts)), (rect.right - c.px(12), rect.centery), theme.SMALL, theme.TEXT,
-                   anchor="midright", max_width=max(c.px(60), rect.right - c.px(12) - x), role="hands")
+            c.text(Text(N_("Cards in hand: {hands}"), {"hands": " · ".join(parts)}), (rect.right - c.px(12), rect.centery),
+                   theme.SMALL, theme.TEXT, anchor="midright", max_width=max(c.px(60), rect.right - c.px(12) - x),
+                   role="hands")
 
     def draw_camera(self, c: Canvas, rect: pygame.Rect):
         c.box(rect, (0, 0, 0))
@@ -184,14 +189,21 @@ class TableScreen(Screen):
         elif v.correct is False:
             c.cross_mark(centre, radius)
         x = centre[0] + radius + c.px(24)
-        c.paragraph(v.headline, (x, rect.y + c.px(20), rect.right - x - c.px(20), radius * 2 + c.px(8)), theme.HUGE,
-                    colour, bold=True, role="verdict", valign="middle")
+        end = self.turns.game_end()
+        headline = end or v.headline          # the winner first; the card's verdict follows in words
+        c.paragraph(headline, (x, rect.y + c.px(20), rect.right - x - c.px(20), radius * 2 + c.px(8)), theme.HUGE,
+                    theme.ACCENT if end else colour, bold=True, role="verdict", valign="middle")
         y = rect.y + radius * 2 + c.px(40)
-        if v.reason:
-            used = c.paragraph(v.reason, (rect.x + c.px(30), y, rect.w - c.px(60), (rect.bottom - y) * 0.55),
+        reason = v.reason
+        if end:
+            said = render(v.headline, c.lang)
+            said += " " if said[-1:] in "!?." else ": "
+            reason = Literal(said + render(v.reason or "", c.lang))
+        if reason:
+            used = c.paragraph(reason, (rect.x + c.px(30), y, rect.w - c.px(60), (rect.bottom - y) * 0.55),
                                theme.LARGE, role="reason")
             y = used.bottom + c.px(10)
-        then = self.table_note or v.then
+        then = self.table_note or (None if end else v.then)
         if then:
             c.paragraph(then, (rect.x + c.px(30), y, rect.w - c.px(60), rect.bottom - y - c.px(12)), theme.BODY,
                         theme.WARN if self.table_note else theme.MUTED, role="then")
