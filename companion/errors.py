@@ -18,7 +18,7 @@ class BadInput(Exception):
         self.where = where
         self.message = message
 
-    def within(self, outer: str) -> "BadInput":
+    def within(self, outer: str) -> BadInput:
         """The same error located inside ``outer`` (a file name or ``line 7``)."""
         return BadInput(f"{outer}: {self.where}" if self.where else outer, self.message)
 

@@ -3,7 +3,8 @@
 One card per row, a header row naming the columns (any order, any subset of ``COLUMNS``). An empty
 ``n`` takes the next free number, so a player can type titles and years and let the numbers come.
 Years may be written ``-753``, ``753 BC``, ``753 a. C.`` or ``c. 3000 BC``; icons as a list separated
-by spaces or commas; headers in English or Spanish (``año``, ``título``, ``periodo``...). Spreadsheets that save with ``;`` (Spanish Excel) and a UTF-8 BOM are read too.
+by spaces or commas; headers in English or Spanish (``año``, ``título``, ``periodo``...).
+Spreadsheets that save with ``;`` (Spanish Excel) and a UTF-8 BOM are read too.
 Errors read ``box.csv: row 7, column C (year): 'abc' is not a year`` and nothing is half-imported.
 """
 
@@ -156,7 +157,7 @@ def parse_cards(text: str, name: str, game: str, deck_id: str) -> list[CardEntry
         if len(values) > len(columns):
             raise BadInput(f"{name}: row {r}", f"{len(values)} fields but the header names {len(columns)} columns")
         fields: dict = {}
-        for col, value in zip(columns, values):
+        for col, value in zip(columns, values, strict=False):  # a short row leaves the rest empty
             if not value.strip():
                 continue
             try:

@@ -21,7 +21,8 @@ def parse_card(obj, where: str, allow_empty: bool = False) -> Card | None:
     if isinstance(obj, str):
         if obj.startswith("TC:"):
             return resolve(obj, where)
-        raise BadInput(where, f"{obj!r} is not a card: use an object like {{\"year\": 1969}} or a sticker code TC:<DECK>:<N>")
+        raise BadInput(where, f"{obj!r} is not a card: use an object like {{\"year\": 1969}} "
+                              "or a sticker code TC:<DECK>:<N>")
     if not isinstance(obj, dict):
         raise BadInput(where, f"a card must be an object, a sticker code or null, not {type(obj).__name__}")
     extra = set(obj) - _FIELDS

@@ -466,7 +466,7 @@ def summary(state) -> dict:
                     "effect_open": effect_open})
         return out
     s = state
-    hands = {"pool": s.hands[0]} if s.rules.shared_pool else dict(zip(s.players, s.hands))
+    hands = {"pool": s.hands[0]} if s.rules.shared_pool else dict(zip(s.players, s.hands, strict=True))
     return {"game": GAME_ID, "mode": "cooperative", "level": s.level, "status": s.status, "score": s.score,
             "lives": s.lives, "hands": hands, "turn": s.current, "columns_scored": s.columns,
             "awaiting_deal": s.awaiting_deal, "pile": s.pile, "box": s.box, "end_reason": s.end_reason,

@@ -193,7 +193,8 @@ def place(s: RowState, player: str, card: Card, gap: int, events: list[Event]) -
 def draw(s: RowState, player: str, events: list[Event], between_rounds: bool = False) -> RowState:
     """``player`` draws one card: from the pile, from the spent cards reshuffled, or not at all."""
     pile, spent = s.pile, s.spent
-    if pile == 0 and spent and s.rules.reshuffle_spent and (between_rounds or not s.rules.reshuffle_only_between_rounds):
+    reshuffle_now = between_rounds or not s.rules.reshuffle_only_between_rounds
+    if pile == 0 and spent and s.rules.reshuffle_spent and reshuffle_now:
         pile, spent = spent, 0
         events.append(Event("pile_reshuffled", {"cards": pile}))
     if pile == 0:
@@ -252,6 +253,6 @@ def end_of_round(s: RowState, events: list[Event]) -> RowState:
 
 def row_summary(s: RowState, game: str) -> dict:
     return {"game": game, "status": s.status, "winner": s.winner, "round": s.round,
-            "eliminated": list(s.eliminated), "hands": dict(zip(s.players, s.hands)),
+            "eliminated": list(s.eliminated), "hands": dict(zip(s.players, s.hands, strict=True)),
             "timeline": [c.year for c in s.row], "sudden_death": s.sudden_death,
             "turn": s.current, "pile": s.pile}

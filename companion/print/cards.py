@@ -29,8 +29,22 @@ from companion.cards.decks import CardEntry, Deck, get_deck
 from companion.cards.payload import format_payload
 from companion.errors import BadInput
 from companion.i18n import LANGUAGES, N_
-from companion.print.pdf import (CONTINENT_NAMES, FONT, FONT_BOLD, ICON_NAMES, PAPERS, PERIOD_NAMES, code_modules,
-                                 draw_code, fit_text, open_pdf, parse_numbers, register_fonts, tr, year_text)
+from companion.print.pdf import (
+    CONTINENT_NAMES,
+    FONT,
+    FONT_BOLD,
+    ICON_NAMES,
+    PAPERS,
+    PERIOD_NAMES,
+    code_modules,
+    draw_code,
+    fit_text,
+    open_pdf,
+    parse_numbers,
+    register_fonts,
+    tr,
+    year_text,
+)
 from companion.ui.theme import PERIOD_COLOURS
 
 CARD_W, CARD_H = 63 * mm, 88 * mm

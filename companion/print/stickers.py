@@ -25,8 +25,20 @@ from companion.cards.decks import Deck, get_deck
 from companion.cards.payload import format_payload
 from companion.errors import BadInput
 from companion.i18n import LANGUAGES, N_
-from companion.print.pdf import (FONT, FONT_BOLD, PAPERS, card_caption, code_modules, draw_code,
-                                 draw_ruler, fit_text, open_pdf, parse_numbers, register_fonts, tr)
+from companion.print.pdf import (
+    FONT,
+    FONT_BOLD,
+    PAPERS,
+    card_caption,
+    code_modules,
+    draw_code,
+    draw_ruler,
+    fit_text,
+    open_pdf,
+    parse_numbers,
+    register_fonts,
+    tr,
+)
 
 DEFAULT_SIZE_MM = 12.0
 SHAPES = ("square", "round")
@@ -60,7 +72,7 @@ class StickerGeometry:
     text_size: float
 
     @classmethod
-    def for_size(cls, size: float, shape: str, modules: int) -> "StickerGeometry":
+    def for_size(cls, size: float, shape: str, modules: int) -> StickerGeometry:
         cap = pdfmetrics.getFont(FONT_BOLD).face.capHeight / 1000 or 0.73
         if shape == "square":
             # 2.5 modules above the code, 21 for the code, 1.2 gap, 3.2 for the digits, 1 below

@@ -17,8 +17,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from companion.errors import BadInput
-from companion.games.ancient_knowledge.formula import (Formula, FormulaError, Requirement, parse_formula,
-                                                        parse_requirement)
+from companion.games.ancient_knowledge.formula import (
+    Formula,
+    FormulaError,
+    Requirement,
+    parse_formula,
+    parse_requirement,
+)
 from companion.paths import assets_dir
 
 MONUMENT_KINDS = ("city", "megalith", "pyramid")
@@ -210,7 +215,7 @@ def _read_csv(path: Path, columns: tuple[str, ...]) -> list[_Row]:
             if len(values) != len(columns):
                 raise BadInput(f"{path}: line {reader.line_num}",
                                f"{len(values)} fields, expected {len(columns)} ({','.join(columns)})")
-            rows.append(_Row(path, reader.line_num, dict(zip(columns, values))))
+            rows.append(_Row(path, reader.line_num, dict(zip(columns, values, strict=True))))
         return rows
     except csv.Error as e:
         raise BadInput(f"{path}: line {reader.line_num}", f"malformed CSV: {e}") from None

@@ -19,8 +19,19 @@ from companion.games.ancient_knowledge import actions as A
 from companion.games.ancient_knowledge.actions import action_to_json, parse_action  # noqa: F401 (contract)
 from companion.games.ancient_knowledge.catalog import catalog
 from companion.games.ancient_knowledge.score import Holdings, counts, rank, score_holdings
-from companion.games.ancient_knowledge.state import (ARTIFACT_SLOTS, HAND_LIMIT, OPTION_NAMES, START_HAND, ZONES,
-                                                     Board, GameState, Options, PastCard, Placed, Prompt)
+from companion.games.ancient_knowledge.state import (
+    ARTIFACT_SLOTS,
+    HAND_LIMIT,
+    OPTION_NAMES,
+    START_HAND,
+    ZONES,
+    Board,
+    GameState,
+    Options,
+    PastCard,
+    Placed,
+    Prompt,
+)
 from companion.games.base import Event, parse_players, refuse
 from companion.games.base import Illegal as _Illegal
 from companion.i18n import N_, Text

@@ -17,8 +17,8 @@ themselves against a mapping of counts (``{"past.city": 5, ...}``).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 # Every count a formula or requirement may name (README, "Counts used in formulas and requirements").
 COUNTS = (
@@ -54,7 +54,7 @@ class Node:
                     seen.append(name)
         return tuple(seen)
 
-    def _children(self) -> tuple["Node", ...]:
+    def _children(self) -> tuple[Node, ...]:
         return ()
 
 

@@ -79,21 +79,21 @@ class Board:
         n = len(self.zones[zone - 1])
         return ROWS[n] if n < len(ROWS) else None
 
-    def with_zone(self, zone: int, content: tuple[Placed, ...]) -> "Board":
+    def with_zone(self, zone: int, content: tuple[Placed, ...]) -> Board:
         zones = list(self.zones)
         zones[zone - 1] = content
         return replace(self, zones=tuple(zones))
 
-    def put(self, zone: int, m: Placed) -> "Board":
+    def put(self, zone: int, m: Placed) -> Board:
         """``m`` in the free row of ``zone`` (the caller has checked there is one)."""
         return self.with_zone(zone, self.zones[zone - 1] + (m,))
 
-    def take(self, card: str) -> tuple["Board", Placed]:
+    def take(self, card: str) -> tuple[Board, Placed]:
         """The board without ``card`` (in the Timeline; the upper one slides down) and the card."""
         zone, _, m = self.find(card)
         return self.with_zone(zone, tuple(x for x in self.zones[zone - 1] if x.card != card)), m
 
-    def set_tokens(self, card: str, tokens: int) -> "Board":
+    def set_tokens(self, card: str, tokens: int) -> Board:
         zone, _, _ = self.find(card)
         return self.with_zone(zone, tuple(Placed(x.card, tokens) if x.card == card else x
                                           for x in self.zones[zone - 1]))
@@ -156,7 +156,7 @@ class GameState:
                 return i
         return None
 
-    def with_board(self, i: int, board: Board) -> "GameState":
+    def with_board(self, i: int, board: Board) -> GameState:
         boards = list(self.boards)
         boards[i] = board
         return replace(self, boards=tuple(boards))

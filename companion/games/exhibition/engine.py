@@ -18,8 +18,15 @@ from companion.games.base import Event, parse_players, refuse
 from companion.games.base import Illegal as _Illegal
 from companion.games.exhibition import actions as A
 from companion.games.exhibition.actions import action_to_json, parse_action  # noqa: F401 (contract)
-from companion.games.exhibition.board import (CONTINENTS, DEPOT, SHOWCASES, board, layout_warnings, parse_layout,
-                                              spot_name)
+from companion.games.exhibition.board import (
+    CONTINENTS,
+    DEPOT,
+    SHOWCASES,
+    board,
+    layout_warnings,
+    parse_layout,
+    spot_name,
+)
 from companion.games.exhibition.cards import Card, card_json, coloured, label, parse, same_card
 from companion.games.exhibition.options import parse_options
 from companion.games.exhibition.rules import Context, Exhibit, claims_against, hall_spots_for, placement_problem

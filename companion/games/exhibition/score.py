@@ -18,8 +18,18 @@ import textwrap
 from dataclasses import dataclass
 
 from companion.errors import BadInput, json_path
-from companion.games.exhibition.board import (CONTINENTS, DEPOT, OVERLAYS, SCORING_OVERLAYS, SHOWCASES, Layout,
-                                              board, layout_warnings, parse_layout, spot_name)
+from companion.games.exhibition.board import (
+    CONTINENTS,
+    DEPOT,
+    OVERLAYS,
+    SCORING_OVERLAYS,
+    SHOWCASES,
+    Layout,
+    board,
+    layout_warnings,
+    parse_layout,
+    spot_name,
+)
 from companion.games.exhibition.cards import DECADES, Card, coloured, decade, fixed, label, parse
 from companion.games.exhibition.options import Options, parse_options
 from companion.games.exhibition.rules import Context, Exhibit, claims_against, exhibit_problem
