@@ -5,11 +5,19 @@ or ``null`` for an empty spot. Ancient Knowledge ids (plain strings) are the cat
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
 from companion.cards.decks import resolve
 from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES, Card, year_label
 from companion.errors import BadInput
 
 _FIELDS = {"year", "title", "title_es", "period", "icons", "continent", "white"}
+
+
+@overload
+def parse_card(obj, where: str, allow_empty: Literal[False] = False) -> Card: ...
+@overload
+def parse_card(obj, where: str, allow_empty: bool) -> Card | None: ...
 
 
 def parse_card(obj, where: str, allow_empty: bool = False) -> Card | None:

@@ -127,18 +127,36 @@ def initial_pile(size: int | None, used: int) -> int | None:
 
 
 def card_at(line: dict, key: str = "card") -> Card:
-    return parse_card(line.get(key), key)
+    return dated_card(line.get(key), key)
+
+
+def dated_card(obj, where: str) -> Card:
+    """A card of a row game, which must have a year: an Einstein or Ancient Knowledge sticker has none."""
+    card = parse_card(obj, where)
+    if card.year is None:
+        named = f"{obj} ({card.label()})" if isinstance(obj, str) else card.label()
+        raise BadInput(where, f"{named} has no year; Timeline and Cronología place only dated cards")
+    return card
+
+
+def year(card: Card | None) -> int:
+    """The year of a card in a row or grid. Parsing lets in only dated cards, so None here is a bug."""
+    if card is None or card.year is None:
+        raise TypeError(f"a row game holds an undated card: {card!r}")
+    return card.year
 
 
 # -- play ------------------------------------------------------------------------------------------
 def fits(row: tuple[Card, ...], card: Card, gap: int) -> bool:
     """The placement predicate of both rule sheets; equal years may lie on either side."""
-    return (gap == 0 or row[gap - 1].year <= card.year) and (gap == len(row) or card.year <= row[gap].year)
+    y = year(card)
+    return (gap == 0 or year(row[gap - 1]) <= y) and (gap == len(row) or y <= year(row[gap]))
 
 
 def sorted_gap(row: tuple[Card, ...], card: Card) -> int:
     """The right-most gap that keeps the row sorted (after every card with year <= the card's)."""
-    return sum(1 for c in row if c.year <= card.year)
+    y = year(card)
+    return sum(1 for c in row if year(c) <= y)
 
 
 def check_turn(s: RowState, player: str) -> None:

@@ -13,6 +13,7 @@ players record what an effect changed with effect lines, and the engine checks t
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NoReturn
 
 from companion.errors import BadInput
 from companion.games.ancient_knowledge import actions as A
@@ -47,7 +48,7 @@ CANDI_SUKUH = "candi-sukuh"
 KNOWN_REDUCTIONS = {"dogu-figurines": ("city", 1), "easter-island": ("city", 1)}
 
 
-def _no(msgid: str, **params):
+def _no(msgid: str, **params) -> NoReturn:
     raise _Illegal(msgid, **params)
 
 

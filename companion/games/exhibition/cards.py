@@ -4,6 +4,8 @@ two white cards). The cards themselves are :class:`companion.cards.model.Card`.
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
 from companion.cards.json_cards import card_to_json, parse_card
 from companion.cards.model import Card
 from companion.errors import BadInput
@@ -45,6 +47,12 @@ def same_card(a: Card, b: Card) -> bool:
     if a.code and b.code:
         return a.code == b.code
     return (a.year, a.continent, a.white) == (b.year, b.continent, b.white)
+
+
+@overload
+def parse(obj, where: str, allow_empty: Literal[False] = False) -> Card: ...
+@overload
+def parse(obj, where: str, allow_empty: bool) -> Card | None: ...
 
 
 def parse(obj, where: str, allow_empty: bool = False) -> Card | None:

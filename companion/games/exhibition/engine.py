@@ -12,6 +12,7 @@ are skipped; the game ends when everyone is finished, or when the stock and the 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NoReturn
 
 from companion.errors import BadInput
 from companion.games.base import Event, parse_players, refuse
@@ -40,7 +41,7 @@ _SETUP_KEYS = ("type", "game", "players", "market", "stock", "first_player", "la
                "secret_decade")
 
 
-def _no(msgid: str, **params):
+def _no(msgid: str, **params) -> NoReturn:
     raise _Illegal(msgid, **params)
 
 
