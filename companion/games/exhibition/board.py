@@ -17,6 +17,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -123,8 +124,21 @@ class BoardDef(_Model):
         return next(o for o in self.overlays if o.key == key)
 
     def allowed_decades(self, players: int) -> tuple[int, int]:
-        low, high = self.overlay("unique_decades").allowed_decades[str(min(max(players, 1), 5))]
+        low, high = _required(self.overlay("unique_decades").allowed_decades)[str(min(max(players, 1), 5))]
         return low, high
+
+    def one_era_step(self) -> int:
+        return _required(self.showcase("one_era").max_step)
+
+
+T = TypeVar("T")
+
+
+def _required(value: T | None) -> T:
+    """A field the model lets be None in general but _known_keys requires where it is read."""
+    if value is None:
+        raise ValueError("a board field _known_keys requires is missing")
+    return value
 
 
 def board_path():

@@ -11,8 +11,10 @@ are skipped; the game ends when everyone is finished, or when the stock and the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import NoReturn
+from operator import itemgetter
+from typing import Any, NoReturn
 
 from companion.errors import BadInput
 from companion.games.base import Event, parse_players, refuse
@@ -219,7 +221,7 @@ def _refill(s: GameState, a: A.Refill, events: list[Event]) -> GameState:
     me, turn = s.player, s.turn
     if not turn.taken:
         _no(N_("Nothing to refill yet: {player} has not taken a card this turn."), player=me.name)
-    if not turn.needs_refill:
+    if not turn.needs_refill or turn.column is None:     # a refill is needed only after a take from a column
         _no(N_("The {continent} column was already refilled this turn, or the stock is empty."),
             continent=turn.column)
     if a.card is None:
@@ -298,7 +300,8 @@ def _secret(s: GameState, p: int, a: A.Secret, events: list[Event]) -> GameState
     return s.with_player(p, secret_decade=a.decade)
 
 
-_HANDLERS = {A.Take: _take, A.Move: _move, A.Refill: _refill, A.Place: _place, A.Finish: _finish}
+_HANDLERS: dict[type, Callable[[GameState, Any, list[Event]], GameState]] = {
+    A.Take: _take, A.Move: _move, A.Refill: _refill, A.Place: _place, A.Finish: _finish}
 
 
 def _advance(s: GameState, events: list[Event]) -> GameState:
@@ -405,7 +408,7 @@ def summary(state: GameState) -> dict:
         "secret_decade_variant": s.secret_variant,
         "claims": claims,
         "six_continents": sorted(({"player": p.name, "round": p.six_continents_round} for p in s.players
-                                  if p.six_continents_round is not None), key=lambda r: r["round"]),
+                                  if p.six_continents_round is not None), key=itemgetter("round")),
         "end_reason": s.end_reason,
     }
     warnings = layout_warnings(s.layout)

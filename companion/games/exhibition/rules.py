@@ -75,7 +75,8 @@ class Claims:
 def claims_against(exhibits, me: int, layout: Layout, only_before: bool = False) -> Claims:
     """The claims of every player but ``me`` (``only_before``: the players listed before ``me``, so a
     table that shares a continent is reported at the later player)."""
-    continents, decades = {}, {}
+    continents: dict[str, tuple[str, Card]] = {}
+    decades: dict[int, tuple[str, Card]] = {}
     unique = layout.covered_by("unique_decades")
     for j, ex in enumerate(exhibits):
         if j == me or (only_before and j > me):
@@ -172,7 +173,7 @@ def _one_continent(cards, ctx: Context) -> Problem | None:
 
 
 def _one_era(cards, ctx: Context) -> Problem | None:
-    step = board().showcase("one_era").max_step
+    step = board().one_era_step()
     idx = [i for i, c in enumerate(cards) if fixed(c)]
     for a, b in pairwise(idx):
         distance = b - a
