@@ -20,6 +20,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from companion.errors import present
+
 # Every count a formula or requirement may name (README, "Counts used in formulas and requirements").
 COUNTS = (
     "past.city", "past.megalith", "past.pyramid", "past.any", "past.endgame",
@@ -229,7 +231,7 @@ def _tokenize(text: str) -> list[_Tok]:
         m = _TOKEN.match(text, pos)
         if m is None:  # only trailing whitespace is left
             break
-        kind = m.lastgroup
+        kind = present(m.lastgroup, "the token's kind")     # every alternative of _TOKEN is a named group
         start = m.start(kind)
         if kind == "bad":
             raise FormulaError(f"unexpected character {m.group(kind)!r}", start + 1)

@@ -17,11 +17,10 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from companion.errors import BadInput, json_path
+from companion.errors import BadInput, json_path, present
 from companion.i18n import N_, Text
 from companion.paths import assets_dir
 
@@ -124,21 +123,12 @@ class BoardDef(_Model):
         return next(o for o in self.overlays if o.key == key)
 
     def allowed_decades(self, players: int) -> tuple[int, int]:
-        low, high = _required(self.overlay("unique_decades").allowed_decades)[str(min(max(players, 1), 5))]
+        allowed = present(self.overlay("unique_decades").allowed_decades, "unique_decades.allowed_decades")
+        low, high = allowed[str(min(max(players, 1), 5))]
         return low, high
 
     def one_era_step(self) -> int:
-        return _required(self.showcase("one_era").max_step)
-
-
-T = TypeVar("T")
-
-
-def _required(value: T | None) -> T:
-    """A field the model lets be None in general but _known_keys requires where it is read."""
-    if value is None:
-        raise ValueError("a board field _known_keys requires is missing")
-    return value
+        return present(self.showcase("one_era").max_step, "one_era.max_step")
 
 
 def board_path():
