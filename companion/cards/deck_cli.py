@@ -38,7 +38,7 @@ from companion.cards.decks import (
 )
 from companion.cards.model import year_label
 from companion.cards.payload import format_payload
-from companion.errors import BadInput
+from companion.errors import BadInput, present
 
 ID_RULE = "a deck id is 2 to 8 capital letters or digits (it is printed in every sticker: TC:<ID>:<NUMBER>)"
 
@@ -329,7 +329,7 @@ def _copy(args) -> int:
 
 def _delete(args) -> int:
     deck = _own(args.deck)
-    path = deck.path
+    path = present(deck.path, f"the file of deck {deck.id}")     # a user's deck was read from one
     try:
         path.unlink()
     except OSError as e:

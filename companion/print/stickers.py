@@ -73,7 +73,8 @@ class StickerGeometry:
 
     @classmethod
     def for_size(cls, size: float, shape: str, modules: int) -> StickerGeometry:
-        cap = pdfmetrics.getFont(FONT_BOLD).face.capHeight / 1000 or 0.73
+        face = pdfmetrics.getFont(FONT_BOLD).face  # type: ignore[attr-defined]  # Font.__init__ sets it; the stubs omit it
+        cap = face.capHeight / 1000 or 0.73
         if shape == "square":
             # 2.5 modules above the code, 21 for the code, 1.2 gap, 3.2 for the digits, 1 below
             module = size / (modules + 7.9)

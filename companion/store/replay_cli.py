@@ -64,7 +64,8 @@ def format_summary(s: dict, lang: str = "en") -> str:
 
     names = {"timeline": "Timeline", "cronologia": "Cronología", "exhibition": "Exhibition",
              "ancient-knowledge": "Ancient Knowledge"}
-    title = names.get(s.get("game"), str(s.get("game")))
+    game = str(s.get("game"))
+    title = names.get(game, game)
     if s.get("mode"):
         title += f" ({s['mode']})"
     status = s.get("status")
