@@ -72,7 +72,7 @@ def _candidates(s, draw):
 
 def _check_invariants(before, after):
     every = Counter()
-    for old, new in zip(before.boards, after.boards):
+    for old, new in zip(before.boards, after.boards, strict=True):
         assert all(len(zone) <= 2 for zone in new.zones), "a zone holds three monuments"
         assert len(new.past) >= len(old.past), "the Past shrank"
         assert 0 <= new.hand <= 10
