@@ -15,8 +15,8 @@ DATED = '{"year": 1}, {"year": 2}, {"year": 3}, {"year": 4}'
     ([f'{{"type": "setup", "game": "timeline", {PLAYERS}, "start": {{"year": 1450}}}}',
       '{"type": "place", "player": "A", "card": {"white": "einstein"}, "gap": 0}'],
      "line 2: card: Einstein has no year"),
-    ([f'{{"type": "setup", "game": "cronologia", {PLAYERS}, "start": ["TC:AK:1", {DATED}]}}'],
-     "line 1: start[0]: TC:AK:1 (Osirion) has no year"),
+    ([f'{{"type": "setup", "game": "cronologia", {PLAYERS}, "start": ["TC:AK:001", {DATED}]}}'],
+     "line 1: start[0]: TC:AK:001 (Osirion) has no year"),
 ])
 def test_an_undated_card_in_a_row_game_is_bad_input(tmp_path, capsys, lines, where):
     log = tmp_path / "game.jsonl"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.cards.json_cards import card_to_json
+from companion.cards.json_cards import card_to_json, parse_card
 from companion.cards.model import ICONS, Card, year_label
 from companion.errors import BadInput, json_path
 from companion.games import rounds
@@ -157,7 +157,8 @@ def _setup_competitive(line: dict) -> Competitive:
     start = line.get("start")
     if not isinstance(start, list) or len(start) != 5:
         raise BadInput("start", "the 5 cards of the starting chronology are needed, left to right")
-    cards = tuple(rounds.dated_card(c, json_path("start", i)) for i, c in enumerate(start))
+    cards = tuple(rounds.dated(parse_card(c, json_path("start", i)), json_path("start", i))
+                  for i, c in enumerate(start))
     for i in range(1, 5):
         later, earlier = year(cards[i]), year(cards[i - 1])
         if later < earlier:
@@ -195,8 +196,8 @@ def parse_grid(grid, where: str) -> tuple[tuple[Card, ...], ...]:
     """5 rows of 5 cards, each row in date order (BadInput names the row and card)."""
     if not isinstance(grid, list) or len(grid) != ROWS or not all(isinstance(r, list) and len(r) == COLS for r in grid):
         raise BadInput(where, "a grid is 5 rows of 5 cards, top to bottom, each row left to right")
-    rows = tuple(tuple(rounds.dated_card(c, json_path(where, r, i)) for i, c in enumerate(row))
-                 for r, row in enumerate(grid))
+    rows = tuple(tuple(rounds.dated(parse_card(c, json_path(where, r, i)), json_path(where, r, i))
+                       for i, c in enumerate(row)) for r, row in enumerate(grid))
     for r, row in enumerate(rows):
         for i in range(1, COLS):
             later, earlier = year(row[i]), year(row[i - 1])

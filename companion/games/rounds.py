@@ -127,14 +127,13 @@ def initial_pile(size: int | None, used: int) -> int | None:
 
 
 def card_at(line: dict, key: str = "card") -> Card:
-    return dated_card(line.get(key), key)
+    return dated(parse_card(line.get(key), key), key)
 
 
-def dated_card(obj, where: str) -> Card:
+def dated(card: Card, where: str) -> Card:
     """A card of a row game, which must have a year: an Einstein or Ancient Knowledge sticker has none."""
-    card = parse_card(obj, where)
     if card.year is None:
-        named = f"{obj} ({card.label()})" if isinstance(obj, str) else card.label()
+        named = f"{card.code} ({card.label()})" if card.code else card.label()
         raise BadInput(where, f"{named} has no year; Timeline and Cronología place only dated cards")
     return card
 
