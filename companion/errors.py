@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class BadInput(Exception):
@@ -18,9 +21,17 @@ class BadInput(Exception):
         self.where = where
         self.message = message
 
-    def within(self, outer: str) -> "BadInput":
+    def within(self, outer: str) -> BadInput:
         """The same error located inside ``outer`` (a file name or ``line 7``)."""
         return BadInput(f"{outer}: {self.where}" if self.where else outer, self.message)
+
+
+def present(value: T | None, what: str) -> T:
+    """``value``, which the program's own checks guarantee although its type allows None (a monument's
+    start zone, a board file's required field). None here is a bug, and fails as one."""
+    if value is None:
+        raise ValueError(f"{what} is missing")
+    return value
 
 
 def json_path(*parts: str | int) -> str:

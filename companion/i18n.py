@@ -11,7 +11,7 @@ from __future__ import annotations
 import gettext
 import io
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 from companion.paths import assets_dir
 
@@ -41,7 +41,7 @@ class Text:
         return self.render("en")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _catalog(lang: str) -> gettext.NullTranslations:
     if lang == "en":
         return gettext.NullTranslations()

@@ -7,6 +7,7 @@ language the screen asks for.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.i18n import Text, translate
@@ -44,7 +45,7 @@ def joined(parts, sep: str = ", ") -> Joined:
 class Later(Text):
     """A message worded only when it is shown: ``fn(lang)`` gives the text."""
 
-    fn: object = None
+    fn: Callable[[str], str] = str
 
     def render(self, lang: str = "en") -> str:
         return self.fn(lang)

@@ -164,7 +164,7 @@ def test_8_2_first_to_seven_flips_a_tile():
 def test_8_4_end_timing_everyone_has_had_twelve_turns():
     s = new_game(("P1", "P2", "P3", "P4"))
     s = flipped(with_board(s, "P3", past=PAST13))
-    for rnd in range(1, 12):
+    for _round in range(1, 12):
         for name in ("P1", "P2", "P3", "P4"):
             s, _ = searches(s, name)
     assert s.round == 12 and not s.end_triggered_by
@@ -487,7 +487,8 @@ def test_parse_action_errors_and_round_trip():
              line("archive", "Ana", remove={"babylon": 2}, discard=3), line("search", "Ana"),
              line("answer", "Ana", prompt="refill", value=["a", "b", "c"]),
              line("answer", "Ana", prompt="knowledge", value=3), line("draw", "Ana", count=2),
-             line("discard", "Ana", count=1), line("hand", "Ana", count=0), line("knowledge", "Bo", card="petra", delta=-1),
+             line("discard", "Ana", count=1), line("hand", "Ana", count=0),
+             line("knowledge", "Bo", card="petra", delta=-1),
              line("lost_knowledge", "Bo", delta=2), line("move", "Ana", card="petra", zone=2),
              line("swap", "Ana", cards=["petra", "babylon"]), line("place", "Ana", card="petra", zone=1),
              line("destroy", "Ana", card="dogu-figurines"), line("to_past", "Ana", card="petra"),

@@ -71,7 +71,7 @@ def _candidates(s, draw):
 
 def _check_invariants(before, after):
     every = Counter()
-    for old, new in zip(before.boards, after.boards):
+    for old, new in zip(before.boards, after.boards, strict=True):
         assert all(len(zone) <= 2 for zone in new.zones), "a zone holds three monuments"
         assert len(new.past) >= len(old.past), "the Past shrank"
         assert 0 <= new.hand <= 10
@@ -134,7 +134,7 @@ def test_every_marked_message_has_a_spanish_translation():
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "N_":
                 msgids.add(node.args[0].value)
     assert len(msgids) > 50
-    from test_i18n import spanish_catalog      # a Spanish word equal to the English one ("Total") counts
+    from test_i18n import spanish_catalog  # a Spanish word equal to the English one ("Total") counts
     known = spanish_catalog()
     missing = sorted(m for m in msgids if m not in known)
     assert missing == []

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from companion.cards.decks import all_decks, get_deck, load_deck, resolve, UnknownCard
+from companion.cards.decks import UnknownCard, all_decks, get_deck, load_deck, resolve
 from companion.cards.json_cards import parse_card
 from companion.cards.payload import parse_sticker
 from companion.errors import BadInput

@@ -169,8 +169,10 @@ def test_csv_errors_name_file_row_and_column(tmp_path):
     assert err("n,year,title\n1,1969,Moon\n2,abc,Rome\n") == \
         "box.csv: row 3, column B (year): 'abc' is not a year (write 1969, -753 or 753 BC)"
     assert err("n,year,colour\n1,1969,red\n").startswith("box.csv: row 1, column C: unknown column 'colour'")
-    assert err("n,year,title\n4,1969,a\n4,1970,b\n") == "box.csv: row 3, column A (n): number 4 is used twice (also row 2)"
-    assert err("year,continent\n1912,\n", "exhibition").startswith("box.csv: row 2, column B (continent): an Exhibition")
+    assert err("n,year,title\n4,1969,a\n4,1970,b\n") == \
+        "box.csv: row 3, column A (n): number 4 is used twice (also row 2)"
+    assert err("year,continent\n1912,\n", "exhibition").startswith(
+        "box.csv: row 2, column B (continent): an Exhibition")
     assert err("year,title,period\n1066,Hastings,victorian\n", "cronologia").startswith(
         "box.csv: row 2, column C (period): unknown period 'victorian'")
     assert err("year,title\n0,Nothing\n").startswith("box.csv: row 2, column A (year): there is no year 0")
@@ -183,7 +185,8 @@ def test_csv_reads_what_spreadsheets_write():
     with pytest.raises(BadInput, match="unknown column 'Color'"):
         parse_cards("\ufeffColor;x\n", "b.csv", "timeline", "BOX")
     cards = parse_cards("\ufeffAño;Título;Periodo;Iconos\n753 a. C.;Roma;Antigua;swap, replace_own\n"
-                        "c. 3000 BC;Stonehenge;Prehistoria;\n\n1969;Luna;contemporánea;\n", "b.csv", "cronologia", "BOX")
+                        "c. 3000 BC;Stonehenge;Prehistoria;\n\n1969;Luna;contemporánea;\n",
+                        "b.csv", "cronologia", "BOX")
     assert [(c.n, c.year, c.circa, c.period) for c in cards] == [
         (1, -753, False, "antigua"), (2, -3000, True, "prehistoria"), (3, 1969, False, "contemporanea")]
     assert cards[0].icons == ["swap", "replace_own"]

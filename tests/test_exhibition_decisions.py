@@ -7,7 +7,8 @@ import pytest
 
 from companion.errors import BadInput
 from companion.games.base import refusal
-from companion.games.exhibition import autoplay, board as board_mod, engine
+from companion.games.exhibition import autoplay, engine
+from companion.games.exhibition import board as board_mod
 from companion.games.exhibition.actions import parse_action
 from companion.games.exhibition.board import default_layout
 from companion.games.exhibition.cards import from_text

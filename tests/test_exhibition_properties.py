@@ -96,7 +96,7 @@ def test_score_does_not_depend_on_the_order_of_players(game, rng, data):
 def test_robot_games_end_in_a_legal_scorable_table(seed, n, secret):
     rng = random.Random(seed)
     covered = rng.sample(SHOWCASES[:4], rng.randint(0, 2))
-    variations = dict(zip(covered, rng.sample(OVERLAYS, len(covered))))
+    variations = dict(zip(covered, rng.sample(OVERLAYS, len(covered)), strict=True))
     lines = autoplay.play_game([f"P{i}" for i in range(n)], seed=seed, secret_decade=secret, variations=variations)
     s = engine.setup(lines[0])
     for line in lines[1:]:

@@ -24,10 +24,10 @@ def board(layout=None, **showcases) -> Exhibit:
     return ex
 
 
-def check(card: str, spot: str, ex: Exhibit, layout=None, players=2, claims=Claims(), **options):
+def check(card: str, spot: str, ex: Exhibit, layout=None, players=2, claims: Claims | None = None, **options):
     """The refusal text (English), or None when the placement is legal."""
     key, index = spot[:spot.index("[")], int(spot[spot.index("[") + 1:-1])
-    ctx = Context(layout or default_layout(), Options(**options), players, claims)
+    ctx = Context(layout or default_layout(), Options(**options), players, claims or Claims())
     p = placement_problem(C(card), key, index, ex, ctx)
     return None if p is None else str(p)
 

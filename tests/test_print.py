@@ -9,8 +9,8 @@ import pytest
 
 from companion import cli
 from companion.cards.decks import get_deck, reload_decks
-from companion.print.cards import CARD_W, CODE_SIZE, COLS, make_cards
 from companion.print import pdf
+from companion.print.cards import CARD_W, CODE_SIZE, COLS, make_cards
 from companion.print.pdf import code_modules
 from companion.print.stickers import make_sheets
 

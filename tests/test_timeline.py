@@ -102,7 +102,8 @@ def test_T2_hand_by_player_count(players, hand):
 
 def test_T2_default_hand_is_4_and_any_number_is_allowed():
     assert setup().hands == (4, 4, 4)
-    assert timeline.setup({"type": "setup", "game": "timeline", "players": ["A", "B"], "start": {"year": 1}}).hands == (4, 4)
+    two = timeline.setup({"type": "setup", "game": "timeline", "players": ["A", "B"], "start": {"year": 1}})
+    assert two.hands == (4, 4)
     assert setup(hand=7).hands == (7, 7, 7)
     assert setup(first_player_extra_card=True).hands == (5, 4, 4)
 

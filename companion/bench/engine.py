@@ -41,7 +41,7 @@ def _long_setup(make, rng):
 
 def run(args) -> int:
     rng = random.Random(args.seed)
-    rows = []
+    rows: list[dict] = []
     for name, make in GAMES.items():
         logs = []
         for _ in range(args.games):
@@ -65,16 +65,16 @@ def run(args) -> int:
         rows.append({"game": name, "games": len(logs), "actions": actions, "seconds": round(took, 3),
                      "actions_per_s": round(actions / took), "json_loads_per_s": round(actions / ref),
                      "ratio_to_json_loads": round(took / ref, 1)})
-    total_actions = sum(r["actions"] for r in rows)
-    total_s = sum(r["seconds"] for r in rows)
+    total_actions = sum(row["actions"] for row in rows)
+    total_s = sum(row["seconds"] for row in rows)
     overall = round(total_actions / total_s)
     if args.json:
         print(json.dumps({"bench": "engine", "rows": rows, "actions_per_s": overall, "target": TARGET}))
         return 0
     print("companion bench engine: replaying generated logs (parse + check + apply each line)")
     print(f"{'game':<24}{'games':>6}{'actions':>9}{'actions/s':>11}{'json.loads/s':>14}{'x json.loads':>14}")
-    for r in rows:
-        print(f"{r['game']:<24}{r['games']:>6}{r['actions']:>9}{r['actions_per_s']:>11,}{r['json_loads_per_s']:>14,}"
-              f"{r['ratio_to_json_loads']:>14}")
+    for row in rows:
+        print(f"{row['game']:<24}{row['games']:>6}{row['actions']:>9}{row['actions_per_s']:>11,}"
+              f"{row['json_loads_per_s']:>14,}{row['ratio_to_json_loads']:>14}")
     print(f"overall: {overall:,} actions/s (target >= {TARGET:,}: {'met' if overall >= TARGET else 'NOT met'})")
     return 0

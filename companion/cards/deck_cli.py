@@ -14,13 +14,31 @@ import sys
 
 from pydantic import ValidationError
 
-from companion.cards.deck_csv import (parse_continent, parse_icons, parse_period, parse_white, parse_year,
-                                      read_cards, write_cards)
-from companion.cards.decks import (GAMES, CardEntry, Deck, DeckFile, _CardError, all_decks, bundled_deck,
-                                   get_deck, reload_decks, save_user_deck, user_deck_path)
+from companion.cards.deck_csv import (
+    parse_continent,
+    parse_icons,
+    parse_period,
+    parse_white,
+    parse_year,
+    read_cards,
+    write_cards,
+)
+from companion.cards.decks import (
+    GAMES,
+    CardEntry,
+    Deck,
+    DeckFile,
+    _CardError,
+    all_decks,
+    bundled_deck,
+    get_deck,
+    reload_decks,
+    save_user_deck,
+    user_deck_path,
+)
 from companion.cards.model import year_label
 from companion.cards.payload import format_payload
-from companion.errors import BadInput
+from companion.errors import BadInput, present
 
 ID_RULE = "a deck id is 2 to 8 capital letters or digits (it is printed in every sticker: TC:<ID>:<NUMBER>)"
 
@@ -187,7 +205,8 @@ def _new(args) -> int:
     existing = _known(deck_id)
     if existing is not None:
         if existing.bundled:
-            raise BadInput(deck_id, f"{deck_id} is a bundled deck; to change it, copy it: companion deck copy {deck_id}")
+            raise BadInput(deck_id, f"{deck_id} is a bundled deck; to change it, copy it: "
+                                    f"companion deck copy {deck_id}")
         raise BadInput(deck_id, f"you already have a deck {deck_id} ({existing.path})")
     spec = DeckFile(id=deck_id, name=args.name or deck_id, game=args.game, cards=[])
     path = _save(spec, deck_id)
@@ -310,7 +329,7 @@ def _copy(args) -> int:
 
 def _delete(args) -> int:
     deck = _own(args.deck)
-    path = deck.path
+    path = present(deck.path, f"the file of deck {deck.id}")     # a user's deck was read from one
     try:
         path.unlink()
     except OSError as e:

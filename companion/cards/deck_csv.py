@@ -3,7 +3,8 @@
 One card per row, a header row naming the columns (any order, any subset of ``COLUMNS``). An empty
 ``n`` takes the next free number, so a player can type titles and years and let the numbers come.
 Years may be written ``-753``, ``753 BC``, ``753 a. C.`` or ``c. 3000 BC``; icons as a list separated
-by spaces or commas; headers in English or Spanish (``año``, ``título``, ``periodo``...). Spreadsheets that save with ``;`` (Spanish Excel) and a UTF-8 BOM are read too.
+by spaces or commas; headers in English or Spanish (``año``, ``título``, ``periodo``...).
+Spreadsheets that save with ``;`` (Spanish Excel) and a UTF-8 BOM are read too.
 Errors read ``box.csv: row 7, column C (year): 'abc' is not a year`` and nothing is half-imported.
 """
 
@@ -19,8 +20,8 @@ from pydantic import ValidationError
 
 from companion.cards.decks import CardEntry, DeckFile, _CardError
 from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES
-from companion.games import registry
 from companion.errors import BadInput, read_text
+from companion.games import registry
 
 COLUMNS = ("n", "year", "circa", "title", "title_es", "period", "icons", "continent", "white", "ak_id", "review")
 ALIASES = {"number": "n", "no": "n", "#": "n", "número": "n", "numero": "n", "año": "year", "ano": "year",
@@ -121,7 +122,8 @@ def parse_cards(text: str, name: str, game: str, deck_id: str) -> list[CardEntry
     text = text.removeprefix("\ufeff")
     lines = text.splitlines()
     if not lines or not lines[0].strip():
-        raise BadInput(f"{name}: row 1", f"the first row must name the columns, e.g. {','.join(registry.spec_for(game).deck_columns)}")
+        example = ",".join(registry.spec_for(game).deck_columns)
+        raise BadInput(f"{name}: row 1", f"the first row must name the columns, e.g. {example}")
     header_line = lines[0]
     delimiter = ";" if header_line.count(";") > header_line.count(",") else ","
     rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
@@ -149,7 +151,7 @@ def parse_cards(text: str, name: str, game: str, deck_id: str) -> list[CardEntry
         if len(values) > len(columns):
             raise BadInput(f"{name}: row {r}", f"{len(values)} fields but the header names {len(columns)} columns")
         fields: dict = {}
-        for col, value in zip(columns, values):
+        for col, value in zip(columns, values, strict=False):  # a short row leaves the rest empty
             if not value.strip():
                 continue
             try:

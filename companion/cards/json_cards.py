@@ -5,11 +5,19 @@ or ``null`` for an empty spot. Ancient Knowledge ids (plain strings) are the cat
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
 from companion.cards.decks import resolve
 from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES, Card, year_label
 from companion.errors import BadInput
 
 _FIELDS = {"year", "title", "title_es", "period", "icons", "continent", "white"}
+
+
+@overload
+def parse_card(obj, where: str, allow_empty: Literal[False] = False) -> Card: ...
+@overload
+def parse_card(obj, where: str, allow_empty: bool) -> Card | None: ...
 
 
 def parse_card(obj, where: str, allow_empty: bool = False) -> Card | None:
@@ -21,7 +29,8 @@ def parse_card(obj, where: str, allow_empty: bool = False) -> Card | None:
     if isinstance(obj, str):
         if obj.startswith("TC:"):
             return resolve(obj, where)
-        raise BadInput(where, f"{obj!r} is not a card: use an object like {{\"year\": 1969}} or a sticker code TC:<DECK>:<N>")
+        raise BadInput(where, f"{obj!r} is not a card: use an object like {{\"year\": 1969}} "
+                              "or a sticker code TC:<DECK>:<N>")
     if not isinstance(obj, dict):
         raise BadInput(where, f"a card must be an object, a sticker code or null, not {type(obj).__name__}")
     extra = set(obj) - _FIELDS

@@ -20,7 +20,8 @@ def dated_with_period(c):
 
 def exhibition(c):
     if c.white is None and (c.year is None or c.continent is None):
-        return ("continent" if c.year is not None else "year"), "an Exhibition card needs a year and a continent, or white"
+        field = "continent" if c.year is not None else "year"
+        return field, "an Exhibition card needs a year and a continent, or white"
     if c.white is not None and c.continent is not None:
         return "continent", "a white card has no continent"
     if c.white == "einstein" and c.year is not None:

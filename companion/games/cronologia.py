@@ -21,7 +21,7 @@ from companion.cards.model import ICONS, Card, year_label
 from companion.errors import BadInput, json_path
 from companion.games import rounds
 from companion.games.base import Event, Illegal, refuse
-from companion.games.rounds import RowRules, RowState, evolve
+from companion.games.rounds import RowRules, RowState, evolve, year
 from companion.i18n import N_
 
 GAME_ID = "cronologia"
@@ -166,11 +166,13 @@ def _setup_competitive(line: dict) -> Competitive:
     start = line.get("start")
     if not isinstance(start, list) or len(start) != 5:
         raise BadInput("start", "the 5 cards of the starting chronology are needed, left to right")
-    cards = tuple(parse_card(c, json_path("start", i)) for i, c in enumerate(start))
+    cards = tuple(rounds.dated(parse_card(c, json_path("start", i)), json_path("start", i))
+                  for i, c in enumerate(start))
     for i in range(1, 5):
-        if cards[i].year < cards[i - 1].year:
-            raise BadInput(json_path("start", i), f"{year_label(cards[i].year)} is earlier than "
-                                                  f"{year_label(cards[i - 1].year)}: the start must be in date order")
+        later, earlier = year(cards[i]), year(cards[i - 1])
+        if later < earlier:
+            raise BadInput(json_path("start", i), f"{year_label(later)} is earlier than {year_label(earlier)}: "
+                                                  "the start must be in date order")
     rules = RowRules(miss_draws_in_sudden_death=rounds.flag(line, "sudden_death_miss_draws"),
                      draw_each_sudden_death_round=True, reshuffle_spent=True,
                      reshuffle_only_between_rounds=rounds.flag(line, "reshuffle_only_between_rounds"),
@@ -203,12 +205,14 @@ def parse_grid(grid, where: str) -> tuple[tuple[Card, ...], ...]:
     """5 rows of 5 cards, each row in date order (BadInput names the row and card)."""
     if not isinstance(grid, list) or len(grid) != ROWS or not all(isinstance(r, list) and len(r) == COLS for r in grid):
         raise BadInput(where, "a grid is 5 rows of 5 cards, top to bottom, each row left to right")
-    rows = tuple(tuple(parse_card(c, json_path(where, r, i)) for i, c in enumerate(row)) for r, row in enumerate(grid))
+    rows = tuple(tuple(rounds.dated(parse_card(c, json_path(where, r, i)), json_path(where, r, i))
+                       for i, c in enumerate(row)) for r, row in enumerate(grid))
     for r, row in enumerate(rows):
         for i in range(1, COLS):
-            if row[i].year < row[i - 1].year:
-                raise BadInput(json_path(where, r, i), f"{year_label(row[i].year)} is earlier than "
-                                                       f"{year_label(row[i - 1].year)}: each row must be in date order")
+            later, earlier = year(row[i]), year(row[i - 1])
+            if later < earlier:
+                raise BadInput(json_path(where, r, i), f"{year_label(later)} is earlier than {year_label(earlier)}: "
+                                                       "each row must be in date order")
     return rows
 
 
@@ -256,6 +260,7 @@ def action_to_json(action) -> dict:
 # -- apply -----------------------------------------------------------------------------------------
 def apply(state, action):
     events: list[Event] = []
+    new: Competitive | Cooperative
     try:
         if isinstance(state, Competitive):
             new = _apply_competitive(state, action, events)
@@ -362,8 +367,8 @@ def _apply_cooperative(s: Cooperative, a, events: list[Event]) -> Cooperative:
     k, c = a.gap_row, a.col
     if s.gaps[k - 1][c - 1] is not None:
         raise Illegal(N_("the slot in gap row {gap_row}, column {col} is taken"), gap_row=k, col=c)
-    above, below = s.rows[k - 1][c - 1].year, s.rows[k][c - 1].year
-    x = a.card.year
+    above, below = year(s.rows[k - 1][c - 1]), year(s.rows[k][c - 1])     # no column is scored while in play
+    x = year(a.card)
     ok = above <= x <= below if s.rules.ascending_down else min(above, below) <= x <= max(above, below)
     events.append(Event("card_placed", {"player": a.player, "year": x, "gap_row": k, "col": c, "correct": ok,
                                         "card": a.card}))
@@ -475,7 +480,7 @@ def summary(state) -> dict:
                     "effect_open": effect_open})
         return out
     s = state
-    hands = {"pool": s.hands[0]} if s.rules.shared_pool else dict(zip(s.players, s.hands))
+    hands = {"pool": s.hands[0]} if s.rules.shared_pool else dict(zip(s.players, s.hands, strict=True))
     return {"game": GAME_ID, "mode": "cooperative", "level": s.level, "status": s.status, "score": s.score,
             "lives": s.lives, "hands": hands, "turn": s.current, "columns_scored": s.columns,
             "awaiting_deal": s.awaiting_deal, "pile": s.pile, "box": s.box, "end_reason": s.end_reason,

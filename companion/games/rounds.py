@@ -137,18 +137,35 @@ def initial_pile(size: int | None, used: int) -> int | None:
 
 
 def card_at(line: dict, key: str = "card") -> Card:
-    return parse_card(line.get(key), key)
+    return dated(parse_card(line.get(key), key), key)
+
+
+def dated(card: Card, where: str) -> Card:
+    """A card of a row game, which must have a year: an Einstein or Ancient Knowledge sticker has none."""
+    if card.year is None:
+        named = f"{card.code} ({card.label()})" if card.code else card.label()
+        raise BadInput(where, f"{named} has no year; Timeline and Cronología place only dated cards")
+    return card
+
+
+def year(card: Card | None) -> int:
+    """The year of a card in a row or grid. Parsing lets in only dated cards, so None here is a bug."""
+    if card is None or card.year is None:
+        raise TypeError(f"a row game holds an undated card: {card!r}")
+    return card.year
 
 
 # -- play ------------------------------------------------------------------------------------------
 def fits(row: tuple[Card, ...], card: Card, gap: int) -> bool:
     """The placement predicate of both rule sheets; equal years may lie on either side."""
-    return (gap == 0 or row[gap - 1].year <= card.year) and (gap == len(row) or card.year <= row[gap].year)
+    y = year(card)
+    return (gap == 0 or year(row[gap - 1]) <= y) and (gap == len(row) or y <= year(row[gap]))
 
 
 def sorted_gap(row: tuple[Card, ...], card: Card) -> int:
     """The right-most gap that keeps the row sorted (after every card with year <= the card's)."""
-    return sum(1 for c in row if c.year <= card.year)
+    y = year(card)
+    return sum(1 for c in row if year(c) <= y)
 
 
 def check_turn(s: RowState, player: str) -> None:
@@ -203,7 +220,8 @@ def place(s: RowState, player: str, card: Card, gap: int, events: list[Event]) -
 def draw(s: RowState, player: str, events: list[Event], between_rounds: bool = False) -> RowState:
     """``player`` draws one card: from the pile, from the spent cards reshuffled, or not at all."""
     pile, spent = s.pile, s.spent
-    if pile == 0 and spent and s.rules.reshuffle_spent and (between_rounds or not s.rules.reshuffle_only_between_rounds):
+    reshuffle_now = between_rounds or not s.rules.reshuffle_only_between_rounds
+    if pile == 0 and spent and s.rules.reshuffle_spent and reshuffle_now:
         pile, spent = spent, 0
         events.append(Event("pile_reshuffled", {"cards": pile}))
     if pile == 0:
@@ -262,6 +280,6 @@ def end_of_round(s: RowState, events: list[Event]) -> RowState:
 
 def row_summary(s: RowState, game: str) -> dict:
     return {"game": game, "status": s.status, "winner": s.winner, "round": s.round,
-            "eliminated": list(s.eliminated), "hands": dict(zip(s.players, s.hands)),
+            "eliminated": list(s.eliminated), "hands": dict(zip(s.players, s.hands, strict=True)),
             "timeline": [c.year for c in s.row], "sudden_death": s.sudden_death,
             "turn": s.current, "pile": s.pile}

@@ -27,6 +27,8 @@ screens by name, ``top``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.errors import BadInput
 from companion.games.base import refusal
 from companion.i18n import N_, Text
@@ -45,7 +47,7 @@ class TurnController:
         self.setup_codes = None           # deal: what the camera read, ready to start
         self.setup_note: Text | None = None
         self.pending: dict | None = None  # the proposed action line
-        self.judged = None                # (line, events, what the view needs from before it)
+        self.judged: tuple[dict, list, Any] | None = None   # (line, events, what the view needs from before)
         self.verdict_at = 0.0
         self.after_verdict = "watch"
         self.table_note: Text | None = None
@@ -155,7 +157,7 @@ class TurnController:
         elif p == "ask":
             self.command_ask(cmd)
         elif p == "propose":
-            if cmd.kind == OK:
+            if cmd.kind == OK and self.pending is not None:
                 self.confirm(self.pending)
             elif cmd.kind in (UNDO, BACK):
                 self.rejected = self.pending
@@ -165,7 +167,7 @@ class TurnController:
             if cmd.kind in (OK, NEXT):
                 self.leave_verdict()
         elif p == "effect":
-            if cmd.kind in (NEXT, PREV, OK):
+            if cmd.kind in (NEXT, PREV, OK) and self.effects is not None:
                 line = self.effects.handle(cmd)
                 if cmd.kind == OK:
                     if line == "none":
@@ -219,8 +221,11 @@ class TurnController:
             except Exception as e:
                 if not is_store_error(e):
                     raise
-                stack.push("fault:store", str(e), on_retry=lambda: (stack.pop(), self.start_or_deal()),
-                           on_drop=stack.pop)
+                def retry() -> None:
+                    stack.pop()
+                    self.start_or_deal()
+
+                stack.push("fault:store", str(e), on_retry=retry, on_drop=stack.pop)
                 return
             self.new_game = None
             self.set_phase("watch")
@@ -236,8 +241,15 @@ class TurnController:
         except Exception as e:
             if not is_store_error(e):
                 raise
-            stack.push("fault:store", str(e), on_retry=lambda: (stack.pop(), self.confirm(line)),
-                       on_drop=lambda: (stack.pop(), self.set_phase("watch")))
+            def retry() -> None:
+                stack.pop()
+                self.confirm(line)
+
+            def drop() -> None:
+                stack.pop()
+                self.set_phase("watch")
+
+            stack.push("fault:store", str(e), on_retry=retry, on_drop=drop)
             return
         reason = refusal(events)
         if reason is not None:
@@ -279,6 +291,7 @@ class TurnController:
 
     def verdict(self, lang: str):
         """The view's verdict on the judged action, in ``lang``."""
+        assert self.judged is not None, "a verdict with nothing judged"
         line, events, before = self.judged
         return self.view.verdict(line, events, before, self.session, lang)
 

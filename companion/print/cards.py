@@ -27,11 +27,25 @@ from reportlab.pdfbase import pdfmetrics
 from companion.cards.deck_cli import deck_ref
 from companion.cards.decks import CardEntry, Deck, get_deck
 from companion.cards.payload import format_payload
-from companion.errors import BadInput
+from companion.errors import BadInput, present
 from companion.games import registry
 from companion.i18n import LANGUAGES, N_
-from companion.print.pdf import (CONTINENT_NAMES, FONT, FONT_BOLD, ICON_NAMES, PAPERS, PERIOD_NAMES, code_modules,
-                                 draw_code, fit_text, open_pdf, parse_numbers, register_fonts, tr, year_text)
+from companion.print.pdf import (
+    CONTINENT_NAMES,
+    FONT,
+    FONT_BOLD,
+    ICON_NAMES,
+    PAPERS,
+    PERIOD_NAMES,
+    code_modules,
+    draw_code,
+    fit_text,
+    open_pdf,
+    parse_numbers,
+    register_fonts,
+    tr,
+    year_text,
+)
 from companion.ui.theme import PERIOD_COLOURS
 
 CARD_W, CARD_H = 63 * mm, 88 * mm
@@ -73,9 +87,10 @@ def run(args) -> int:
 
 def make_cards(deck: Deck, out: str | Path, *, paper: str = "a4", numbers: list[int] | None = None,
                lang: str = "en") -> CardsResult:
-    layout = registry.spec_for(deck.game).print_layout
+    spec = registry.spec_for(deck.game)
+    layout = spec.print_layout
     if not layout:
-        raise BadInput(deck.id, f"{registry.spec_for(deck.game).name} cards are the publisher's and are not printed here; print "
+        raise BadInput(deck.id, f"{spec.name} cards are the publisher's and are not printed here; print "
                                 f"stickers for your box instead: companion stickers {deck.id} --out stickers.pdf")
     if paper not in PAPERS:
         raise BadInput("--paper", f"{paper!r} is not one of {', '.join(PAPERS)}")
@@ -310,14 +325,15 @@ def _date_side(c, deck: Deck, entry: CardEntry) -> None:
     _period_band(c, deck, entry)
     inner = CARD_W - 2 * BORDER - 6 * mm
     top = CARD_H - BORDER - 12 * mm - 3 * mm
-    year_en = year_text(entry.year, entry.circa, "en")
+    year = present(entry.year, f"the year of card {entry.n}")    # a history deck's cards all have one
+    year_en = year_text(year, entry.circa, "en")
     size = 26
     while size > 12 and pdfmetrics.stringWidth(year_en, FONT_BOLD, size) > inner:
         size -= 1
     c.setFont(FONT_BOLD, size)
     c.drawCentredString(CARD_W / 2, top - size * 0.85, year_en)
     y = top - size * 0.85 - 4 * mm
-    year_es = year_text(entry.year, entry.circa, "es")
+    year_es = year_text(year, entry.circa, "es")
     if year_es != year_en:
         c.setFont(FONT, 9)
         c.setFillColorRGB(0.35, 0.35, 0.4)
@@ -352,10 +368,12 @@ def _exhibition_front(c, deck: Deck, entry: CardEntry) -> None:
         wild = N_("Any continent") if entry.white == "1945" else N_("Any year, any continent")
         lines = [tr(wild, "en"), tr(wild, "es")]
     else:
-        colour = CONTINENT_COLOURS[entry.continent]
-        _band(c, colour, *CONTINENT_NAMES[entry.continent])
-        big = str(entry.year)
-        lines = [f"{entry.continent} · {entry.year // 10 * 10}s"]
+        continent = present(entry.continent, f"the continent of card {entry.n}")   # the deck checks both
+        year = present(entry.year, f"the year of card {entry.n}")
+        colour = CONTINENT_COLOURS[continent]
+        _band(c, colour, *CONTINENT_NAMES[continent])
+        big = str(year)
+        lines = [f"{continent} · {year // 10 * 10}s"]
     _frame(c, colour)
     size = 30 if len(big) <= 4 else 20
     c.setFillColorRGB(0, 0, 0)

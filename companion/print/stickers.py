@@ -26,8 +26,20 @@ from companion.cards.payload import format_payload
 from companion.errors import BadInput
 from companion.games import registry
 from companion.i18n import LANGUAGES, N_
-from companion.print.pdf import (FONT, FONT_BOLD, PAPERS, card_caption, code_modules, draw_code,
-                                 draw_ruler, fit_text, open_pdf, parse_numbers, register_fonts, tr)
+from companion.print.pdf import (
+    FONT,
+    FONT_BOLD,
+    PAPERS,
+    card_caption,
+    code_modules,
+    draw_code,
+    draw_ruler,
+    fit_text,
+    open_pdf,
+    parse_numbers,
+    register_fonts,
+    tr,
+)
 
 DEFAULT_SIZE_MM = 12.0
 SHAPES = ("square", "round")
@@ -52,8 +64,9 @@ class StickerGeometry:
     text_size: float
 
     @classmethod
-    def for_size(cls, size: float, shape: str, modules: int) -> "StickerGeometry":
-        cap = pdfmetrics.getFont(FONT_BOLD).face.capHeight / 1000 or 0.73
+    def for_size(cls, size: float, shape: str, modules: int) -> StickerGeometry:
+        face = pdfmetrics.getFont(FONT_BOLD).face  # type: ignore[attr-defined]  # Font.__init__ sets it; the stubs omit it
+        cap = face.capHeight / 1000 or 0.73
         if shape == "square":
             # 2.5 modules above the code, 21 for the code, 1.2 gap, 3.2 for the digits, 1 below
             module = size / (modules + 7.9)
@@ -183,7 +196,8 @@ def _header(c, deck: Deck, width, height, size_mm, shape, module_mm, page, pages
     c.drawString(MARGIN, y - 4.2 * mm, tr(N_("{size} mm {shape} stickers, code module {module} mm. Cut along the "
                                              "grey outlines."), lang, size=f"{size_mm:g}".replace(".", decimal),
                                           shape=shape_text, module=f"{module_mm:.2f}".replace(".", decimal)))
-    for k, line in enumerate(simpleSplit(tr(registry.spec_for(deck.game).sticker_placement, lang), FONT, 7, width - 2 * MARGIN)[:2]):
+    placement = tr(registry.spec_for(deck.game).sticker_placement, lang)
+    for k, line in enumerate(simpleSplit(placement, FONT, 7, width - 2 * MARGIN)[:2]):
         c.drawString(MARGIN, y - (7.6 + 3.2 * k) * mm, line)
 
 

@@ -15,8 +15,13 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
+from companion.errors import present
+
+T = TypeVar("T")
 SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -76,7 +81,7 @@ class GameLog:
             return f"{self.path}: cannot write there ({text})"
         return f"{self.path}: {text}"
 
-    def _write(self, sql_steps) -> object:
+    def _write(self, sql_steps: Callable[[sqlite3.Connection], T]) -> T:
         """Run statements in one transaction, committed (and synced) before returning."""
         with self._lock:
             try:
@@ -102,8 +107,9 @@ class GameLog:
     # -- writing ---------------------------------------------------------------------------------
     def new_game(self, setup_line: dict) -> int:
         text = json.dumps(setup_line, ensure_ascii=False)
-        return self._write(lambda db: db.execute("INSERT INTO games (game, setup, started) VALUES (?, ?, ?)",
-                                                 (str(setup_line.get("game")), text, time.time())).lastrowid)
+        row_id = self._write(lambda db: db.execute("INSERT INTO games (game, setup, started) VALUES (?, ?, ?)",
+                                                   (str(setup_line.get("game")), text, time.time())).lastrowid)
+        return present(row_id, "the new game's row id")     # an INSERT always sets it
 
     def append(self, game_id: int, line: dict) -> None:
         """Store one confirmed action; durable when this returns."""

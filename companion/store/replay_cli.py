@@ -63,8 +63,9 @@ def format_summary(s: dict, lang: str = "en") -> str:
     def t(msgid, **params):
         return Text(msgid, params).render(lang)
 
-    spec = GAMES.get(s.get("game"))
-    title = spec.name if spec else str(s.get("game"))
+    game = str(s.get("game"))
+    spec = GAMES.get(game)
+    title = spec.name if spec else game
     if s.get("mode"):
         title += f" ({s['mode']})"
     status = s.get("status")
@@ -89,7 +90,7 @@ def format_summary(s: dict, lang: str = "en") -> str:
     if "score" in s:
         out.append(t(N_("Score pile: {score} cards; lives: {lives}"), score=s["score"], lives=s.get("lives")))
     if "grid" in s:
-        for row, gaps in zip(s["grid"], s["gaps"] + [None]):
+        for row, gaps in zip(s["grid"], s["gaps"] + [None], strict=True):
             out.append("  " + " ".join(f"{y if y is not None else '·':>6}" for y in row))
             if gaps is not None:
                 out.append("  " + " ".join(f"{y if y is not None else '·':>6}" for y in gaps))

@@ -17,8 +17,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from companion.errors import BadInput
-from companion.games.ancient_knowledge.formula import (Formula, FormulaError, Requirement, parse_formula,
-                                                        parse_requirement)
+from companion.games.ancient_knowledge.formula import (
+    Formula,
+    FormulaError,
+    Requirement,
+    parse_formula,
+    parse_requirement,
+)
 from companion.paths import assets_dir
 
 MONUMENT_KINDS = ("city", "megalith", "pyramid")
@@ -210,7 +215,7 @@ def _read_csv(path: Path, columns: tuple[str, ...]) -> list[_Row]:
             if len(values) != len(columns):
                 raise BadInput(f"{path}: line {reader.line_num}",
                                f"{len(values)} fields, expected {len(columns)} ({','.join(columns)})")
-            rows.append(_Row(path, reader.line_num, dict(zip(columns, values))))
+            rows.append(_Row(path, reader.line_num, dict(zip(columns, values, strict=True))))
         return rows
     except csv.Error as e:
         raise BadInput(f"{path}: line {reader.line_num}", f"malformed CSV: {e}") from None
@@ -283,13 +288,13 @@ def load_catalog(folder: str | Path | None = None) -> Catalog:
     formulas: dict[str, tuple[Formula, str, _Row]] = {}
     for row in _read_csv(folder / "endgame.csv", ENDGAME_COLUMNS):
         card_id = row.text("id")
-        b = builders.get(card_id)
-        if b is None:
+        owner = builders.get(card_id)
+        if owner is None:
             near = difflib.get_close_matches(card_id, list(builders), n=1)
             hint = f"; did you mean {near[0]}?" if near else ""
             raise row.error("id", f"{card_id!r} is not a card of builders.csv{hint}")
-        if b.activation != "endgame":
-            raise row.error("id", f"{b.name} has activation {b.activation!r} in builders.csv, not 'endgame'")
+        if owner.activation != "endgame":
+            raise row.error("id", f"{owner.name} has activation {owner.activation!r} in builders.csv, not 'endgame'")
         if card_id in formulas:
             raise row.error("id", f"{card_id!r} has two formulas (also line {formulas[card_id][2].line})")
         text = row.text("formula")

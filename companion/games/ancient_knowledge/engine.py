@@ -12,15 +12,28 @@ players record what an effect changed with effect lines, and the engine checks t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any, NoReturn
 
-from companion.errors import BadInput
+from companion.errors import BadInput, present
 from companion.games.ancient_knowledge import actions as A
 from companion.games.ancient_knowledge.actions import action_to_json, parse_action  # noqa: F401 (contract)
-from companion.games.ancient_knowledge.catalog import catalog
+from companion.games.ancient_knowledge.catalog import Builder, catalog
 from companion.games.ancient_knowledge.score import Holdings, counts, rank, score_holdings
-from companion.games.ancient_knowledge.state import (ARTIFACT_SLOTS, HAND_LIMIT, OPTION_NAMES, START_HAND, ZONES,
-                                                     Board, GameState, Options, PastCard, Placed, Prompt)
+from companion.games.ancient_knowledge.state import (
+    ARTIFACT_SLOTS,
+    HAND_LIMIT,
+    OPTION_NAMES,
+    START_HAND,
+    ZONES,
+    Board,
+    GameState,
+    Options,
+    PastCard,
+    Placed,
+    Prompt,
+)
 from companion.games.base import Event, parse_players, refuse
 from companion.games.base import Illegal as _Illegal
 from companion.i18n import N_, Text
@@ -36,7 +49,7 @@ CANDI_SUKUH = "candi-sukuh"
 KNOWN_REDUCTIONS = {"dogu-figurines": ("city", 1), "easter-island": ("city", 1)}
 
 
-def _no(msgid: str, **params):
+def _no(msgid: str, **params) -> NoReturn:
     raise _Illegal(msgid, **params)
 
 
@@ -173,7 +186,7 @@ def _put_from_hand(s: GameState, p: int, card: str, zone: int | None, by_effect:
         row = board.free_row(zone)
         if row is None:
             _no(N_("Zone {zone} of {player} already holds two monuments."), zone=zone, player=board.name)
-        cost = 0 if by_effect else b.discard_cost + abs(zone - b.start_zone)
+        cost = 0 if by_effect else _create_cost(b, zone)
     else:
         if zone is not None:
             _no(N_("{card} is an artifact: it goes in an artifact slot, not in a zone."), card=b.name)
@@ -187,25 +200,31 @@ def _put_from_hand(s: GameState, p: int, card: str, zone: int | None, by_effect:
             card=b.name, cost=cost, player=board.name, others=board.hand - 1)
     hand = board.hand - 1 - cost
     data = {"player": board.name, "card": card, "cost": cost, "hand": hand}
-    if not b.is_monument:
+    if zone is None:    # an artifact: a monument has its zone by now
         s = s.with_board(p, replace(board, hand=hand, artifacts=board.artifacts + (card,)))
         events.append(Event("placed" if by_effect else "created", data))
         return s
+    knowledge = present(b.knowledge, f"the knowledge of {b.name}")
     cuts = _reductions(board, b.kind)
-    suggested = max(0, b.knowledge - sum(n for _, n in cuts))
+    suggested = max(0, knowledge - sum(n for _, n in cuts))
     s = s.with_board(p, replace(board.put(zone, Placed(card, suggested)), hand=hand))
     events.append(Event("placed" if by_effect else "created", {**data, "zone": zone, "row": row}))
     asks = []
-    if b.knowledge > 0:
-        params = {"card": b.name, "printed": b.knowledge, "suggested": suggested,
+    if knowledge > 0:
+        params = {"card": b.name, "printed": knowledge, "suggested": suggested,
                   "reductions": ", ".join(f"{_name(c)} -{n}" for c, n in cuts)}
         question = (N_("How many knowledge tokens go on {card}? Printed {printed}, with {reductions}: {suggested}.")
                     if cuts else N_("How many knowledge tokens go on {card}? Printed {printed}."))
         asks.append(Prompt("knowledge", board.name, Text(question, params),
-                           card=card, low=0, high=b.knowledge, default=suggested))
+                           card=card, low=0, high=knowledge, default=suggested))
     if b.activation == "immediate":
         asks.append(_effect_prompt(board.name, card))
     return _push(s, events, *asks)
+
+
+def _create_cost(b: Builder, zone: int) -> int:
+    """Cards discarded to create monument ``b`` in ``zone``: its cost plus one per zone away from its start."""
+    return b.discard_cost + abs(zone - present(b.start_zone, f"the start zone of {b.name}"))
 
 
 def _effect_prompt(player: str, card: str) -> Prompt:
@@ -493,12 +512,18 @@ def _answer(s, a: A.Answer, p, events):
 
 
 def _answer_knowledge(s, pr: Prompt, value, events):
-    if not isinstance(value, int) or not pr.low <= value <= pr.high:
+    card, low, high = _card(pr), present(pr.low, "the fewest tokens"), present(pr.high, "the most tokens")
+    if not isinstance(value, int) or not low <= value <= high:
         _no(N_("{value} is not a token count for {card}: from {low} to {high}."), value=value,
-            card=_name(pr.card), low=pr.low, high=pr.high)
+            card=_name(card), low=low, high=high)
     p = s.index(pr.player)
-    events.append(Event("knowledge_placed", {"player": pr.player, "card": pr.card, "tokens": value}))
-    return s.with_board(p, s.boards[p].set_tokens(pr.card, value))
+    events.append(Event("knowledge_placed", {"player": pr.player, "card": card, "tokens": value}))
+    return s.with_board(p, s.boards[p].set_tokens(card, value))
+
+
+def _card(pr: Prompt) -> str:
+    """The card a knowledge or decline question is about (they are always asked about one)."""
+    return present(pr.card, f"the card of the {pr.kind} question")
 
 
 def _answer_effect(s, pr, value, events):
@@ -574,7 +599,7 @@ _ANSWERS = {
     "flip_tile": _answer_flip, "refill": _answer_refill,
 }
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[GameState, Any, int, list[Event]], GameState]] = {
     A.Create: _create, A.Learn: _learn, A.Excavate: _excavate, A.Archive: _archive, A.Search: _search,
     A.Answer: _answer,
     A.Draw: _effect_draw, A.Discard: _effect_discard, A.SetHand: _set_hand, A.Knowledge: _knowledge,
@@ -605,10 +630,10 @@ def _timeline_cards(board: Board) -> tuple[str, ...]:
 def _stale(s: GameState, pr: Prompt) -> bool:
     """A question about a card an effect has since taken away."""
     if pr.kind == "knowledge":
-        b = s.boards[s.index(pr.player)]
-        return b.find(pr.card) is None
+        b = next(b for b in s.boards if b.name == pr.player)
+        return b.find(_card(pr)) is None
     if pr.kind == "decline_effect":
-        found = s.board.find(pr.card)
+        found = s.board.find(_card(pr))
         return found is None or found[0] != 1
     return False
 
@@ -619,7 +644,7 @@ def _advance(s: GameState, events: list[Event]) -> GameState:
             pr = s.prompts[0]
             s = replace(s, prompts=s.prompts[1:])
             if pr.kind == "decline_effect":
-                s = replace(s, declining=s.declining[1:])
+                s = replace(s, declining=present(s.declining, "the declining monuments")[1:])
             continue
         if s.prompts or s.finished:
             return s
@@ -627,13 +652,15 @@ def _advance(s: GameState, events: list[Event]) -> GameState:
         if s.phase == "action":
             if s.actions_left > 0:
                 return s
-            s = replace(s, phase="timeline", timeline_todo=_timeline_cards(board))
-            events.append(Event("timeline_phase", {"player": board.name, "cards": list(s.timeline_todo)}))
+            todo = _timeline_cards(board)
+            s = replace(s, phase="timeline", timeline_todo=todo)
+            events.append(Event("timeline_phase", {"player": board.name, "cards": list(todo)}))
             continue
         if s.phase == "timeline":
             still = _timeline_cards(board)   # an effect may have taken a card away meanwhile
-            s = replace(s, timeline_todo=tuple(c for c in s.timeline_todo if c in still))
-            if not s.timeline_todo:
+            todo = tuple(c for c in present(s.timeline_todo, "the timeline cards to offer") if c in still)
+            s = replace(s, timeline_todo=todo)
+            if not todo:
                 s = replace(s, phase="decline")
                 events.append(Event("decline_phase", {"player": board.name,
                                                       "cards": [m.card for m in board.zones[0]]}))
@@ -641,7 +668,7 @@ def _advance(s: GameState, events: list[Event]) -> GameState:
             mandatory = s.options.timeline_effects_mandatory
             msgid = (N_("Timeline phase of {player}: which card is resolved next?") if mandatory else
                      N_("Timeline phase of {player}: which card is resolved next? (done: pass on the rest)"))
-            choices = s.timeline_todo if mandatory else s.timeline_todo + ("done",)
+            choices = todo if mandatory else todo + ("done",)
             return _push(s, events, Prompt("timeline", board.name, Text(msgid, {"player": board.name}),
                                            choices=choices))
         # decline phase
@@ -659,15 +686,15 @@ def _advance(s: GameState, events: list[Event]) -> GameState:
             s = replace(s, declining=tuple(zone1))
             continue
         if s.declining:
-            card = s.declining[0]
+            card, rest = s.declining[0], s.declining[1:]
             if card not in zone1:   # an effect took it away meanwhile
-                s = replace(s, declining=s.declining[1:])
+                s = replace(s, declining=rest)
                 continue
             if catalog().builders[card].activation == "decline":
                 return _push(s, events, Prompt("decline_effect", board.name, Text(
                     N_("{card} declines: resolve its decline effect. Does it go to the Past, or did its effect "
                        "discard it?"), {"card": _name(card)}), card=card, choices=("past", "discarded")))
-            s = replace(_to_past(s, s.current, card, events, "decline"), declining=s.declining[1:])
+            s = replace(_to_past(s, s.current, card, events, "decline"), declining=rest)
             continue
         if s.flipped_tile is None and len(board.past) >= MIDGAME_PAST:
             return _push(s, events, Prompt("flip_tile", board.name, Text(
@@ -717,7 +744,7 @@ def create_options(state: GameState, card: str, player: str | None = None) -> li
     p = state.current if player is None else state.index(player)
     if p is None:
         raise BadInput("player", f"{player!r} is not playing")
-    out = []
+    out: list[dict] = []
     for zone in (range(1, ZONES + 1) if b.is_monument else [None]):
         try:
             after = _put_from_hand(state, p, card, zone, False, [])
@@ -725,7 +752,7 @@ def create_options(state: GameState, card: str, player: str | None = None) -> li
             out.append({"zone": zone, "cost": ev_cost, "row": state.boards[p].free_row(zone) if zone else None,
                         "legal": True, "reason": None})
         except _Illegal as e:
-            cost = b.discard_cost + (abs(zone - b.start_zone) if zone else 0)
+            cost = _create_cost(b, zone) if zone else b.discard_cost
             out.append({"zone": zone, "cost": cost, "row": None, "legal": False, "reason": Text(e.msgid, e.params)})
     return out
 
@@ -739,13 +766,14 @@ def final_score(s: GameState) -> dict:
 def prompt_json(s: GameState, pr: Prompt | None) -> dict | None:
     if pr is None:
         return None
-    out = {"kind": pr.kind, "player": pr.player, "question": pr.question.render("en"),
+    out: dict = {"kind": pr.kind, "player": pr.player, "question": pr.question.render("en"),
            "msgid": pr.question.msgid, "params": dict(pr.question.params)}
     if pr.card:
         out["card"] = pr.card
     if pr.kind == "refill":
         out.update(tile=pr.tile, level=pr.level, count=pr.count,
-                   choices=_available(s, pr.tile - 1, pr.level))
+                   choices=_available(s, present(pr.tile, "the refill's tile") - 1,
+                                      present(pr.level, "the refill's level")))
     elif pr.kind == "knowledge":
         out.update(min=pr.low, max=pr.high, default=pr.default)
     else:

@@ -17,8 +17,10 @@ themselves against a mapping of counts (``{"past.city": 5, ...}``).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
+
+from companion.errors import present
 
 # Every count a formula or requirement may name (README, "Counts used in formulas and requirements").
 COUNTS = (
@@ -54,7 +56,7 @@ class Node:
                     seen.append(name)
         return tuple(seen)
 
-    def _children(self) -> tuple["Node", ...]:
+    def _children(self) -> tuple[Node, ...]:
         return ()
 
 
@@ -229,7 +231,7 @@ def _tokenize(text: str) -> list[_Tok]:
         m = _TOKEN.match(text, pos)
         if m is None:  # only trailing whitespace is left
             break
-        kind = m.lastgroup
+        kind = present(m.lastgroup, "the token's kind")     # every alternative of _TOKEN is a named group
         start = m.start(kind)
         if kind == "bad":
             raise FormulaError(f"unexpected character {m.group(kind)!r}", start + 1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.errors import BadInput, json_path
+from companion.errors import BadInput, json_path, present
 from companion.games.ancient_knowledge.catalog import MONUMENT_KINDS, TECH_TYPES, Catalog, catalog
 from companion.games.explained import ScoreRow, sheet_lines
 from companion.i18n import N_, Literal, Text
@@ -55,7 +55,7 @@ def score_holdings(h: Holdings, cat: Catalog | None = None) -> dict:
     cat = cat or catalog()
     c = counts(h, cat)
     past = [cat.builders[x] for x in h.past]
-    endgame = []
+    endgame: list[dict] = []
     for b in past:
         if b.endgame is not None:
             used = {name: c[name] for name in b.endgame.counts_used()}
@@ -63,7 +63,7 @@ def score_holdings(h: Holdings, cat: Catalog | None = None) -> dict:
                             "points": b.endgame.value(c)})
     level2 = [cat.techs[t] for t in h.techs if cat.techs[t].level == 2]
     breakdown = {
-        "past_vp": sum(b.vp for b in past),
+        "past_vp": sum(present(b.vp, f"the VP of {b.name}") for b in past),     # the Past holds monuments
         "endgame_effects": sum(e["points"] for e in endgame),
         "techs": sum(t.vp for t in level2),
         "timeline": len(h.timeline),
@@ -220,7 +220,7 @@ def explained_rows(entry: dict) -> list[ScoreRow]:
         ScoreRow(Text(N_("Total")), str(entry["total"]), None, True),
     ]
 
-def _endgame_words(endgame: list) -> Text:
+def _endgame_words(endgame: list) -> Text | str:
     """The cards that scored, most first; those that gave nothing only counted (NEXT shows all)."""
     scored = sorted((e for e in endgame if e["points"]), key=lambda e: -e["points"])
     zero = len(endgame) - len(scored)

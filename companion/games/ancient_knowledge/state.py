@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from companion.errors import present
 from companion.i18n import Text
 
 ZONES = 6
@@ -79,22 +80,22 @@ class Board:
         n = len(self.zones[zone - 1])
         return ROWS[n] if n < len(ROWS) else None
 
-    def with_zone(self, zone: int, content: tuple[Placed, ...]) -> "Board":
+    def with_zone(self, zone: int, content: tuple[Placed, ...]) -> Board:
         zones = list(self.zones)
         zones[zone - 1] = content
         return replace(self, zones=tuple(zones))
 
-    def put(self, zone: int, m: Placed) -> "Board":
+    def put(self, zone: int, m: Placed) -> Board:
         """``m`` in the free row of ``zone`` (the caller has checked there is one)."""
         return self.with_zone(zone, self.zones[zone - 1] + (m,))
 
-    def take(self, card: str) -> tuple["Board", Placed]:
+    def take(self, card: str) -> tuple[Board, Placed]:
         """The board without ``card`` (in the Timeline; the upper one slides down) and the card."""
-        zone, _, m = self.find(card)
+        zone, _, m = present(self.find(card), f"{card} in the Timeline")
         return self.with_zone(zone, tuple(x for x in self.zones[zone - 1] if x.card != card)), m
 
-    def set_tokens(self, card: str, tokens: int) -> "Board":
-        zone, _, _ = self.find(card)
+    def set_tokens(self, card: str, tokens: int) -> Board:
+        zone, _, _ = present(self.find(card), f"{card} in the Timeline")
         return self.with_zone(zone, tuple(Placed(x.card, tokens) if x.card == card else x
                                           for x in self.zones[zone - 1]))
 
@@ -126,7 +127,7 @@ class Prompt:
 class GameState:
     options: Options
     boards: tuple[Board, ...]
-    tiles: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+    tiles: tuple[tuple[str, ...], ...]               # the three technology tiles
     tile_levels: tuple[int, int, int] = (1, 1, 2)
     flipped_tile: int | None = None             # the mid-game flip (once per game, A4)
     flipped_by: str | None = None
@@ -156,7 +157,7 @@ class GameState:
                 return i
         return None
 
-    def with_board(self, i: int, board: Board) -> "GameState":
+    def with_board(self, i: int, board: Board) -> GameState:
         boards = list(self.boards)
         boards[i] = board
         return replace(self, boards=tuple(boards))

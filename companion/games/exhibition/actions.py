@@ -103,7 +103,7 @@ def parse_action(line: dict) -> Action:
 
 def action_to_json(action: Action) -> dict:
     """The log line of an action (the inverse of :func:`parse_action`)."""
-    out = {"type": TYPE_OF[type(action)], "player": action.player}
+    out: dict = {"type": TYPE_OF[type(action)], "player": action.player}
     if isinstance(action, (Take, Refill, Place)):
         out["card"] = card_json(action.card)
     if isinstance(action, Move):

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from companion.errors import BadInput, json_path
+from companion.errors import BadInput, json_path, present
 from companion.i18n import N_, Text
 from companion.paths import assets_dir
 
@@ -123,8 +123,12 @@ class BoardDef(_Model):
         return next(o for o in self.overlays if o.key == key)
 
     def allowed_decades(self, players: int) -> tuple[int, int]:
-        low, high = self.overlay("unique_decades").allowed_decades[str(min(max(players, 1), 5))]
+        allowed = present(self.overlay("unique_decades").allowed_decades, "unique_decades.allowed_decades")
+        low, high = allowed[str(min(max(players, 1), 5))]
         return low, high
+
+    def one_era_step(self) -> int:
+        return present(self.showcase("one_era").max_step, "one_era.max_step")
 
 
 def board_path():

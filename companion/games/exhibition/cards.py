@@ -4,6 +4,8 @@ two white cards). The cards themselves are :class:`companion.cards.model.Card`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Literal, TypeGuard, overload
+
 from companion.cards.json_cards import card_to_json, parse_card
 from companion.cards.model import Card
 from companion.errors import BadInput
@@ -12,13 +14,21 @@ __all__ = ["DECADES", "Card", "card_json", "coloured", "decade", "fixed", "from_
 
 DECADES = tuple(range(1900, 2000, 10))     # the Secret Decade cards: 1900s to 1990s
 
+if TYPE_CHECKING:
+    # What fixed() and coloured() tell the type checker about a card; no such objects exist.
+    class Dated(Card):
+        year: int
 
-def fixed(c: Card | None) -> bool:
+    class Coloured(Dated):
+        continent: str     # and a year: parse() lets in no card with a continent but no year
+
+
+def fixed(c: Card | None) -> TypeGuard[Dated]:
     """Every card except Einstein (and an empty spot) has a year."""
     return c is not None and c.year is not None
 
 
-def coloured(c: Card | None) -> bool:
+def coloured(c: Card | None) -> TypeGuard[Coloured]:
     """Every card except the two white cards has a continent."""
     return c is not None and c.continent is not None
 
@@ -47,6 +57,12 @@ def same_card(a: Card, b: Card) -> bool:
     return (a.year, a.continent, a.white) == (b.year, b.continent, b.white)
 
 
+@overload
+def parse(obj, where: str, allow_empty: Literal[False] = False) -> Card: ...
+@overload
+def parse(obj, where: str, allow_empty: bool) -> Card | None: ...
+
+
 def parse(obj, where: str, allow_empty: bool = False) -> Card | None:
     """An Exhibition card from its JSON form (cli.md) or a sticker payload; BadInput names where."""
     card = parse_card(obj, where, allow_empty=allow_empty)
@@ -56,6 +72,8 @@ def parse(obj, where: str, allow_empty: bool = False) -> Card | None:
         if isinstance(obj, str):
             raise BadInput(where, f"{obj} ({card.label()}) is not an Exhibition card: it has no continent")
         raise BadInput(f"{where}.continent", "an Exhibition card needs a continent (OC SA AF AS EU NA), or is white")
+    if card.white is None and card.year is None:
+        raise BadInput(where, f"{obj} ({card.label()}) is not an Exhibition card: it has no year")
     return card
 
 

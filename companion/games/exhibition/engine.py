@@ -11,15 +11,25 @@ are skipped; the game ends when everyone is finished, or when the stock and the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from operator import itemgetter
+from typing import Any, NoReturn
 
 from companion.errors import BadInput
 from companion.games.base import Event, parse_players, refuse
 from companion.games.base import Illegal as _Illegal
 from companion.games.exhibition import actions as A
 from companion.games.exhibition.actions import action_to_json, parse_action  # noqa: F401 (contract)
-from companion.games.exhibition.board import (CONTINENTS, DEPOT, SHOWCASES, board, layout_warnings, parse_layout,
-                                              spot_name)
+from companion.games.exhibition.board import (
+    CONTINENTS,
+    DEPOT,
+    SHOWCASES,
+    board,
+    layout_warnings,
+    parse_layout,
+    spot_name,
+)
 from companion.games.exhibition.cards import Card, card_json, coloured, label, parse, same_card
 from companion.games.exhibition.options import parse_options
 from companion.games.exhibition.rules import Context, Exhibit, claims_against, hall_spots_for, placement_problem
@@ -33,7 +43,7 @@ _SETUP_KEYS = ("type", "game", "players", "market", "stock", "first_player", "la
                "secret_decade")
 
 
-def _no(msgid: str, **params):
+def _no(msgid: str, **params) -> NoReturn:
     raise _Illegal(msgid, **params)
 
 
@@ -211,7 +221,7 @@ def _refill(s: GameState, a: A.Refill, events: list[Event]) -> GameState:
     me, turn = s.player, s.turn
     if not turn.taken:
         _no(N_("Nothing to refill yet: {player} has not taken a card this turn."), player=me.name)
-    if not turn.needs_refill:
+    if not turn.needs_refill or turn.column is None:     # a refill is needed only after a take from a column
         _no(N_("The {continent} column was already refilled this turn, or the stock is empty."),
             continent=turn.column)
     if a.card is None:
@@ -290,7 +300,8 @@ def _secret(s: GameState, p: int, a: A.Secret, events: list[Event]) -> GameState
     return s.with_player(p, secret_decade=a.decade)
 
 
-_HANDLERS = {A.Take: _take, A.Move: _move, A.Refill: _refill, A.Place: _place, A.Finish: _finish}
+_HANDLERS: dict[type, Callable[[GameState, Any, list[Event]], GameState]] = {
+    A.Take: _take, A.Move: _move, A.Refill: _refill, A.Place: _place, A.Finish: _finish}
 
 
 def _advance(s: GameState, events: list[Event]) -> GameState:
@@ -397,7 +408,7 @@ def summary(state: GameState) -> dict:
         "secret_decade_variant": s.secret_variant,
         "claims": claims,
         "six_continents": sorted(({"player": p.name, "round": p.six_continents_round} for p in s.players
-                                  if p.six_continents_round is not None), key=lambda r: r["round"]),
+                                  if p.six_continents_round is not None), key=itemgetter("round")),
         "end_reason": s.end_reason,
     }
     warnings = layout_warnings(s.layout)

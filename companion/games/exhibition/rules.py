@@ -9,6 +9,7 @@ where the rule breaks (the right-hand card of a pair) and says which rule and wh
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from companion.games.exhibition.board import DEPOT, Layout, board, spot_name
 from companion.games.exhibition.cards import Card, coloured, decade, fixed, label
@@ -25,7 +26,7 @@ class Exhibit:
     depot: tuple[Card | None, ...]
 
     @classmethod
-    def empty(cls, name: str, layout: Layout) -> "Exhibit":
+    def empty(cls, name: str, layout: Layout) -> Exhibit:
         return cls(name, tuple((k, (None,) * n) for k, n in layout.spots), (None,) * layout.depot)
 
     def showcase(self, key: str) -> tuple[Card | None, ...]:
@@ -33,7 +34,7 @@ class Exhibit:
             return self.depot
         return dict(self.hall)[key]
 
-    def with_card(self, key: str, index: int, card: Card) -> "Exhibit":
+    def with_card(self, key: str, index: int, card: Card) -> Exhibit:
         if key == DEPOT:
             return replace(self, depot=_put(self.depot, index, card))
         return replace(self, hall=tuple((k, _put(s, index, card) if k == key else s) for k, s in self.hall))
@@ -74,7 +75,8 @@ class Claims:
 def claims_against(exhibits, me: int, layout: Layout, only_before: bool = False) -> Claims:
     """The claims of every player but ``me`` (``only_before``: the players listed before ``me``, so a
     table that shares a continent is reported at the later player)."""
-    continents, decades = {}, {}
+    continents: dict[str, tuple[str, Card]] = {}
+    decades: dict[int, tuple[str, Card]] = {}
     unique = layout.covered_by("unique_decades")
     for j, ex in enumerate(exhibits):
         if j == me or (only_before and j > me):
@@ -128,7 +130,7 @@ def showcase_name(key: str, layout: Layout) -> str:
 def _g1(cards) -> Problem | None:
     """Years strictly ascend from left to right; Einstein fits anywhere."""
     idx = [i for i, c in enumerate(cards) if fixed(c)]
-    for a, b in zip(idx, idx[1:]):
+    for a, b in pairwise(idx):
         left, right = cards[a], cards[b]
         if left.year == right.year:
             return Problem(b, N_("{right} has the same year as {left}; equal years never share a showcase"),
@@ -171,9 +173,9 @@ def _one_continent(cards, ctx: Context) -> Problem | None:
 
 
 def _one_era(cards, ctx: Context) -> Problem | None:
-    step = board().showcase("one_era").max_step
+    step = board().one_era_step()
     idx = [i for i, c in enumerate(cards) if fixed(c)]
-    for a, b in zip(idx, idx[1:]):
+    for a, b in pairwise(idx):
         distance = b - a
         between = cards[a + 1:b]
         bridged = all(c is not None for c in between)      # adjacent, or only Einstein between

@@ -18,8 +18,18 @@ import textwrap
 from dataclasses import dataclass
 
 from companion.errors import BadInput, json_path
-from companion.games.exhibition.board import (CONTINENTS, DEPOT, OVERLAYS, SCORING_OVERLAYS, SHOWCASES, Layout,
-                                              board, layout_warnings, parse_layout, spot_name)
+from companion.games.exhibition.board import (
+    CONTINENTS,
+    DEPOT,
+    OVERLAYS,
+    SCORING_OVERLAYS,
+    SHOWCASES,
+    Layout,
+    board,
+    layout_warnings,
+    parse_layout,
+    spot_name,
+)
 from companion.games.exhibition.cards import DECADES, Card, coloured, decade, fixed, label, parse
 from companion.games.exhibition.options import Options, parse_options
 from companion.games.exhibition.rules import Context, Exhibit, claims_against, exhibit_problem
@@ -112,9 +122,9 @@ def _player_facts(f: Final, layout: Layout, options: Options) -> dict:
     gap = None
     if layout.overlay("years_gap") is None:
         left, right = ex.showcase("years_gap")
-        usable = fixed(left) and fixed(right) and (options.white_1945_in_years_gap
-                                                   or (left.white is None and right.white is None))
-        gap = right.year - left.year if usable else None
+        if fixed(left) and fixed(right) and (options.white_1945_in_years_gap
+                                             or (left.white is None and right.white is None)):
+            gap = right.year - left.year
         facts["years_gap_cards"] = (left, right)
     facts["years_gap"] = gap
     # Continent Focus, Number of Decades, Chain of Years: coloured Hall cards only
@@ -138,9 +148,9 @@ def _player_facts(f: Final, layout: Layout, options: Options) -> dict:
     short = layout.covered_by("short_era")
     if short is not None:
         cards = ex.showcase(short)
-        full = all(c is not None for c in cards)
+        years = [c.year for c in cards if fixed(c)]
         facts["short_era_cards"] = cards
-        facts["short_era"] = cards[-1].year - cards[0].year if full and all(fixed(c) for c in cards) else None
+        facts["short_era"] = years[-1] - years[0] if len(years) == len(cards) else None
     old = layout.covered_by("antiquity")
     if old is not None:
         cards = ex.showcase(old)
@@ -240,10 +250,11 @@ def score_finals(finals: list[Final], layout: Layout, options: Options, market=N
             e["short_era"] = se
         old = layout.covered_by("antiquity")
         if old is not None:
-            an = {"showcase": old, "card": label(x["antiquity_cards"][-1]), "year": olds[i]}
+            oldest = olds[i]
+            an = {"showcase": old, "card": label(x["antiquity_cards"][-1]), "year": oldest}
             if solo:
-                if olds[i] is not None and x["antiquity_full"]:
-                    lower = [y for y in market_years if y < olds[i]]
+                if oldest is not None and x["antiquity_full"]:
+                    lower = [y for y in market_years if y < oldest]
                     an["market_lower"] = lower
                     b["antiquity"] = max(0, AWARDS - len(lower))
                 else:

@@ -85,11 +85,11 @@ class GameState:
     def column(self, continent: str) -> tuple[Card, ...]:
         return self.market[CONTINENTS.index(continent)]
 
-    def with_column(self, continent: str, cards) -> "GameState":
+    def with_column(self, continent: str, cards) -> GameState:
         i = CONTINENTS.index(continent)
         return replace(self, market=self.market[:i] + (sort_column(cards),) + self.market[i + 1:])
 
-    def with_player(self, i: int, **changes) -> "GameState":
+    def with_player(self, i: int, **changes) -> GameState:
         return replace(self, players=self.players[:i] + (replace(self.players[i], **changes),) + self.players[i + 1:])
 
     def market_cards(self) -> list[Card]:
