@@ -190,8 +190,11 @@ def test_the_last_turn_and_the_explained_score_sheet(tmp_path):
     assert "1943 OC fits nowhere in Ana's Hall: put it in the Depot, or end the exhibition." in k.texts()
     assert drawn(k, "choice") == ["End the exhibition"]     # Ana's Depot is full
     choose(k, "End the exhibition")
-    assert drawn(k, "verdict") == ["Ana's exhibition is over"]
-    assert "Ana's exhibition is finished. The game is over." in drawn(k, "then")
+    # the game is over: the winner first, then what ended it; OK leads to the score
+    winner = k.session.summary()["winners"][0]
+    assert drawn(k, "verdict") == [f"{winner} wins the game!"]
+    assert drawn(k, "reason") == ["Ana's exhibition is over: 1943 OC fits nowhere in the Hall: it leaves the game."]
+    assert "OK: see the score" in k.texts()
     press(k, OK)
     assert k.stack.top.name == "score"
     result = k.session.summary()
@@ -221,7 +224,9 @@ def test_spanish_on_the_table_and_the_score_sheet(tmp_path):
     choose(k, "1920s")
     choose(k, "1927")
     choose(k, "Terminar la exposición")
-    assert drawn(k, "verdict") == ["La exposición de Ana ha terminado"]
+    winner = k.session.summary()["winners"][0]
+    assert drawn(k, "verdict") == [f"¡{winner} gana la partida!"]
+    assert drawn(k, "reason")[0].startswith("La exposición de Ana ha terminado: ")
     press(k, OK)
     press(k, NEXT)
     assert "Cadena de años" in drawn(k, "score-label")

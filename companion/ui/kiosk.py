@@ -69,7 +69,7 @@ class Kiosk:
         top = self.stack.top
         if top is None:
             return
-        if cmd.kind == MENU and top.name not in ("menu", "pin", "fault:bug"):
+        if cmd.kind == MENU and top.opens_menu:
             self.stack.push("menu")
             return
         if cmd.kind == TEXT and not top.typing:

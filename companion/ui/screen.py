@@ -24,6 +24,7 @@ BUTTON_COLOURS = {NEXT: theme.INFO, OK: theme.CORRECT, UNDO: theme.WARN, MENU: t
 class Screen:
     name = "screen"
     typing = False            # True while the keyboard types letters (a name)
+    opens_menu = True         # MENU opens the menu over this screen (and its box says so)
     title = ""                # msgid or Text for the title bar
 
     def __init__(self, kiosk):
@@ -32,6 +33,13 @@ class Screen:
     # what the four buttons do here: {NEXT: msgid, ...}; shown in the bar at the bottom
     def hints(self) -> dict:
         return {}
+
+    def button_hints(self) -> dict:
+        """The hints with MENU's, where MENU opens the menu."""
+        hints = dict(self.hints())
+        if self.opens_menu:
+            hints.setdefault(MENU, N_("menu"))
+        return hints
 
     def handle(self, cmd: Command) -> None:
         pass
@@ -58,7 +66,7 @@ class Screen:
                    max_width=c.w - c.px(140), role="title")
             c.text(Literal(self.kiosk.lang.upper()), (c.w - c.px(16), c.px(28)), theme.SMALL, theme.MUTED,
                    anchor="midright", role="lang")
-        draw_hints(c, self.hints())
+        draw_hints(c, self.button_hints())
 
 
 def hint_bar_height(c: Canvas) -> int:

@@ -69,7 +69,7 @@ class AttractScreen(Screen):
         prompt = N_("Press OK to continue the game") if self.kiosk.game_in_progress() else N_("Press OK to start")
         c.text(prompt, (c.w // 2, c.px(385)), theme.TITLE, colour, bold=True, anchor="center",
                max_width=c.w - c.px(40), role="prompt")
-        draw_hints(c, self.hints())
+        draw_hints(c, self.button_hints())
 
     def draw_cards(self, c: Canvas, area: pygame.Rect):
         """A little row of cards: one slides into its gap and is ticked (the whole idea in a picture)."""

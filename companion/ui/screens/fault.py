@@ -42,7 +42,7 @@ class FaultScreen(Screen):
     def draw(self, c: Canvas):
         c.fill(theme.BG)
         from companion.ui.screen import draw_hints
-        draw_hints(c, self.hints())
+        draw_hints(c, self.button_hints())
         c.warn_mark((c.px(56), c.px(56)), c.px(34))
         c.paragraph(self.headline, (c.px(110), c.px(18), c.w - c.px(126), c.px(80)), theme.TITLE * 0.9, theme.WARN,
                     bold=True, role="headline", valign="middle")
@@ -110,6 +110,8 @@ def store_error(kiosk, message: str, on_retry, on_drop) -> FaultScreen:
 
 @screen("fault:bug")
 class BugScreen(FaultScreen):
+    opens_menu = False
+
     def __init__(self, kiosk, log_path):
         body = Text(N_("Something went wrong inside the companion. The game is saved: nothing confirmed is "
                        "lost."))

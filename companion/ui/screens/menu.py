@@ -14,6 +14,7 @@ from companion.ui.keypad import DELETE, DONE, KeypadScreen
 @screen("menu")
 class MenuScreen(Screen):
     name = "menu"
+    opens_menu = False
     title = N_("Menu")
 
     def __init__(self, kiosk):
@@ -115,6 +116,7 @@ class PinScreen(KeypadScreen):
     handed to ``then(pin)``."""
 
     name = "pin"
+    opens_menu = False
     keys = list("1234567890") + [DELETE, DONE]
     columns = 6
     key_size = theme.TITLE

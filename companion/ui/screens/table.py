@@ -80,7 +80,7 @@ class TableScreen(Screen):
             highlight = self.turns.pending if self.phase == "propose" else None
             self.view.draw_board(c, board.inflate(-c.px(12), -c.px(12)), self.session, highlight)
             self.draw_band(c, band)
-        draw_hints(c, self.hints())
+        draw_hints(c, self.button_hints())
 
     def draw_turn_bar(self, c: Canvas, rect: pygame.Rect):
         c.box(rect, theme.PANEL, radius=0)
@@ -196,9 +196,8 @@ class TableScreen(Screen):
         y = rect.y + radius * 2 + c.px(40)
         reason = v.reason
         if end:
-            said = render(v.headline, c.lang)
-            said += " " if said[-1:] in "!?." else ": "
-            reason = Literal(said + render(v.reason or "", c.lang))
+            said, why = render(v.headline, c.lang), render(v.reason or "", c.lang)
+            reason = Literal(f"{said}{' ' if said[-1:] in '!?.' else ': '}{why}" if why else said)
         if reason:
             used = c.paragraph(reason, (rect.x + c.px(30), y, rect.w - c.px(60), (rect.bottom - y) * 0.55),
                                theme.LARGE, role="reason")
