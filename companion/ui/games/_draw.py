@@ -6,7 +6,7 @@ import pygame
 
 from companion.cards.model import Card, year_label
 from companion.ui import theme
-from companion.ui.canvas import Canvas, Literal
+from companion.ui.canvas import Canvas, Literal, font
 
 
 def card_tile(c: Canvas, rect: pygame.Rect, card: Card | None, show_year: bool = True, highlight=None,
@@ -23,14 +23,31 @@ def card_tile(c: Canvas, rect: pygame.Rect, card: Card | None, show_year: bool =
         c.box(rect.inflate(c.px(6), c.px(6)), highlight, radius=8, width=c.px(4))
     year = year_label(card.year) if (show_year and card.year is not None) else "?"
     size = max(10.0, min(28.0, rect.w / c.u / max(3.2, len(year) * 0.62)))
-    c.text(Literal(year), (rect.centerx, rect.y + rect.h * 0.42), size, theme.CARD_TEXT, bold=True, anchor="center",
-           max_width=rect.w - c.px(4), role=role)
+    title_top = _year(c, rect, year, size, role)
     title = card.title_in(c.lang)
-    where = (rect.x + c.px(3), rect.y + rect.h * 0.6, rect.w - c.px(6), rect.h * 0.38)
+    where = (rect.x + c.px(3), title_top, rect.w - c.px(6), rect.bottom - title_top - c.px(2))
     # A title too long for a small tile is left to the card itself (and to the verdict, which names it):
     # half a title would read as another card.
     if title and rect.h > c.px(46) and c.fits(Literal(title), where, 12):
         c.paragraph(Literal(title), where, 12, theme.CARD_TEXT, align="center", role="card-title")
+
+
+def _year(c: Canvas, rect: pygame.Rect, year: str, size: float, role: str) -> float:
+    """The year, always whole: on one line if it fits, else its number over its era ("44" over "BC")
+    -- a cut "44 …" would read as AD 44. Returns where the title may start."""
+    room = rect.w - c.px(4)
+    number, _, era = year.partition(" ")
+    whole_px = c.fit_size(year, size, True, room)
+    # one line while it stays about as big as the number alone would be
+    if not era or (font(whole_px, True).size(year)[0] <= room and whole_px >= 0.85 * c.fit_size(number, size, True, room)):
+        c.text(Literal(year), (rect.centerx, rect.y + rect.h * 0.42), size, theme.CARD_TEXT, bold=True,
+               anchor="center", max_width=room, role=role)
+        return rect.y + rect.h * 0.6
+    top = c.text(Literal(number), (rect.centerx, rect.y + rect.h * 0.36), size, theme.CARD_TEXT, bold=True,
+                 anchor="center", max_width=room, role=role)
+    low = c.text(Literal(era), (rect.centerx, top.bottom), size * 0.6, theme.CARD_TEXT, bold=True, anchor="midtop",
+                 max_width=room, role=role + "-era")
+    return low.bottom + c.px(2)
 
 
 def row_of_cards(c: Canvas, area: pygame.Rect, cards: list, gap_mark: int | None = None, new_card=None,

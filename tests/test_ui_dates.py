@@ -1,0 +1,41 @@
+"""A date on a card tile is always drawn whole: "44 …" next to "79" would read as AD 44."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from companion.cards.model import Card, year_label
+from companion.ui.canvas import Canvas
+from companion.ui.games._draw import grid_of_cards, row_of_cards
+
+YEARS = [-10000, -3000, -753, -44, -1, 79, 1066, 1492, 1969, 2001, -12345, 2024]
+
+
+def _drawn(size, draw):
+    pygame.init()
+    c = Canvas(pygame.Surface(size), "en")
+    draw(c)
+    return c.drawn
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+@pytest.mark.parametrize("n", [5, 12, 24])
+def test_every_year_in_a_row_is_whole(size, n):
+    cards = [Card(year=YEARS[i % len(YEARS)], title="A rather long title of a card") for i in range(n)]
+    area = pygame.Rect(300, 60, size[0] - 320, size[1] // 2)
+    drawn = _drawn(size, lambda c: row_of_cards(c, area, cards, gap_mark=n // 2, new_card=cards[0]))
+    years = [d for d in drawn if d.role in ("card", "card-era")]
+    assert not [d for d in drawn if d.cut and d.role.startswith("card")], [d for d in drawn if d.cut]
+    shown = " ".join(d.text for d in years)
+    for card in cards:
+        assert year_label(card.year).split(" ")[0] in shown
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_every_year_in_the_grid_is_whole(size):
+    rows = [[Card(year=YEARS[(r * 5 + col) % len(YEARS)], title="Title") for col in range(5)] for r in range(5)]
+    gaps = [[None] * 5 for _ in range(4)]
+    area = pygame.Rect(300, 60, size[0] - 320, size[1] - 200)
+    drawn = _drawn(size, lambda c: grid_of_cards(c, area, rows, gaps))
+    assert not [d for d in drawn if d.cut and d.role.startswith("card")], [d for d in drawn if d.cut]
