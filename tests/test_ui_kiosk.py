@@ -414,3 +414,19 @@ def test_every_menu_entry(entry):
         assert top == "attract" and k.game_in_progress()       # the game is kept, not ended
     elif entry == "quit":
         assert not k.running
+
+
+def test_the_demo_without_a_screen_says_what_to_do_and_exits_2(tmp_path):
+    """`./dev.sh demo` on a machine with no display: one line with the way out, exit 2, no endless run."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env["XDG_RUNTIME_DIR"] = str(tmp_path)
+    out = subprocess.run([sys.executable, "-m", "companion", "kiosk", "--demo", "--windowed"], env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2, out.stderr
+    lines = [ln for ln in out.stderr.splitlines() if ln.startswith("display:")]
+    assert len(lines) == 1 and "--autoplay 40 --screenshots shots/" in lines[0] and "companion doctor" in lines[0]
+    assert "Traceback" not in out.stderr
