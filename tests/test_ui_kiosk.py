@@ -430,3 +430,15 @@ def test_the_demo_without_a_screen_says_what_to_do_and_exits_2(tmp_path):
     lines = [ln for ln in out.stderr.splitlines() if ln.startswith("display:")]
     assert len(lines) == 1 and "--autoplay 40 --screenshots shots/" in lines[0] and "companion doctor" in lines[0]
     assert "Traceback" not in out.stderr
+
+
+def test_the_unknown_card_screen_tells_the_players_what_to_do_and_logs_the_owners_command(caplog):
+    import logging
+
+    caplog.set_level(logging.WARNING)
+    k = make(tour=True)
+    run_until(k, lambda k: k.stack.top.name == "fault:unknown-card", frames=1500)
+    shown = " ".join(k.texts())
+    assert "Take that card off the table" in shown and "For the owner" in shown
+    assert "companion deck" not in shown                     # no shell command for a café's customers
+    assert any("companion deck" in r.getMessage() for r in caplog.records)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pygame
 
 from companion.i18n import N_, Text
@@ -9,6 +11,8 @@ from companion.inputs.commands import BACK, OK, UNDO
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
 from companion.ui.screen import screen, Screen
+
+log = logging.getLogger(__name__)
 
 
 class FaultScreen(Screen):
@@ -73,18 +77,22 @@ def camera_lost(kiosk, detail: str = "") -> FaultScreen:
 
 @screen("fault:unknown-card")
 def unknown_card(kiosk, payload: str, on_ok) -> FaultScreen:
-    """The sticker is ours but its deck or number is not registered: say which, and how to add it."""
+    """The sticker is ours but its deck or number is not registered. The players are told what to do
+    at the table; how the owner registers the card goes to the kiosk's log, not onto the screen."""
     from companion.cards.decks import UnknownCard, reload_decks, resolve
+    from companion.paths import data_dir
 
     reload_decks()  # a deck registered on the command line since start-up counts
     try:
         resolve(payload)
-        what = Text(N_("{payload} is now registered: take the card off and lay it again."), {"payload": payload})
+        owner = Text(N_("{payload} is now registered: take the card off and lay it again."), {"payload": payload})
     except UnknownCard as e:
-        what = e.text
+        log.warning("unknown card %s: %s", payload, e.text.render("en"))
+        owner = Text(N_("For the owner: this card is not registered; how to add it is in {log}."),
+                     {"log": str(data_dir() / "kiosk.log")})
     body = Text(N_("The camera read the sticker {payload}, but no registered card has it, so the companion "
                    "cannot say whether the card is right. Nothing was recorded."), {"payload": payload})
-    checks = [what, Text(N_("Take that card off the table, or play with cards of the chosen deck."))]
+    checks = [Text(N_("Take that card off the table, or play with cards of the chosen deck.")), owner]
     return FaultScreen(kiosk, "unknown-card", Text(N_("Unknown card")), body, checks, on_ok=on_ok,
                        ok_label=N_("it is gone"))
 
