@@ -138,3 +138,13 @@ def test_the_printed_code_is_the_camera_matrix(monkeypatch, tmp_path):
         assert result.module_mm < 0.4  # bigger symbols, smaller modules for the same sticker size
     finally:
         pdf.code_matrix.cache_clear()
+
+
+def test_printed_exhibition_cards_use_the_kiosks_colour_blind_safe_continent_colours():
+    from companion.print import cards
+    from companion.ui import theme
+    from companion.ui.games import _exhibition_board
+
+    assert cards.CONTINENT_COLOURS == _exhibition_board.CONTINENT_COLOURS == theme.CONTINENT_COLOURS
+    okabe_ito = {(0, 158, 115), (230, 159, 0), (204, 121, 167), (240, 228, 66), (0, 114, 178), (86, 180, 233)}
+    assert set(theme.CONTINENT_COLOURS.values()) == okabe_ito

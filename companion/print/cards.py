@@ -46,6 +46,7 @@ from companion.print.pdf import (
     tr,
     year_text,
 )
+from companion.ui import theme
 from companion.ui.theme import PERIOD_COLOURS
 
 CARD_W, CARD_H = 63 * mm, 88 * mm
@@ -53,9 +54,8 @@ COLS, ROWS = 3, 3
 BORDER = 3.5 * mm          # white on every face: absorbs duplex misregistration
 CODE_SIZE = 16 * mm        # the printed code with its white quiet zone
 CUT_MARK = 5 * mm
-# The project's continent colours for its own Exhibition print-and-play (the box's are not public).
-CONTINENT_COLOURS = {"OC": (126, 87, 194), "SA": (67, 160, 71), "AF": (230, 150, 20), "AS": (211, 57, 53),
-                     "EU": (30, 136, 229), "NA": (109, 76, 65)}
+# The kiosk's continent colours on the project's own Exhibition print-and-play (the box's are not public).
+CONTINENT_COLOURS = theme.CONTINENT_COLOURS
 GREY = (120, 120, 128)
 
 
@@ -210,7 +210,8 @@ def _band(c, colour, label: str, label2: str | None) -> None:
     y = CARD_H - BORDER - h
     _rgb(c, colour)
     c.roundRect(x, y, w, h, 2 * mm, stroke=0, fill=1)
-    c.setFillColorRGB(1, 1, 1)
+    light = 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2] > 150   # dark text on a light band
+    c.setFillColorRGB(*((0.08, 0.08, 0.1) if light else (1, 1, 1)))
     c.setFont(FONT_BOLD, 8.5)
     c.drawCentredString(CARD_W / 2, y + h - 5 * mm, fit_text(label, FONT_BOLD, 8.5, w - 4 * mm))
     if label2:

@@ -28,3 +28,8 @@ PERIOD_COLOURS = {               # Cronología's period backgrounds (as printed 
 
 # Text sizes (reference pixels). At 800x480 on a 7" screen 26 px is about 5 mm: readable at 1.5 m.
 HUGE, TITLE, LARGE, BODY, SMALL = 64, 40, 32, 26, 22
+
+# Exhibition's continents, on screen and on the printed cards alike: Okabe-Ito colours, told apart by
+# most colour-blind players (the continent's code is written beside them too)
+CONTINENT_COLOURS = {"OC": (0, 158, 115), "SA": (230, 159, 0), "AF": (204, 121, 167), "AS": (240, 228, 66),
+                     "EU": (0, 114, 178), "NA": (86, 180, 233)}

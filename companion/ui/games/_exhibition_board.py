@@ -11,9 +11,7 @@ from companion.i18n import N_
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal, font
 
-# Okabe-Ito colours (told apart by most colour-blind players); the continent's code is printed too
-CONTINENT_COLOURS = {"OC": (0, 158, 115), "SA": (230, 159, 0), "AF": (204, 121, 167), "AS": (240, 228, 66),
-                     "EU": (0, 114, 178), "NA": (86, 180, 233)}
+CONTINENT_COLOURS = theme.CONTINENT_COLOURS
 WHITE_CARD = (250, 250, 250)
 
 SHOWCASE_LABELS = {"one_continent": N_("One\nContinent"), "one_era": N_("One Era"), "plain": N_("Plain"),
