@@ -3,13 +3,23 @@
 import collections
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from companion import cli
 from companion.cards.deck_csv import parse_cards, parse_year
-from companion.cards.decks import ForeignCode, UnknownCard, all_decks, get_deck, reload_decks, resolve, user_deck_path
+from companion.cards.decks import (
+    ForeignCode,
+    UnknownCard,
+    all_decks,
+    get_deck,
+    parse_deck,
+    reload_decks,
+    resolve,
+    user_deck_path,
+)
 from companion.cards.model import CONTINENTS, ICONS, PERIODS
 from companion.errors import BadInput
 from companion.paths import assets_dir
@@ -227,3 +237,23 @@ def test_all_decks_resolve_every_number():
     for deck in all_decks():
         for payload in deck.payloads():
             assert resolve(payload).code == payload
+
+
+@pytest.mark.parametrize("game, card, message", [
+    ("exhibition", {"n": 1, "year": 1850, "continent": "EU"}, "cards[0].year: 1850 is not in the twentieth century"),
+    ("timeline", {"n": 1, "year": 3000, "title": "x"}, "cards[0].year: 3000 is after this year"),
+    ("cronologia", {"n": 1, "year": 3000, "title": "x", "period": "contemporanea"}, "after this year"),
+    ("ancient-knowledge", {"n": 1, "ak_id": "babylonn"}, "'babylonn' is not an Ancient Knowledge card; did you "
+                                                          "mean babylon?"),
+])
+def test_a_deck_refuses_cards_its_game_cannot_have(game, card, message):
+    with pytest.raises(BadInput, match=re.escape(message)):
+        parse_deck({"id": "XX", "name": "x", "game": game, "cards": [card]}, "deck.json")
+
+
+def test_a_deck_holds_each_card_once():
+    cards = [{"n": 1, "year": 1969, "title": "Moon landing"}, {"n": 7, "year": 1969, "title": "Moon landing"}]
+    with pytest.raises(BadInput, match=re.escape("cards[1].n: the same card as cards[0] (number 1)")):
+        parse_deck({"id": "XX", "name": "x", "game": "timeline", "cards": cards}, "deck.json")
+    cards[1]["title"] = "Woodstock"
+    assert len(parse_deck({"id": "XX", "name": "x", "game": "timeline", "cards": cards}, "deck.json")) == 2

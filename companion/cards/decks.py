@@ -104,6 +104,7 @@ class DeckFile(BaseModel):
     @model_validator(mode="after")
     def _cards_fit_game(self):
         seen: dict[int, int] = {}
+        same: dict[str, int] = {}          # a card's facts -> its index
         for i, c in enumerate(self.cards):
             if c.n in seen:
                 raise _CardError(i, "n", f"number {c.n} is used twice (also cards[{seen[c.n]}])")
@@ -111,6 +112,12 @@ class DeckFile(BaseModel):
             wrong = registry.spec_for(self.game).check_card(c)
             if wrong is not None:
                 raise _CardError(i, *wrong)
+            facts = c.model_dump_json(exclude={"n", "circa", "review"})
+            if facts in same:
+                j = same[facts]
+                raise _CardError(i, "n", f"the same card as cards[{j}] (number {self.cards[j].n}): a deck holds each "
+                                          "card once")
+            same[facts] = i
         return self
 
 

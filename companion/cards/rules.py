@@ -3,11 +3,20 @@ something is missing or contradicts the game, else None."""
 
 from __future__ import annotations
 
+import datetime
+
+
+def _history(year: int):
+    """A historical event has happened: a year after this one is a typing mistake (3000 for 300?)."""
+    now = datetime.date.today().year
+    return ("year", f"{year} is after this year ({now}): a card dates something that has happened") \
+        if year > now else None
+
 
 def dated(c):
     if c.year is None:
         return "year", "a timeline card needs a year"
-    return None
+    return _history(c.year)
 
 
 def dated_with_period(c):
@@ -15,7 +24,7 @@ def dated_with_period(c):
         return "year", "a cronologia card needs a year"
     if c.period is None:
         return "period", "a cronologia card needs a period"
-    return None
+    return _history(c.year)
 
 
 def exhibition(c):
@@ -28,10 +37,18 @@ def exhibition(c):
         return "year", "the Einstein card has no year"
     if c.white == "1945" and c.year not in (None, 1945):
         return "year", "the 1945 white card's year is 1945"
+    if c.year is not None and not 1900 <= c.year <= 1999:
+        return "year", f"{c.year} is not in the twentieth century: Exhibition's cards are from 1900 to 1999"
     return None
 
 
 def ancient_knowledge(c):
     if not c.ak_id:
         return "ak_id", "an Ancient Knowledge card needs its catalog id"
+    from companion.games.ancient_knowledge.catalog import catalog
+
+    known = catalog()
+    if c.ak_id not in known.builders and c.ak_id not in known.techs:
+        hint = known.suggest(c.ak_id)
+        return "ak_id", f"{c.ak_id!r} is not an Ancient Knowledge card" + (f"; did you mean {hint[0]}?" if hint else "")
     return None
