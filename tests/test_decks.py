@@ -152,12 +152,20 @@ def test_bundled_decks_are_read_only_and_a_copy_replaces_them(capsys, tmp_path):
         writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    code, out, _ = run_cli(capsys, "deck", "import", "EXH20", str(out_csv))
+    # a printed sticker changing meaning is refused unless asked for, and then said loudly, with a backup
+    code, out, err = run_cli(capsys, "deck", "import", "EXH20", str(out_csv))
+    assert code == 2 and "printed stickers 17 of EXH20 would name other cards" in err and "--replace" in err
+    assert resolve("TC:EXH20:017").continent == old
+    code, out, err = run_cli(capsys, "deck", "import", "EXH20", str(out_csv), "--replace")
     assert code == 0 and "0 added, 1 changed, 0 removed" in out
+    assert err.startswith("WARNING: printed stickers 17 of EXH20 would name other cards")
+    assert list(user_deck_path("EXH20").parent.glob("EXH20.*.json.bak"))
     assert resolve("TC:EXH20:017").continent == rows[16]["continent"]
     code, out, _ = run_cli(capsys, "deck", "list")
     assert "Your deck EXH20 replaces the bundled EXH20" in out
-    assert run_cli(capsys, "deck", "delete", "EXH20")[0] == 0
+    code, _, err = run_cli(capsys, "deck", "delete", "EXH20")        # not asked on a terminal: refused
+    assert code == 2 and "run again with --yes" in err
+    assert run_cli(capsys, "deck", "delete", "EXH20", "--yes")[0] == 0
     assert resolve("TC:EXH20:017").continent == old
 
 
@@ -257,3 +265,25 @@ def test_a_deck_holds_each_card_once():
         parse_deck({"id": "XX", "name": "x", "game": "timeline", "cards": cards}, "deck.json")
     cards[1]["title"] = "Woodstock"
     assert len(parse_deck({"id": "XX", "name": "x", "game": "timeline", "cards": cards}, "deck.json")) == 2
+
+
+def test_an_import_keeps_printed_numbers_and_gives_new_cards_new_ones(capsys, tmp_path):
+    """A spreadsheet without a number column, in another order, with a card left out: the cards it has
+    keep their numbers, a new card gets a number never used, and the missing one is refused."""
+    first = tmp_path / "first.csv"
+    first.write_text("year,title\n1969,Moon landing\n1989,Fall of the Berlin Wall\n2001,Wikipedia\n",
+                     encoding="utf-8")
+    assert run_cli(capsys, "deck", "import", "MYBOX", str(first), "--game", "timeline")[0] == 0
+    numbers = {c.title: n for n, c in get_deck("MYBOX").cards.items()}
+    again = tmp_path / "again.csv"
+    again.write_text("year,title\n2007,First iPhone\n2001,Wikipedia\n1989,Fall of the Berlin Wall\n"
+                     "1969,Moon landing\n", encoding="utf-8")
+    code, out, _ = run_cli(capsys, "deck", "import", "MYBOX", str(again))
+    assert code == 0 and "1 added, 0 changed, 0 removed" in out
+    now = {c.title: n for n, c in get_deck("MYBOX").cards.items()}
+    assert {t: now[t] for t in numbers} == numbers and now["First iPhone"] == 4
+    less = tmp_path / "less.csv"
+    less.write_text("year,title\n1969,Moon landing\n", encoding="utf-8")
+    code, _, err = run_cli(capsys, "deck", "import", "MYBOX", str(less))
+    assert code == 2 and "stickers 2, 3, 4 would name no card" in err
+    assert len(get_deck("MYBOX")) == 4

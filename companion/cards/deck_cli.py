@@ -31,6 +31,7 @@ from companion.cards.decks import (
     _CardError,
     all_decks,
     bundled_deck,
+    facts_of,
     get_deck,
     reload_decks,
     save_user_deck,
@@ -75,6 +76,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="CSV file with a header row (see 'deck export' for the columns)")
     p.add_argument("--game", choices=GAMES, help="the game, when the deck is new")
     p.add_argument("--name", help="a name for people, when the deck is new (default: the id)")
+    p.add_argument("--replace", action="store_true",
+                   help="allow printed sticker numbers to change meaning or to be dropped (the old deck is "
+                        "kept as a backup); without it such an import is refused")
 
     p = sub.add_parser("export", help="write a deck's cards to a CSV file ('-' for stdout)")
     p.add_argument("deck", help="deck id or deck file path")
@@ -86,8 +90,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                              "the bundled deck for you)")
     p.add_argument("--name", help="name of the copy")
 
-    p = sub.add_parser("delete", help="delete one of your own decks")
+    p = sub.add_parser("delete", help="delete one of your own decks (a backup is kept)")
     p.add_argument("deck", help="your deck's id")
+    p.add_argument("--yes", action="store_true", help="delete without asking (its printed stickers then read as "
+                                                      "unknown cards)")
 
 
 def run(args) -> int:
@@ -275,22 +281,61 @@ def _import(args) -> int:
                                 f"({', '.join(GAMES)})")
     if existing is not None and args.game and args.game != existing.game:
         raise BadInput("--game", f"deck {deck_id} is a {existing.game} deck, not {args.game}")
-    cards = read_cards(args.file, game, deck_id)
+    cards = read_cards(args.file, game, deck_id, existing.entries() if existing is not None else [])
     if existing is not None:
         spec = existing.spec.model_copy(update={"cards": cards, **({"name": args.name} if args.name else {})})
     else:
         spec = DeckFile(id=deck_id, name=args.name or deck_id, game=game, cards=cards)
-    path = _save(spec, args.file)
     summary = f"{len(cards)} cards"
+    backup = None
     if existing is not None:
         old = {e.n: e for e in existing.entries()}
         new = {e.n: e for e in cards}
-        changed = sum(1 for n in new if n in old and new[n] != old[n])
-        summary += (f" ({len(set(new) - set(old))} added, {changed} changed, "
-                    f"{len(set(old) - set(new))} removed)")
+        edited = sorted(n for n in new if n in old and facts_of(new[n]) != facts_of(old[n]))
+        dropped = sorted(set(old) - set(new))
+        if (edited or dropped) and not args.replace:
+            raise BadInput(args.file, _meanings(deck_id, edited, dropped) + "; nothing was changed. Keep those rows "
+                           "in the file, give new cards new numbers (or none), or run again with --replace "
+                           "(the old deck is kept as a backup)")
+        if edited or dropped:
+            backup = _backup(existing)
+        summary += f" ({len(set(new) - set(old))} added, {len(edited)} changed, {len(dropped)} removed)"
+    path = _save(spec, args.file)
     print(f"Imported {summary} into {deck_id} ({path}). Print its stickers with: "
           f"companion stickers {deck_id} --out {deck_id.lower()}-stickers.pdf")
+    if backup is not None:
+        print(f"WARNING: {_meanings(deck_id, edited, dropped)}: re-print or remove those stickers. The old deck is "
+              f"kept in {backup}", file=sys.stderr)
     return 0
+
+
+def _meanings(deck_id: str, edited: list[int], dropped: list[int]) -> str:
+    """What an edit does to stickers already printed, in words."""
+    parts = []
+    if edited:
+        parts.append(f"printed stickers {_numbers(edited)} of {deck_id} would name other cards")
+    if dropped:
+        parts.append(f"stickers {_numbers(dropped)} would name no card")
+    return " and ".join(parts)
+
+
+def _numbers(ns: list[int]) -> str:
+    return ", ".join(map(str, ns[:12])) + (f" and {len(ns) - 12} more" if len(ns) > 12 else "")
+
+
+def _backup(deck: Deck):
+    """A copy of a user deck's file beside it, named by the time, before it changes or goes."""
+    import datetime
+    import shutil
+
+    path = present(deck.path, f"the file of deck {deck.id}")
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.stem}.{stamp}.json.bak")
+    try:
+        shutil.copy2(path, target)
+    except OSError as e:
+        raise BadInput(str(target), f"cannot keep a backup of the deck, so nothing was changed: {e.strerror}") from None
+    return target
 
 
 def _export(args) -> int:
@@ -330,6 +375,15 @@ def _copy(args) -> int:
 def _delete(args) -> int:
     deck = _own(args.deck)
     path = present(deck.path, f"the file of deck {deck.id}")     # a user's deck was read from one
+    question = (f"Delete your deck {deck.id} ({len(deck)} cards)? Its printed stickers will read as unknown cards "
+                f"(a backup is kept)")
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise BadInput(deck.id, question.replace("?", ":", 1) + "; to delete it, run again with --yes")
+        if input(question + " [y/N] ").strip().lower() not in ("y", "yes", "s", "si", "sí"):
+            print(f"Kept {deck.id}.")
+            return 0
+    backup = _backup(deck)
     try:
         path.unlink()
     except OSError as e:
@@ -337,5 +391,5 @@ def _delete(args) -> int:
     reload_decks()
     back = bundled_deck(deck.id)
     note = f" The bundled {deck.id} is in use again." if back is not None else ""
-    print(f"Deleted your deck {deck.id} ({path}).{note}")
+    print(f"Deleted your deck {deck.id} ({path}); a backup is in {backup}.{note}")
     return 0

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from companion.cards.decks import CardEntry, DeckFile, _CardError
+from companion.cards.decks import CardEntry, DeckFile, _CardError, facts_of
 from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES
 from companion.errors import BadInput, read_text
 from companion.games import registry
@@ -107,18 +107,20 @@ def _column_letter(index: int) -> str:
     return letters
 
 
-def read_cards(path: str | Path, game: str, deck_id: str) -> list[CardEntry]:
-    """The cards of a CSV file, checked as a whole deck of ``game``; BadInput names row and column."""
+def read_cards(path: str | Path, game: str, deck_id: str, known: list[CardEntry] = ()) -> list[CardEntry]:
+    """The cards of a CSV file, checked as a whole deck of ``game``; BadInput names row and column.
+    ``known``: the deck's cards so far: a row without a number that is one of them keeps its number,
+    and a new card gets a number no card of the deck ever had (a printed sticker keeps its meaning)."""
     try:
         text = read_text(path, "file")
     except BadInput as e:
         if "UTF-8" in e.message:
             raise BadInput(e.where, e.message + "; save the spreadsheet as 'CSV UTF-8'") from None
         raise
-    return parse_cards(text, str(path), game, deck_id)
+    return parse_cards(text, str(path), game, deck_id, known)
 
 
-def parse_cards(text: str, name: str, game: str, deck_id: str) -> list[CardEntry]:
+def parse_cards(text: str, name: str, game: str, deck_id: str, known: list[CardEntry] = ()) -> list[CardEntry]:
     text = text.removeprefix("\ufeff")
     lines = text.splitlines()
     if not lines or not lines[0].strip():
@@ -180,12 +182,18 @@ def parse_cards(text: str, name: str, game: str, deck_id: str) -> list[CardEntry
         entries.append((r, fields))
 
     used = {f["n"] for _, f in entries if "n" in f}
-    next_n = max(used, default=0) + 1
+    next_n = max(used | {e.n for e in known}, default=0) + 1
+    number_of = {facts_of(e): e.n for e in known}
     cards: list[CardEntry] = []
     for r, fields in entries:
         if "n" not in fields:
-            fields["n"] = next_n
-            next_n += 1
+            same = number_of.get(facts_of(CardEntry.model_validate({**fields, "n": 1}))) if _valid(fields) else None
+            if same is not None and same not in used:
+                fields["n"] = same
+            else:
+                fields["n"] = next_n
+                next_n += 1
+            used.add(fields["n"])
         try:
             cards.append(CardEntry.model_validate(fields))
         except ValidationError as e:
@@ -229,3 +237,11 @@ def _cell(e: CardEntry, col: str) -> str:
     if isinstance(value, bool):
         return "yes" if value else ""
     return "" if value is None else str(value)
+
+
+def _valid(fields: dict) -> bool:
+    try:
+        CardEntry.model_validate({**fields, "n": 1})
+    except ValidationError:
+        return False
+    return True

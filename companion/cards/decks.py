@@ -84,6 +84,11 @@ class CardEntry(BaseModel):
                     ak_id=self.ak_id, code=format_payload(deck_id, self.n))
 
 
+def facts_of(entry: CardEntry) -> str:
+    """What a card is, without its number: two entries with the same facts are the same card."""
+    return entry.model_dump_json(exclude={"n", "circa", "review"})
+
+
 class DeckFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -112,7 +117,7 @@ class DeckFile(BaseModel):
             wrong = registry.spec_for(self.game).check_card(c)
             if wrong is not None:
                 raise _CardError(i, *wrong)
-            facts = c.model_dump_json(exclude={"n", "circa", "review"})
+            facts = facts_of(c)
             if facts in same:
                 j = same[facts]
                 raise _CardError(i, "n", f"the same card as cards[{j}] (number {self.cards[j].n}): a deck holds each "
