@@ -138,3 +138,27 @@ def test_a_refused_line_in_spanish(tmp_path, capsys):
     log = write(tmp_path, SETUP, '{"type": "place", "player": "B", "card": {"year": 1969}, "gap": 1}')
     code, _out, err = run(capsys, log, "--lang", "es")
     assert code == 2 and err.endswith("line 2: le toca a A, no a B\n")
+
+
+def test_the_text_summary_names_no_internal_keys(capsys):
+    from companion.cli import main
+
+    for path, lang, needle in (("docs/examples/timeline-worked-example.jsonl", "en", "Cards back in the box: 3"),
+                               ("docs/exhibition/game.jsonl", "es", "Variante: Década secreta")):
+        assert main(["replay", path, "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        assert needle in out
+        assert "\nbox:" not in out and "_" not in out, out
+
+
+def test_ranges_and_game_names_that_read_as_meant(capsys, tmp_path):
+    from companion.cli import main
+
+    assert main(["stickers", "HIST", "--only", "30-17", "--out", str(tmp_path / "s.pdf")]) == 2
+    assert "'30-17' runs backwards: write the smaller number first (17-30)" in capsys.readouterr().err
+    assert main(["score", "Exhibition", "docs/exhibition/table.json"]) == 0
+    assert capsys.readouterr().out.startswith("Exhibition: final score")
+    one = tmp_path / "one.jsonl"
+    one.write_text('{"type": "setup", "game": "timeline", "players": ["Ana"], "start": {"year": 1900}}\n')
+    assert main(["replay", str(one)]) == 2
+    assert "players: 1 player; " in capsys.readouterr().err

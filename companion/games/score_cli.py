@@ -27,7 +27,7 @@ def read_table(path: str):
 
 
 def run(args) -> int:
-    spec = registry.GAMES.get(args.game)
+    spec = registry.GAMES.get(args.game.lower())
     if spec is None or spec.scorer is None:
         raise BadInput(args.game, f"no scoring for this game; scorable games: {', '.join(registry.scorable())}")
     table = read_table(args.table)

@@ -166,6 +166,8 @@ def parse_numbers(spec: str | None, deck) -> list[int]:
         try:
             if "-" in part:
                 lo, hi = (int(p) for p in part.split("-", 1))
+                if lo > hi:
+                    raise BadInput("--only", f"{part!r} runs backwards: write the smaller number first ({hi}-{lo})")
                 numbers.extend(range(lo, hi + 1))
             else:
                 numbers.append(int(part))

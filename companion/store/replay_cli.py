@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from companion.errors import BadInput, read_text
+from companion.i18n import N_
 from companion.store import replay
 
 
@@ -57,6 +58,7 @@ def run(args) -> int:
 
 
 def format_summary(s: dict, lang: str = "en") -> str:
+    from companion.games.explained import sheet_lines
     from companion.games.registry import GAMES
     from companion.i18n import N_, Text
 
@@ -94,14 +96,33 @@ def format_summary(s: dict, lang: str = "en") -> str:
             out.append("  " + " ".join(f"{y if y is not None else '·':>6}" for y in row))
             if gaps is not None:
                 out.append("  " + " ".join(f"{y if y is not None else '·':>6}" for y in gaps))
+    scorer = spec.load_scorer() if spec is not None and spec.scorer else None
     for entry in s.get("scores") or []:
-        parts = ", ".join(f"{k} {v:+d}" if isinstance(v, int) and v < 0 else f"{k} {v}"
-                          for k, v in entry.get("breakdown", {}).items())
-        out.append(t(N_("{player}: {total} points, place {place} ({parts})"), player=entry.get("name"),
-                     total=entry.get("total"), place=entry.get("place"), parts=parts))
-    shown = {"game", "mode", "status", "winner", "round", "turn", "sudden_death", "timeline", "hands", "eliminated",
-             "score", "lives", "grid", "gaps", "scores"}
-    for key in sorted(set(s) - shown):
-        if s[key] not in (None, False) and not isinstance(s[key], (dict, list)):
-            out.append(f"{key}: {s[key]}")      # the rest is in --json
-    return "\n".join(out)
+        out.append(t(N_("{player}: {total} points, place {place}"), player=entry.get("name"),
+                     total=entry.get("total"), place=entry.get("place")))
+        if scorer is not None:          # the same explained figures as the kiosk's sheet and `companion score`
+            out.extend(sheet_lines(scorer.explained(s, entry), lang))
+    for key, label in _MORE.items():
+        if s.get(key) not in (None, False):
+            out.append(t(label, value=s[key]))
+    if s.get("end_reason") in _ENDS:
+        out.append(t(_ENDS[s["end_reason"]]))
+    return "\n".join(out)          # the rest is in --json
+
+
+# What else a summary may say, in words (a key not listed here is only in --json).
+_MORE = {
+    "level": N_("Level: {value}"),
+    "box": N_("Cards back in the box: {value}"),
+    "discard": N_("Cards on the discard pile: {value}"),
+    "columns_scored": N_("Columns scored: {value}"),
+    "stock": N_("Cards left to draw: {value}"),
+    "secret_decade_variant": N_("Variant: Secret Decade"),
+}
+_ENDS = {
+    "all_finished": N_("It ended when every player had finished their exhibition."),
+    "no_cards": N_("It ended when the cards ran out."),
+    "deck": N_("It ended when the deck ran out."),
+    "lives": N_("It ended when the team lost its last life."),
+    "no_union_events": N_("It ended when no union event was left to place."),
+}

@@ -230,6 +230,11 @@ def _endgame_words(endgame: list) -> Text | str:
     return Literal(text)
 
 
+def explained(doc: dict, entry: dict) -> list[ScoreRow]:
+    """A player's explained figures (the same from a score document or a game's summary)."""
+    return explained_rows(entry)
+
+
 def format_score(result: dict, lang: str = "en") -> str:
     """The score document as a sheet a person can check card by card."""
     def t(msgid, **params):

@@ -567,6 +567,12 @@ def explained_rows(entry: dict, solo: bool, layout: Layout) -> list[ScoreRow]:
     return rows
 
 
+def explained(doc: dict, entry: dict) -> list[ScoreRow]:
+    """A player's explained figures from a score document or a game's summary (its layout and players)."""
+    solo = len(doc.get("scores") or doc.get("players") or []) == 1
+    return explained_rows(entry, solo, parse_layout(doc.get("layout"), doc.get("variations"), "layout"))
+
+
 def format_score(result: dict, lang: str = "en") -> str:
     """The score document as a sheet a person can check card by card."""
     def t(msgid, **params):
