@@ -5,6 +5,7 @@ from __future__ import annotations
 import pygame
 
 from companion.cards.model import Card, year_label
+from companion.i18n import N_
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal, font
 
@@ -50,10 +51,34 @@ def _year(c: Canvas, rect: pygame.Rect, year: str, size: float, role: str) -> fl
     return low.bottom + c.px(2)
 
 
+PERIOD_WORDS = {"prehistoria": N_("Prehistory"), "antigua": N_("Ancient history"), "media": N_("Middle Ages"),
+                "moderna": N_("Early modern age"), "contemporanea": N_("Late modern age")}
+
+
+def period_legend(c: Canvas, area: pygame.Rect, cards) -> pygame.Rect:
+    """Under cards that carry a period: each period's colour with its name (colour alone is not enough
+    to tell them apart). Returns the room left above it."""
+    present = {card.period for card in cards if card is not None and card.period}
+    periods = [p for p in PERIOD_WORDS if p in present]
+    if not periods:
+        return area
+    h = c.px(22)
+    y = area.bottom - h
+    slot = area.w // len(periods)
+    for i, p in enumerate(periods):
+        x = area.x + i * slot
+        c.box(pygame.Rect(x + c.px(2), y + c.px(5), c.px(12), c.px(12)), theme.PERIOD_COLOURS.get(p, theme.MUTED),
+              radius=2)
+        c.text(PERIOD_WORDS[p], (x + c.px(18), y + h // 2), theme.SMALL * 0.75, theme.TEXT, anchor="midleft",
+               max_width=slot - c.px(20), role="period")
+    return pygame.Rect(area.x, area.y, area.w, area.h - h - c.px(4))
+
+
 def row_of_cards(c: Canvas, area: pygame.Rect, cards: list, gap_mark: int | None = None, new_card=None,
                  lines: int | None = None) -> None:
     """The shared row (Timeline, Cronología competitive), wrapped onto lines when it is long. With
     ``gap_mark`` the proposed gap is marked (and the proposed card drawn there, date hidden)."""
+    area = period_legend(c, area, cards)
     items: list = list(cards)
     if gap_mark is not None:
         items.insert(gap_mark, "new")
@@ -80,6 +105,7 @@ def row_of_cards(c: Canvas, area: pygame.Rect, cards: list, gap_mark: int | None
 def grid_of_cards(c: Canvas, area: pygame.Rect, rows: list, gaps: list, mark: tuple | None = None,
                   new_card=None) -> None:
     """Cooperative Cronología: 5 fixed rows with 4 gap rows between them (9 rows on the table)."""
+    area = period_legend(c, area, [card for row in list(rows) + list(gaps) for card in row])
     nrows = len(rows) + len(gaps)
     cols = len(rows[0]) if rows else 5
     gap = c.px(3)
