@@ -25,6 +25,7 @@ from companion.errors import BadInput
 log = logging.getLogger("companion.kiosk")
 MAX_FRAMES_PER_TURN = 3000      # autoplay gives up (exit 1) if a turn never completes
 TRIM_EVERY_S = 60               # freed heap handed back to the system (companion/heap.py)
+FEED_STALE_S = 15               # a camera silent this long is hung: the watchdog stops being pinged
 
 
 def add_arguments(parser) -> None:
@@ -125,7 +126,8 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
         from companion.vision.sources import open_source
         if table is None:
             try:
-                source = open_source(config.camera.source, width=config.camera.width, height=config.camera.height)
+                source = open_source(config.camera.source, width=config.camera.width, height=config.camera.height,
+                                     focus=config.camera.focus, mains_hz=config.camera.mains_hz)
             except BadInput:
                 raise
             table = TableFeed(source, make_tracker, threaded=threaded)
@@ -206,7 +208,8 @@ def main_loop(kiosk, turns: int | None = None) -> int:
                     kiosk.show_bug(traceback.format_exc())
             kiosk.step()
             pygame.display.flip()
-            service.watchdog()
+            if healthy(kiosk):
+                service.watchdog()
             if time.monotonic() - trimmed > TRIM_EVERY_S:
                 heap.trim()
                 trimmed = time.monotonic()
@@ -241,6 +244,13 @@ def main_loop(kiosk, turns: int | None = None) -> int:
         print(f"autoplay: {demo.turns} turns, {demo.games_done} games finished, {kiosk.frames} frames, "
               f"{len(set(kiosk.shown))} different screens")
     return code
+
+
+def healthy(kiosk) -> bool:
+    """The loop runs (it calls this) and the camera answers: a capture that never returns freezes
+    the picture, not the loop, so the feed's age counts too."""
+    age = getattr(kiosk.table, "age", None)
+    return age is None or age() < FEED_STALE_S
 
 
 def _log_to_data_dir() -> None:
