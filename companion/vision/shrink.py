@@ -14,10 +14,10 @@ import numpy as np
 
 def factor(width: int, target: int, *, at_most: bool = True) -> int:
     """The whole number to divide ``width`` by: the smallest that gives ``target`` or less
-    (``at_most``), else the one that comes nearest to it."""
+    (``at_most``), else the largest that gives ``target`` or more (never coarser than asked)."""
     if at_most:
         return max(1, -(-width // target))
-    return max(1, round(width / target))
+    return max(1, width // target)
 
 
 def shrink(image: np.ndarray, k: int) -> np.ndarray:
