@@ -63,6 +63,45 @@ def test_a_bouncing_contact_is_one_press(factory):
     buttons.close()
 
 
+def _drain_until(stream, n, seconds=2.0):
+    got, deadline = [], time.monotonic() + seconds
+    while len(got) < n and time.monotonic() < deadline:
+        got += kinds(stream)
+        time.sleep(0.01)
+    return got
+
+
+def test_a_tap_shorter_than_the_bounce_window_does_not_swallow_the_next_press(factory):
+    pins = ButtonPins(bounce_ms=40)
+    stream = CommandStream()
+    buttons = GpioButtons(pins, stream)
+    nxt = factory.pin(pins.next)
+    press(nxt)
+    release(nxt)                # a quick tap: its release falls inside the bounce window
+    time.sleep(0.1)             # the window ends; the contact is read again: released
+    press(nxt)                  # the next press counts
+    assert _drain_until(stream, 2) == [NEXT, NEXT]
+    time.sleep(0.06)
+    release(nxt)
+    buttons.close()
+
+
+def test_a_quick_tap_of_menu_is_back_once_the_bounce_window_ends(factory):
+    pins = ButtonPins(bounce_ms=40, hold_menu_seconds=1)
+    stream = CommandStream()
+    buttons = GpioButtons(pins, stream)
+    menu = factory.pin(pins.menu)
+    press(menu)
+    release(menu)
+    assert _drain_until(stream, 1) == [BACK]
+    time.sleep(0.06)
+    press(menu)                 # a second tap, after the window: BACK again
+    time.sleep(0.06)
+    release(menu)
+    assert _drain_until(stream, 1) == [BACK]
+    buttons.close()
+
+
 def test_menu_short_press_is_back_and_hold_is_menu(factory):
     pins = ButtonPins(bounce_ms=5, hold_menu_seconds=0.1)
     stream = CommandStream()
