@@ -25,6 +25,7 @@ from companion.errors import BadInput
 log = logging.getLogger("companion.kiosk")
 MAX_FRAMES_PER_TURN = 3000      # autoplay gives up (exit 1) if a turn never completes
 TRIM_EVERY_S = 60               # freed heap handed back to the system (companion/heap.py)
+MOUSE_TOUCH_ID = -1             # SDL_MOUSE_TOUCHID: a finger event SDL made from the mouse
 FEED_STALE_S = 15               # a camera silent this long is hung: the watchdog stops being pinged
 
 
@@ -175,11 +176,10 @@ def main_loop(kiosk, turns: int | None = None) -> int:
     """Events in, one frame out, 30 times a second (as fast as it goes in autoplay)."""
     import pygame
 
-    from companion.inputs.keys import key_command
-
     from companion import heap, service
 
     service.ready()
+    restore_sigterm = service.on_sigterm(lambda: setattr(kiosk, "running", False))
     trimmed = time.monotonic()
     clock = pygame.time.Clock()
     demo = kiosk.demo
@@ -188,18 +188,7 @@ def main_loop(kiosk, turns: int | None = None) -> int:
     try:
         while kiosk.running:
             for event in pygame.event.get():
-                if event.type == pygame.QUIT:
-                    kiosk.running = False
-                elif event.type == pygame.KEYDOWN:
-                    top = kiosk.stack.top
-                    cmd = key_command(event, typing=bool(top and top.typing))
-                    if cmd:
-                        kiosk.stream.post(cmd)
-                elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-                    kiosk.click(event.pos)
-                elif event.type == pygame.FINGERDOWN:
-                    w, h = kiosk.surface.get_size()
-                    kiosk.click((int(event.x * w), int(event.y * h)))
+                handle_event(kiosk, event)
             if demo is not None:
                 try:
                     demo.tick(kiosk.clock())
@@ -228,6 +217,7 @@ def main_loop(kiosk, turns: int | None = None) -> int:
                 code = 1
                 break
     finally:
+        restore_sigterm()
         service.stopping()
         close = getattr(kiosk.table, "close", None)
         if close:
@@ -244,6 +234,28 @@ def main_loop(kiosk, turns: int | None = None) -> int:
         print(f"autoplay: {demo.turns} turns, {demo.games_done} games finished, {kiosk.frames} frames, "
               f"{len(set(kiosk.shown))} different screens")
     return code
+
+
+def handle_event(kiosk, event) -> None:
+    """One SDL event. A tap on a touch screen comes as a finger event and again as a mouse click SDL
+    makes from it (``touch`` set); a mouse may likewise come as a finger (SDL's mouse touch id, -1).
+    Only the original counts, so one tap is one command."""
+    import pygame
+
+    from companion.inputs.keys import key_command
+
+    if event.type == pygame.QUIT:
+        kiosk.running = False
+    elif event.type == pygame.KEYDOWN:
+        top = kiosk.stack.top
+        cmd = key_command(event, typing=bool(top and top.typing))
+        if cmd:
+            kiosk.stream.post(cmd)
+    elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(event, "touch", False):
+        kiosk.click(event.pos)
+    elif event.type == pygame.FINGERDOWN and getattr(event, "touch_id", 0) != MOUSE_TOUCH_ID:
+        w, h = kiosk.surface.get_size()
+        kiosk.click((int(event.x * w), int(event.y * h)))
 
 
 def healthy(kiosk) -> bool:
