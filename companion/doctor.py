@@ -81,7 +81,7 @@ def run_checks(*, camera: str | None = None, pins: str = "auto", display: str | 
         checks.append(Check("settings", FAIL, str(e),
                             f"correct that line of {config_file()} (every key and its default: pi/config.toml); "
                             "the other checks below use the defaults"))
-    checks.append(check_camera(camera or config.camera.source))
+    checks.append(check_camera(camera or config.camera.source, config.camera))
     checks.extend(check_decoders())
     checks.append(check_display(display))
     checks.append(check_buttons(config, pins))
@@ -149,13 +149,16 @@ def camera_fix(source: str, error: str) -> str:
     return "camera.source must be picamera2, usb:N, virtual, files:FOLDER or auto"
 
 
-def check_camera(source: str) -> Check:
-    """Open the configured source the way the kiosk does and wait for one picture."""
+def check_camera(source: str, settings=None) -> Check:
+    """Open the configured source the way the kiosk does (``settings``: the [camera] section: size,
+    focus, mains frequency) and wait for one picture."""
+    from companion.config import CameraSettings
+    settings = settings or CameraSettings()
     result: list[Check] = []
 
     def attempt():
         try:
-            result.append(_read_one_frame(source))
+            result.append(_read_one_frame(source, settings))
         except Exception as e:  # any failure of any camera library is a failed check, said in words
             message = str(e) or type(e).__name__
             result.append(Check("camera", FAIL, f"{source}: {message}", camera_fix(source, f"{type(e).__name__} {message}")))
@@ -168,16 +171,18 @@ def check_camera(source: str) -> Check:
     return result[0]
 
 
-def _read_one_frame(source: str) -> Check:
+def _read_one_frame(source: str, settings) -> Check:
     from companion.vision.sources import open_source
 
-    cam = open_source(source)
+    cam = open_source(source, width=settings.width, height=settings.height, focus=settings.focus,
+                      mains_hz=settings.mains_hz)
     try:
         frame, deadline = None, time.monotonic() + 10
         while frame is None and time.monotonic() < deadline:
             frame = cam.read()
             if frame is None:
                 time.sleep(0.05)
+        said = cam.settings() if hasattr(cam, "settings") else []
     finally:
         close = getattr(cam, "close", None)
         if close:
@@ -186,10 +191,15 @@ def _read_one_frame(source: str) -> Check:
         return Check("camera", FAIL, f"{source}: opened, but no picture came in 10 s", camera_fix(source, "no frame"))
     h, w = frame.shape[:2]
     brightness = float(frame.mean())
+    setup = "".join(f"; {s}" for s in said)      # what the Pi camera did with focus and flicker
     if brightness < 8:
-        return Check("camera", WARN, f"{source}: {w}x{h}, but the picture is black (mean {brightness:.0f}/255)",
+        return Check("camera", WARN, f"{source}: {w}x{h}, but the picture is black (mean {brightness:.0f}/255){setup}",
                      "take the lens cap off, light the table; the camera must look down at the play area")
-    return Check("camera", OK, f"{source}: a {w}x{h} picture")
+    if any("failed" in s for s in said):
+        return Check("camera", WARN, f"{source}: a {w}x{h} picture{setup}",
+                     "the lens may not be sharp: set camera.focus to the camera's height above the table in cm "
+                     "(companion plan-camera --height-cm CM prints it), or to auto")
+    return Check("camera", OK, f"{source}: a {w}x{h} picture{setup}")
 
 
 # -- decoders ----------------------------------------------------------------------------------------

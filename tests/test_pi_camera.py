@@ -217,3 +217,16 @@ def test_the_kiosk_says_camera_lost_and_goes_on_when_the_camera_is_back(world, t
         assert app.healthy(k)
     finally:
         feed.close()
+
+
+def test_doctor_reports_what_the_camera_did_with_focus_and_flicker(world):
+    from companion.config import CameraSettings
+    from companion.doctor import OK, WARN, check_camera
+    check = check_camera("picamera2", CameraSettings(focus=36, mains_hz=60, width=4608, height=2592))
+    assert check.status == OK, check
+    assert check.detail == ("picamera2: a 4608x2592 picture; focus: fixed at 36 cm (LensPosition 2.78 dioptres); "
+                            "flicker: exposure in steps of 8.333 ms (60 Hz mains)")
+    world.autofocus_result = False
+    check = check_camera("picamera2", CameraSettings(focus="once"))
+    assert check.status == WARN and "the autofocus cycle at start failed" in check.detail
+    assert "camera.focus to the camera's height" in check.fix
