@@ -71,11 +71,15 @@ def _drain_until(stream, n, seconds=2.0):
     return got
 
 
-def test_a_tap_shorter_than_the_bounce_window_does_not_swallow_the_next_press(factory):
-    pins = ButtonPins(bounce_ms=40)
+def _wired(factory, name, **settings):
+    """Buttons on the mock pins with these settings, their stream, and the pin of button ``name``."""
+    pins = ButtonPins(**settings)
     stream = CommandStream()
-    buttons = GpioButtons(pins, stream)
-    nxt = factory.pin(pins.next)
+    return GpioButtons(pins, stream), stream, factory.pin(getattr(pins, name))
+
+
+def test_a_tap_shorter_than_the_bounce_window_does_not_swallow_the_next_press(factory):
+    buttons, stream, nxt = _wired(factory, "next", bounce_ms=40)
     press(nxt)
     release(nxt)                # a quick tap: its release falls inside the bounce window
     time.sleep(0.1)             # the window ends; the contact is read again: released
@@ -87,10 +91,7 @@ def test_a_tap_shorter_than_the_bounce_window_does_not_swallow_the_next_press(fa
 
 
 def test_a_quick_tap_of_menu_is_back_once_the_bounce_window_ends(factory):
-    pins = ButtonPins(bounce_ms=40, hold_menu_seconds=1)
-    stream = CommandStream()
-    buttons = GpioButtons(pins, stream)
-    menu = factory.pin(pins.menu)
+    buttons, stream, menu = _wired(factory, "menu", bounce_ms=40, hold_menu_seconds=1)
     press(menu)
     release(menu)
     assert _drain_until(stream, 1) == [BACK]
