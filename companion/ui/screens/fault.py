@@ -18,17 +18,12 @@ class FaultScreen(Screen):
     name = "fault"
 
     def __init__(self, kiosk, kind: str, headline, body, checks=(), on_ok=None, ok_label=N_("carry on"),
-                 on_undo=None, undo_label=N_("back"), on_update=None):
+                 on_undo=None, undo_label=N_("back")):
         super().__init__(kiosk)
         self.name = f"fault:{kind}"
         self.headline, self.body, self.checks = headline, body, list(checks)
         self.on_ok, self.ok_label = on_ok, ok_label
         self.on_undo, self.undo_label = on_undo, undo_label
-        self.on_update = on_update      # callable(now): keeps watching for the fault's end while shown
-
-    def update(self, now):
-        if self.on_update:
-            self.on_update(now)
 
     def hints(self):
         h = {}
@@ -64,9 +59,7 @@ class FaultScreen(Screen):
                 c.paragraph(check, (r.x + c.px(34), r.y, r.w - c.px(34), r.h), theme.BODY, role="check")
 
 
-def camera_lost(kiosk, detail: str = "", watch=None) -> FaultScreen:
-    """``watch(now)``: the table screen's reading of the camera, which takes this screen away when
-    pictures come again."""
+def camera_lost(kiosk, detail: str = "") -> FaultScreen:
     body = Text(N_("The camera is not sending pictures. The game is saved: it goes on by itself as soon as "
                    "the camera is back."))
     checks = [Text(N_("Is the camera cable pushed fully into the camera and into the Raspberry Pi?")),
@@ -74,7 +67,7 @@ def camera_lost(kiosk, detail: str = "", watch=None) -> FaultScreen:
               Text(N_("Is something covering the lens, or is the table in the dark?"))]
     if detail:
         checks.append(Text(N_("What the camera said: {detail}"), {"detail": detail}))
-    return FaultScreen(kiosk, "camera", Text(N_("Camera lost")), body, checks, on_update=watch)
+    return FaultScreen(kiosk, "camera", Text(N_("Camera lost")), body, checks)
 
 
 def unknown_card(kiosk, payload: str, on_ok) -> FaultScreen:
