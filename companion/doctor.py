@@ -131,7 +131,8 @@ def camera_fix(source: str, error: str) -> str:
                "again); the install script puts the companion user there"
     if kind == "picamera2" or kind == "auto":
         if "numpy" in low or "dtype size" in low:
-            return "the system's simplejpeg was built for numpy 1: /opt/companion/venv/bin/pip install simplejpeg==1.8.2 " \
+            return "the system's simplejpeg was built for numpy 1: " \
+                   "/opt/companion/venv/bin/pip install simplejpeg==1.8.2 " \
                    "(pi/install.sh does this)"
         if "no module named" in low:
             return "picamera2 is missing for this Python: sudo ./pi/install.sh installs python3-picamera2 and a venv " \
@@ -161,7 +162,8 @@ def check_camera(source: str, settings=None) -> Check:
             result.append(_read_one_frame(source, settings))
         except Exception as e:  # any failure of any camera library is a failed check, said in words
             message = str(e) or type(e).__name__
-            result.append(Check("camera", FAIL, f"{source}: {message}", camera_fix(source, f"{type(e).__name__} {message}")))
+            result.append(Check("camera", FAIL, f"{source}: {message}",
+                                camera_fix(source, f"{type(e).__name__} {message}")))
 
     worker = threading.Thread(target=attempt, daemon=True, name="doctor-camera")
     worker.start()
@@ -219,7 +221,8 @@ def check_decoders() -> list[Check]:
         import zxingcpp
         texts = [r.text for r in zxingcpp.read_barcodes(image)]
         if texts == ["TC:DEMO:001"]:
-            out.append(Check("decoder", OK, f"zxing-cpp {getattr(zxingcpp, '__version__', '')} reads a test sticker".replace("  ", " ")))
+            version = getattr(zxingcpp, "__version__", "")
+            out.append(Check("decoder", OK, f"zxing-cpp {version} reads a test sticker".replace("  ", " ")))
         else:
             out.append(Check("decoder", FAIL, f"zxing-cpp read {texts} from a test sticker of TC:DEMO:001",
                              "reinstall the pinned zxing-cpp (sudo ./pi/install.sh, or ./dev.sh on a laptop)"))
@@ -333,7 +336,8 @@ def check_buttons(config, pins: str = "auto") -> Check:
             signals = Signals(o)
             opened.append(signals)
         factory = type(Device.pin_factory).__name__.replace("Factory", "")
-        stuck = [name for name, dev in zip(("NEXT", "UNDO", "OK", "MENU"), buttons._devices) if dev.is_pressed]
+        named = zip(("NEXT", "UNDO", "OK", "MENU"), buttons._devices, strict=True)
+        stuck = [name for name, dev in named if dev.is_pressed]
         if stuck:
             return Check("buttons", WARN, f"{', '.join(stuck)} read pressed while nobody presses them ({factory})",
                          "each button goes between its pin and GND on the normally-open contact, never to 3.3 V "

@@ -28,7 +28,7 @@ import signal
 import socket
 import threading
 import time
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 log = logging.getLogger(__name__)
 

@@ -137,10 +137,11 @@ class Picamera2:
         stream["size"] = (w - w % 2, h - h % 2)
         return stream
 
-    def create_video_configuration(self, main={}, lores=None, raw={}, buffer_count=6, controls={},
+    def create_video_configuration(self, main=None, lores=None, raw=None, buffer_count=6, controls=None,
                                    display="main", encode="main", queue=True, **kw):
-        return {"use_case": "video", "main": self._stream("XBGR8888", main), "lores": self._stream("YUV420", lores),
-                "raw": self._stream("SBGGR10_CSI2P", raw), "buffer_count": buffer_count, "controls": dict(controls),
+        return {"use_case": "video", "main": self._stream("XBGR8888", main or {}),
+                "lores": self._stream("YUV420", lores), "raw": self._stream("SBGGR10_CSI2P", raw or {}),
+                "buffer_count": buffer_count, "controls": dict(controls or {}),
                 "display": display, "encode": encode, "queue": queue}
 
     def configure(self, config):

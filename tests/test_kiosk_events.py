@@ -7,9 +7,9 @@ import types
 
 import pygame
 import pytest
+from test_service import systemd  # noqa: F401  (the fake systemd's socket, a fixture)
 
 from companion import app, service
-from test_service import systemd  # noqa: F401  (the fake systemd's socket, a fixture)
 
 
 class StandIn:

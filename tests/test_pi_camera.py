@@ -4,13 +4,13 @@ stops sending pictures: CameraLost, a reconnect, and the kiosk saying "Camera lo
 
 import time
 
+import fake_picamera2
 import numpy as np
 import pygame
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import fake_picamera2
 from companion.config import Config
 from companion.errors import BadInput
 from companion.vision import sources

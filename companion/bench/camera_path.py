@@ -36,15 +36,22 @@ FIXED = ("copy", "grey", "motion", "preview")
 def _render(width: int, height: int, seed: int) -> tuple[np.ndarray, int]:
     """A photo-like table as the camera sees it (BGR), from the project's scene generator, with as
     many stickers as fit (up to STICKERS), and how many."""
-    try:
-        from companion.sim.scene import FreeLayout, render_table
-    except ImportError:     # before the scene generator moved to companion/sim
-        from companion.vision.scene import FreeLayout, render_table
+    import importlib
+    for where in ("companion.sim.scene", "companion.vision.scene"):     # the generator may move to sim/
+        try:
+            scene_module = importlib.import_module(where)
+            break
+        except ModuleNotFoundError:
+            continue
+    else:
+        raise ModuleNotFoundError("the project's scene generator (companion/sim/scene.py) is missing")
     from companion.cards.decks import get_deck
     codes = get_deck("DEMO").payloads()
     for n in range(min(STICKERS, len(codes)), 0, -1):
         try:
-            return render_table(FreeLayout(codes[:n]), width=width, height=height, px_per_module=PPM, seed=seed).image, n
+            scene = scene_module.render_table(scene_module.FreeLayout(codes[:n]), width=width, height=height,
+                                              px_per_module=PPM, seed=seed)
+            return scene.image, n
         except ValueError:  # that many cards do not lie apart on this table: one fewer
             continue
     raise ValueError(f"no sticker fits a {width}x{height} table at {PPM} px/module")
@@ -93,7 +100,8 @@ def measure_size(width: int, height: int, reps: int, seed: int = 0) -> dict:
         "preview": _timed(lambda: preview(frame), reps),
     }
     grey = np.ascontiguousarray(frame)
-    plain = _timed(lambda: zxingcpp.read_barcodes(grey, formats=zxingcpp.BarcodeFormat.QRCodeModel2), reps)
+    qr = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCodeModel2)
+    plain = _timed(lambda: zxingcpp.read_barcodes(grey, formats=qr), reps)
     decoded = _timed(lambda: decode(grey), reps)
     read = len(decode(grey).codes)
 
@@ -136,18 +144,21 @@ def lines(result: dict) -> list[str]:
         w, h = s["size"]
         ms = s["ms"]
         out.append(f"  {w}x{h} (lores {s['lores'][0]}x{s['lores'][1]}): copy {ms['copy']:.2f}, grey {ms['grey']:.2f} "
-                   f"(the Y plane), motion {ms['motion']:.2f}, preview {ms['preview']:.2f} ms = fixed {s['fixed_ms']:.2f} ms "
-                   f"= {s['fixed_share_of_plain']:.1%} of the plain pass ({s['plain_pass_ms']:.1f} ms)")
+                   f"(the Y plane), motion {ms['motion']:.2f}, preview {ms['preview']:.2f} ms = fixed "
+                   f"{s['fixed_ms']:.2f} ms = {s['fixed_share_of_plain']:.1%} of the plain pass "
+                   f"({s['plain_pass_ms']:.1f} ms)")
         b = s["before_ms"]
         out.append(f"      before (RGB888 main, non-whole shrinks): copy {b['copy']:.2f}, grey {b['grey']:.2f}, motion "
                    f"{b['motion']:.2f}, preview {b['preview']:.2f} ms = {s['before_fixed_ms']:.1f} ms")
         out.append(f"      decode {s['decode_ms']:.1f} ms = {s['decode_in_plain_passes']} plain passes "
                    f"({s['read']} of {s['stickers']} stickers read)")
         est = "; ".join(f"{pi}: fixed {e['fixed'][0]:g}-{e['fixed'][1]:g} ms, with decoding "
-                        f"{e['fixed_and_decode'][0]}-{e['fixed_and_decode'][1]} ms" for pi, e in s["estimates_ms"].items())
+                        f"{e['fixed_and_decode'][0]}-{e['fixed_and_decode'][1]} ms"
+                        for pi, e in s["estimates_ms"].items())
         out.append(f"      estimate {est}")
     big = result["sizes"][-1]
-    out.append(f"  target: fixed steps at {big['size'][0]}x{big['size'][1]} <= {result['target_fixed_share_at_12mp']:.0%} "
-               f"of the plain pass; measured {big['fixed_share_of_plain']:.1%}")
+    out.append(f"  target: fixed steps at {big['size'][0]}x{big['size'][1]} <= "
+               f"{result['target_fixed_share_at_12mp']:.0%} of the plain pass; "
+               f"measured {big['fixed_share_of_plain']:.1%}")
     out.append(f"  estimates: {result['estimate']}")
     return out

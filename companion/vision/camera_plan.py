@@ -187,7 +187,8 @@ def format_plan(r: dict) -> str:
     lines = [f"Camera {sw}x{sh}, {r['hfov_deg']:g} deg across ({r['vfov_deg']:g} deg down), {r['height_cm']:g} cm "
              f"above the table, looking straight down: it sees {vw:g} x {vh:g} cm.",
              (f"The {r['table_cm']:g} cm play area fits (from {r['lowest_height_cm']:g} cm up)." if r["sees_table"] else
-              f"The {r['table_cm']:g} cm play area does NOT fit: mount the camera at least {r['lowest_height_cm']:g} cm "
+              f"The {r['table_cm']:g} cm play area does NOT fit: mount the camera at least "
+              f"{r['lowest_height_cm']:g} cm "
               f"high."),
              "",
              "Pixels per code module for square stickers (companion stickers --size MM); reliable: "
@@ -211,7 +212,8 @@ def format_plan(r: dict) -> str:
     lines.append("  height      sees  " + "".join(f"{c['size'][0]}x{c['size'][1]}".rjust(12) for c in r["captures"]))
     for h in r["heights"]:
         cells = "".join(f"{v:g} mm".rjust(12) for v in h["smallest_mm_single_frames"].values())
-        lines.append(f"  {h['height_cm']:>4g} cm  {h['view_width_cm']:>6.1f} cm{' ' if h['sees_table'] else '*'}{cells}")
+        mark = " " if h["sees_table"] else "*"
+        lines.append(f"  {h['height_cm']:>4g} cm  {h['view_width_cm']:>6.1f} cm{mark}{cells}")
     lines.append(f"  (* does not see the {r['table_cm']:g} cm play area)")
     if "focus" in r:
         f = r["focus"]
@@ -224,6 +226,6 @@ def format_plan(r: dict) -> str:
         st = r["streams"]
         lines.append(f"Camera streams at {st['main'][0]}x{st['main'][1]}: YUV420 main (its Y plane is the grey "
                      f"picture), lores {st['lores'][0]}x{st['lores'][1]} (motion check, preview), {st['buffers']} "
-                     f"buffers with the raw {st['raw'][0]}x{st['raw'][1]}: about {st['camera_memory_mb']:g} MB of camera "
-                     f"memory (a Pi 4 has 512 MB; RGB888 with 6 buffers took {st['before_mb']:g} MB).")
+                     f"buffers with the raw {st['raw'][0]}x{st['raw'][1]}: about {st['camera_memory_mb']:g} MB of "
+                     f"camera memory (a Pi 4 has 512 MB; RGB888 with 6 buffers took {st['before_mb']:g} MB).")
     return "\n".join(lines)

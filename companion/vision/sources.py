@@ -21,8 +21,9 @@ from __future__ import annotations
 import glob as globlib
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Protocol
 
 import numpy as np
 
