@@ -134,6 +134,11 @@ def camera_fix(source: str, error: str) -> str:
             return "the system's simplejpeg was built for numpy 1: " \
                    "/opt/companion/venv/bin/pip install simplejpeg==1.8.2 " \
                    "(pi/install.sh does this)"
+        if "alloc" in low or "cannot allocate memory" in low:
+            return "the camera could not get its buffers (camera memory, CMA): choose a smaller picture ([camera] " \
+                   "width = 2304, height = 1296: companion plan-camera --capture 2304x1296 shows the stickers it " \
+                   "needs), or on a Pi 4 give the camera more: dtoverlay=vc4-kms-v3d,cma-512 in " \
+                   "/boot/firmware/config.txt, then reboot"
         if "no module named" in low:
             return "picamera2 is missing for this Python: sudo ./pi/install.sh installs python3-picamera2 and a venv " \
                    "that sees it (on a laptop use --camera usb:0 or virtual)"

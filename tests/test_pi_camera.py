@@ -230,3 +230,14 @@ def test_doctor_reports_what_the_camera_did_with_focus_and_flicker(world):
     check = check_camera("picamera2", CameraSettings(focus="once"))
     assert check.status == WARN and "the autofocus cycle at start failed" in check.detail
     assert "camera.focus to the camera's height" in check.fix
+
+
+def test_a_camera_without_memory_for_its_buffers_gets_the_memory_fix(world, monkeypatch):
+    from companion.doctor import FAIL, check_camera
+
+    def no_memory(self, config):
+        raise RuntimeError("Failed to allocate buffers: Cannot allocate memory")
+    monkeypatch.setattr(fake_picamera2.Picamera2, "configure", no_memory)
+    check = check_camera("picamera2")
+    assert check.status == FAIL and "Failed to allocate buffers" in check.detail
+    assert "camera memory, CMA" in check.fix and "dtoverlay=vc4-kms-v3d,cma-512" in check.fix
