@@ -25,6 +25,8 @@ from companion.errors import BadInput
 log = logging.getLogger("companion.kiosk")
 MAX_FRAMES_PER_TURN = 3000      # autoplay gives up (exit 1) if a turn never completes
 TRIM_EVERY_S = 60               # freed heap handed back to the system (companion/heap.py)
+MOUSE_TOUCH_ID = -1             # SDL_MOUSE_TOUCHID: a finger event SDL made from the mouse
+FEED_STALE_S = 15               # a camera silent this long is hung: the watchdog stops being pinged
 
 
 def add_arguments(parser) -> None:
@@ -129,7 +131,8 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
         from companion.vision.sources import open_source
         if table is None:
             try:
-                source = open_source(config.camera.source, width=config.camera.width, height=config.camera.height)
+                source = open_source(config.camera.source, width=config.camera.width, height=config.camera.height,
+                                     focus=config.camera.focus, mains_hz=config.camera.mains_hz)
             except BadInput:
                 raise
             table = TableFeed(source, make_tracker, threaded=threaded)
@@ -176,11 +179,10 @@ def main_loop(kiosk, turns: int | None = None) -> int:
     """Events in, one frame out, 30 times a second (as fast as it goes in autoplay)."""
     import pygame
 
-    from companion.inputs.keys import key_command
-
     from companion import heap, service
 
     service.ready()
+    restore_sigterm = service.on_sigterm(lambda: setattr(kiosk, "running", False))
     trimmed = time.monotonic()
     clock = pygame.time.Clock()
     demo = kiosk.demo
@@ -189,18 +191,7 @@ def main_loop(kiosk, turns: int | None = None) -> int:
     try:
         while kiosk.running:
             for event in pygame.event.get():
-                if event.type == pygame.QUIT:
-                    kiosk.running = False
-                elif event.type == pygame.KEYDOWN:
-                    top = kiosk.stack.top
-                    cmd = key_command(event, typing=bool(top and top.typing))
-                    if cmd:
-                        kiosk.stream.post(cmd)
-                elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-                    kiosk.click(event.pos)
-                elif event.type == pygame.FINGERDOWN:
-                    w, h = kiosk.surface.get_size()
-                    kiosk.click((int(event.x * w), int(event.y * h)))
+                handle_event(kiosk, event)
             if demo is not None:
                 try:
                     demo.tick(kiosk.clock())
@@ -209,7 +200,8 @@ def main_loop(kiosk, turns: int | None = None) -> int:
                     kiosk.show_bug(traceback.format_exc())
             kiosk.step()
             pygame.display.flip()
-            service.watchdog()
+            if healthy(kiosk):
+                service.watchdog()
             if time.monotonic() - trimmed > TRIM_EVERY_S:
                 heap.trim()
                 trimmed = time.monotonic()
@@ -228,6 +220,7 @@ def main_loop(kiosk, turns: int | None = None) -> int:
                 code = 1
                 break
     finally:
+        restore_sigterm()
         service.stopping()
         close = getattr(kiosk.table, "close", None)
         if close:
@@ -244,6 +237,35 @@ def main_loop(kiosk, turns: int | None = None) -> int:
         print(f"autoplay: {demo.turns} turns, {demo.games_done} games finished, {kiosk.frames} frames, "
               f"{len(set(kiosk.shown))} different screens")
     return code
+
+
+def handle_event(kiosk, event) -> None:
+    """One SDL event. A tap on a touch screen comes as a finger event and again as a mouse click SDL
+    makes from it (``touch`` set); a mouse may likewise come as a finger (SDL's mouse touch id, -1).
+    Only the original counts, so one tap is one command."""
+    import pygame
+
+    from companion.inputs.keys import key_command
+
+    if event.type == pygame.QUIT:
+        kiosk.running = False
+    elif event.type == pygame.KEYDOWN:
+        top = kiosk.stack.top
+        cmd = key_command(event, typing=bool(top and top.typing))
+        if cmd:
+            kiosk.stream.post(cmd)
+    elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(event, "touch", False):
+        kiosk.click(event.pos)
+    elif event.type == pygame.FINGERDOWN and getattr(event, "touch_id", 0) != MOUSE_TOUCH_ID:
+        w, h = kiosk.surface.get_size()
+        kiosk.click((int(event.x * w), int(event.y * h)))
+
+
+def healthy(kiosk) -> bool:
+    """The loop runs (it calls this) and the camera answers: a capture that never returns freezes
+    the picture, not the loop, so the feed's age counts too."""
+    age = getattr(kiosk.table, "age", None)
+    return age is None or age() < FEED_STALE_S
 
 
 def _log_to_data_dir() -> None:

@@ -10,6 +10,8 @@ cafe_pin = ""            # set a PIN to lock settings and ending a game early (c
 source = "auto"          # auto | picamera2 | usb:0 | virtual | files:/path/to/folder
 width = 1920
 height = 1080
+focus = "auto"           # auto (continuous) | once (at start, then locked) | the camera's height in cm, e.g. 36
+mains_hz = 50            # 50 | 60: exposure steps that do not flicker under mains lights; 0: no flicker control
 [buttons]                # BCM pin numbers; see hardware/wiring.md
 next = 17
 undo = 27
@@ -30,7 +32,7 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from companion.errors import BadInput, json_path
 from companion.paths import config_file
@@ -47,10 +49,30 @@ class KioskSettings(_Section):
     cafe_pin: str = Field("", pattern=r"^[0-9]{0,8}$")
 
 
+FOCUS_CM = (5, 500)         # a lens focused nearer than 5 cm or beyond 5 m is no table camera
+
+
 class CameraSettings(_Section):
     source: str = "auto"
     width: int = Field(1920, ge=320)
     height: int = Field(1080, ge=240)
+    focus: str | float = "auto"
+    mains_hz: Literal[0, 50, 60] = 50
+
+    @field_validator("focus", mode="before")
+    @classmethod
+    def _focus(cls, value):
+        """auto | once | a distance in cm (a number, or a string holding one)."""
+        if isinstance(value, str) and value.strip().lower() in ("auto", "once"):
+            return value.strip().lower()
+        try:
+            cm = float(value)
+        except (TypeError, ValueError):
+            cm = None
+        if isinstance(value, bool) or cm is None or not FOCUS_CM[0] <= cm <= FOCUS_CM[1]:
+            raise ValueError(f"must be auto, once or the camera's distance to the table in cm "
+                             f"({FOCUS_CM[0]} to {FOCUS_CM[1]}), e.g. 36; not {value!r}")
+        return cm
 
 
 class ButtonPins(_Section):

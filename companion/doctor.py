@@ -81,7 +81,7 @@ def run_checks(*, camera: str | None = None, pins: str = "auto", display: str | 
         checks.append(Check("settings", FAIL, str(e),
                             f"correct that line of {config_file()} (every key and its default: pi/config.toml); "
                             "the other checks below use the defaults"))
-    checks.append(check_camera(camera or config.camera.source))
+    checks.append(check_camera(camera or config.camera.source, config.camera))
     checks.extend(check_decoders())
     checks.append(check_display(display))
     checks.append(check_buttons(config, pins))
@@ -131,8 +131,14 @@ def camera_fix(source: str, error: str) -> str:
                "again); the install script puts the companion user there"
     if kind == "picamera2" or kind == "auto":
         if "numpy" in low or "dtype size" in low:
-            return "the system's simplejpeg was built for numpy 1: /opt/companion/venv/bin/pip install simplejpeg==1.8.2 " \
+            return "the system's simplejpeg was built for numpy 1: " \
+                   "/opt/companion/venv/bin/pip install simplejpeg==1.8.2 " \
                    "(pi/install.sh does this)"
+        if "alloc" in low or "cannot allocate memory" in low:
+            return "the camera could not get its buffers (camera memory, CMA): choose a smaller picture ([camera] " \
+                   "width = 2304, height = 1296: companion plan-camera --capture 2304x1296 shows the stickers it " \
+                   "needs), or on a Pi 4 give the camera more: dtoverlay=vc4-kms-v3d,cma-512 in " \
+                   "/boot/firmware/config.txt, then reboot"
         if "no module named" in low:
             return "picamera2 is missing for this Python: sudo ./pi/install.sh installs python3-picamera2 and a venv " \
                    "that sees it (on a laptop use --camera usb:0 or virtual)"
@@ -149,16 +155,20 @@ def camera_fix(source: str, error: str) -> str:
     return "camera.source must be picamera2, usb:N, virtual, files:FOLDER or auto"
 
 
-def check_camera(source: str) -> Check:
-    """Open the configured source the way the kiosk does and wait for one picture."""
+def check_camera(source: str, settings=None) -> Check:
+    """Open the configured source the way the kiosk does (``settings``: the [camera] section: size,
+    focus, mains frequency) and wait for one picture."""
+    from companion.config import CameraSettings
+    settings = settings or CameraSettings()
     result: list[Check] = []
 
     def attempt():
         try:
-            result.append(_read_one_frame(source))
+            result.append(_read_one_frame(source, settings))
         except Exception as e:  # any failure of any camera library is a failed check, said in words
             message = str(e) or type(e).__name__
-            result.append(Check("camera", FAIL, f"{source}: {message}", camera_fix(source, f"{type(e).__name__} {message}")))
+            result.append(Check("camera", FAIL, f"{source}: {message}",
+                                camera_fix(source, f"{type(e).__name__} {message}")))
 
     worker = threading.Thread(target=attempt, daemon=True, name="doctor-camera")
     worker.start()
@@ -168,16 +178,18 @@ def check_camera(source: str) -> Check:
     return result[0]
 
 
-def _read_one_frame(source: str) -> Check:
+def _read_one_frame(source: str, settings) -> Check:
     from companion.vision.sources import open_source
 
-    cam = open_source(source)
+    cam = open_source(source, width=settings.width, height=settings.height, focus=settings.focus,
+                      mains_hz=settings.mains_hz)
     try:
         frame, deadline = None, time.monotonic() + 10
         while frame is None and time.monotonic() < deadline:
             frame = cam.read()
             if frame is None:
                 time.sleep(0.05)
+        said = cam.settings() if hasattr(cam, "settings") else []
     finally:
         close = getattr(cam, "close", None)
         if close:
@@ -186,10 +198,15 @@ def _read_one_frame(source: str) -> Check:
         return Check("camera", FAIL, f"{source}: opened, but no picture came in 10 s", camera_fix(source, "no frame"))
     h, w = frame.shape[:2]
     brightness = float(frame.mean())
+    setup = "".join(f"; {s}" for s in said)      # what the Pi camera did with focus and flicker
     if brightness < 8:
-        return Check("camera", WARN, f"{source}: {w}x{h}, but the picture is black (mean {brightness:.0f}/255)",
+        return Check("camera", WARN, f"{source}: {w}x{h}, but the picture is black (mean {brightness:.0f}/255){setup}",
                      "take the lens cap off, light the table; the camera must look down at the play area")
-    return Check("camera", OK, f"{source}: a {w}x{h} picture")
+    if any("failed" in s for s in said):
+        return Check("camera", WARN, f"{source}: a {w}x{h} picture{setup}",
+                     "the lens may not be sharp: set camera.focus to the camera's height above the table in cm "
+                     "(companion plan-camera --height-cm CM prints it), or to auto")
+    return Check("camera", OK, f"{source}: a {w}x{h} picture{setup}")
 
 
 # -- decoders ----------------------------------------------------------------------------------------
@@ -209,7 +226,8 @@ def check_decoders() -> list[Check]:
         import zxingcpp
         texts = [r.text for r in zxingcpp.read_barcodes(image)]
         if texts == ["TC:DEMO:001"]:
-            out.append(Check("decoder", OK, f"zxing-cpp {getattr(zxingcpp, '__version__', '')} reads a test sticker".replace("  ", " ")))
+            version = getattr(zxingcpp, "__version__", "")
+            out.append(Check("decoder", OK, f"zxing-cpp {version} reads a test sticker".replace("  ", " ")))
         else:
             out.append(Check("decoder", FAIL, f"zxing-cpp read {texts} from a test sticker of TC:DEMO:001",
                              "reinstall the pinned zxing-cpp (sudo ./pi/install.sh, or ./dev.sh on a laptop)"))
@@ -323,7 +341,8 @@ def check_buttons(config, pins: str = "auto") -> Check:
             signals = Signals(o)
             opened.append(signals)
         factory = type(Device.pin_factory).__name__.replace("Factory", "")
-        stuck = [name for name, dev in zip(("NEXT", "UNDO", "OK", "MENU"), buttons._devices) if dev.is_pressed]
+        named = zip(("NEXT", "UNDO", "OK", "MENU"), buttons._devices, strict=True)
+        stuck = [name for name, dev in named if dev.is_pressed]
         if stuck:
             return Check("buttons", WARN, f"{', '.join(stuck)} read pressed while nobody presses them ({factory})",
                          "each button goes between its pin and GND on the normally-open contact, never to 3.3 V "

@@ -14,6 +14,9 @@ The kiosk's main loop (``companion/app.py``) calls:
   one clock read per frame,
 - :func:`stopping` when it leaves the loop.
 
+:func:`on_sigterm` turns ``systemctl stop`` (SIGTERM) into a request to leave the loop, so the
+kiosk's cleanup (LEDs off, camera closed, ``STOPPING=1``) runs instead of the process dying mid-frame.
+
 :func:`status` sets the one-line text ``systemctl status`` shows.
 """
 
@@ -21,9 +24,11 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import socket
+import threading
 import time
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 log = logging.getLogger(__name__)
 
@@ -150,3 +155,13 @@ def watchdog() -> bool:
 
 def stopping(status: str = "stopping") -> bool:
     return notifier().stopping(status)
+
+
+def on_sigterm(stop: Callable[[], None]) -> Callable[[], None]:
+    """Call ``stop()`` on SIGTERM instead of dying (it should only ask the main loop to end: it runs
+    between two lines of that loop). Returns what puts the previous handler back. Only the main
+    thread may set signal handlers; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = signal.signal(signal.SIGTERM, lambda _signum, _frame: stop())
+    return lambda: signal.signal(signal.SIGTERM, previous)

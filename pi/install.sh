@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install (or update) Table Companion as a kiosk on Raspberry Pi OS Bookworm, 64-bit.
+# Install (or update) Table Companion as a kiosk on Raspberry Pi OS Bookworm or Trixie, 64-bit.
 #
 #   sudo ./pi/install.sh            install, or update after a `git pull`; safe to run again
 #   ./pi/install.sh --dry-run       print every step it would take and change nothing (any machine)
@@ -37,20 +37,31 @@ SERVICE_GROUPS=(video render input gpio)
 # display driver, and without it the kiosk cannot draw on a Pi that runs no desktop.
 PYGAME_BUILD_DEPS=(build-essential pkg-config python3-dev libsdl2-dev libsdl2-image-dev libsdl2-mixer-dev
                    libsdl2-ttf-dev libfreetype-dev libportmidi-dev libjpeg-dev libpng-dev)
+# The packages every release shares; release_packages adds the ones whose names differ.
 APT_PACKAGES=(
   python3 python3-venv python3-pip
   python3-picamera2 libcamera-ipa rpicam-apps-lite   # the Pi camera (picamera2 reaches it via libcamera)
-  libzbar0                                           # the fallback QR decoder (pyzbar)
-  python3-lgpio                                      # GPIO buttons, LEDs and buzzer (lgpio)
+  python3-lgpio                                      # GPIO buttons, LEDs and buzzer (lgpio; on Python 3.13
+                                                     # the only lgpio: PyPI has no 3.13 wheel)
   libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-mixer-2.0-0 libsdl2-ttf-2.0-0
   libgbm1 libegl1 libgles2 libgl1-mesa-dri libdrm2   # SDL's KMSDRM display through Mesa
   fonts-dejavu-core
   rsync logrotate
   "${PYGAME_BUILD_DEPS[@]}"
 )
-# The apt picamera2 imports the apt simplejpeg, built for Debian's numpy 1.x; the venv's numpy 2 needs
-# a simplejpeg built for it, installed into the venv in front of the apt one.
+# Bookworm's apt picamera2 imports the apt simplejpeg, built for Debian's numpy 1.x; the venv's numpy 2
+# needs a simplejpeg built for it, installed into the venv in front of the apt one (Trixie's is numpy 2).
 SIMPLEJPEG=simplejpeg==1.8.2
+RELEASES="bookworm trixie"
+RELEASE=bookworm   # the release planned for: this machine's when it is one of RELEASES
+
+release_packages() {
+  case "$RELEASE" in
+    # zbar's library was renamed in Trixie's 64-bit time_t transition; dpkg-query knows only the new name
+    trixie) APT_PACKAGES+=(libzbar0t64) ;;           # the fallback QR decoder (pyzbar)
+    *) APT_PACKAGES+=(libzbar0) ;;
+  esac
+}
 
 DRY_RUN=0
 FRESH=0    # --dry-run-fresh: plan as on a freshly flashed Pi (no package, no user yet), whatever this machine has
@@ -94,26 +105,48 @@ put() {
 
 check_system() {
   step "Checking the system"
-  local codename="" arch
+  local codename="" arch="" rootfs="" refusal=""
   # shellcheck disable=SC1091
   codename=$(. "$ROOT/etc/os-release" 2>/dev/null && echo "${VERSION_CODENAME:-}") || true
-  arch=$(uname -m)
+  # the userland's architecture, not the kernel's: 32-bit Raspberry Pi OS runs a 64-bit kernel
+  arch=$(dpkg --print-architecture 2>/dev/null) || arch=unknown
+  rootfs=$(findmnt -n -o FSTYPE / 2>/dev/null) || rootfs=""
   if [ ! -f "$SRC/pyproject.toml" ] || [ ! -f "$SRC/companion/cli.py" ]; then
     die "$SRC is not a Table Companion checkout (no pyproject.toml / companion/cli.py)"
   fi
   note "source: $SRC"
-  if [ "$codename" = bookworm ] && [ "$arch" = aarch64 ]; then
-    note "Raspberry Pi OS / Debian bookworm, $arch: supported"
-  elif [ "$FRESH" = 1 ]; then
-    note "planning for a freshly flashed Raspberry Pi OS Bookworm 64-bit (this machine: ${codename:-unknown} on $arch)"
-  elif [ "$DRY_RUN" = 1 ]; then
-    note "this machine is ${codename:-unknown} on $arch; the plan below is for a Raspberry Pi OS Bookworm 64-bit Pi"
-  else
-    die "this script is for Raspberry Pi OS Bookworm 64-bit (found ${codename:-unknown} on $arch)"
+  case " $RELEASES " in *" $codename "*) RELEASE=$codename ;; esac
+  if [ "$arch" = armhf ]; then
+    refusal="this is 32-bit Raspberry Pi OS (armhf programs, even on a 64-bit kernel): the kiosk's libraries have \
+no 32-bit wheels and would build from source for hours. Flash Raspberry Pi OS (64-bit) (hardware/first-boot.md)"
+  elif [ "$arch" != arm64 ] || [ "$codename" != "$RELEASE" ]; then
+    refusal="this script is for Raspberry Pi OS Bookworm or Trixie, 64-bit (found ${codename:-unknown} on $arch)"
+  elif [ "$rootfs" = overlay ]; then
+    refusal="the root file system is the read-only overlay: what this script installs would vanish at the next \
+reboot. Turn it off (sudo raspi-config nonint do_overlayfs 1, reboot), run this again, then turn it back on \
+(sudo raspi-config nonint do_overlayfs 0, reboot); docs/pi.md, 'Read-only root'"
   fi
+  if [ -z "$refusal" ]; then
+    note "Raspberry Pi OS / Debian $codename, $arch: supported"
+  elif [ "$FRESH" = 1 ]; then
+    note "planning for a freshly flashed Raspberry Pi OS $(release_name) 64-bit (this machine: ${codename:-unknown} on $arch)"
+  elif [ "$DRY_RUN" = 1 ]; then
+    warn "a real run stops here: $refusal"
+    note "the plan below is for a Raspberry Pi OS $(release_name) 64-bit Pi"
+  else
+    die "$refusal"
+  fi
+  if [ "$RELEASE" = trixie ]; then
+    note "Trixie: Python 3.13; lgpio comes from apt (python3-lgpio), zbar as libzbar0t64"
+  fi
+  release_packages
   if [ "$DRY_RUN" = 0 ] && [ "$(id -u)" -ne 0 ]; then
     die "run it as root: sudo $0 (or --dry-run to see what it would do)"
   fi
+}
+
+release_name() {
+  case "$RELEASE" in trixie) echo Trixie ;; *) echo Bookworm ;; esac
 }
 
 install_packages() {
@@ -190,7 +223,9 @@ python_env() {
   fi
   note "building pygame for the system's SDL2 takes a few minutes the first time"
   run "${pip[@]}" install --no-binary pygame -e "$ROOT$APP"
-  run "${pip[@]}" install "$SIMPLEJPEG"
+  if [ "$RELEASE" = bookworm ]; then
+    run "${pip[@]}" install "$SIMPLEJPEG"
+  fi
   # The service cannot write next to the code (read-only system): compile it now.
   run "$ROOT$VENV/bin/python" -m compileall -q "$ROOT$APP/companion"
   put "$SRC/pi/companion" "$WRAPPER" 0755 || true

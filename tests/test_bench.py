@@ -24,8 +24,13 @@ def test_bench_engine_reports_each_game():
 
 
 def test_bench_kiosk_reports_latency_fps_and_memory():
-    r = bench("kiosk", "--presses", "5", "--frames", "5", "--turns", "10")
+    r = bench("kiosk", "--presses", "5", "--frames", "5", "--turns", "10", "--camera-reps", "1")
     assert set(r["latency_ms"]) >= {"p50", "p99"} and r["table_view_fps_800x480"]["fps"] > 0
+    camera = r["camera_path"]
+    assert [s["size"] for s in camera["sizes"]] == [[1920, 1080], [4608, 2592]]
+    for s in camera["sizes"]:
+        assert set(s["ms"]) == {"copy", "grey", "motion", "preview"} and s["plain_pass_ms"] > 0
+        assert s["read"] == s["stickers"] > 0 and set(s["estimates_ms"]) == {"Pi 4", "Pi 5"}
     m = r["memory"]
     assert m["turns"] == 10 and m["samples"] == 3
     assert m["live_mb"]["min"] <= m["live_mb"]["max"] and m["untrimmed_rss_mb"]["max"] >= m["live_mb"]["min"]

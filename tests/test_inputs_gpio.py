@@ -63,6 +63,46 @@ def test_a_bouncing_contact_is_one_press(factory):
     buttons.close()
 
 
+def _drain_until(stream, n, seconds=2.0):
+    got, deadline = [], time.monotonic() + seconds
+    while len(got) < n and time.monotonic() < deadline:
+        got += kinds(stream)
+        time.sleep(0.01)
+    return got
+
+
+def _wired(factory, name, **settings):
+    """Buttons on the mock pins with these settings, their stream, and the pin of button ``name``."""
+    pins = ButtonPins(**settings)
+    stream = CommandStream()
+    return GpioButtons(pins, stream), stream, factory.pin(getattr(pins, name))
+
+
+def test_a_tap_shorter_than_the_bounce_window_does_not_swallow_the_next_press(factory):
+    buttons, stream, nxt = _wired(factory, "next", bounce_ms=40)
+    press(nxt)
+    release(nxt)                # a quick tap: its release falls inside the bounce window
+    time.sleep(0.1)             # the window ends; the contact is read again: released
+    press(nxt)                  # the next press counts
+    assert _drain_until(stream, 2) == [NEXT, NEXT]
+    time.sleep(0.06)
+    release(nxt)
+    buttons.close()
+
+
+def test_a_quick_tap_of_menu_is_back_once_the_bounce_window_ends(factory):
+    buttons, stream, menu = _wired(factory, "menu", bounce_ms=40, hold_menu_seconds=1)
+    press(menu)
+    release(menu)
+    assert _drain_until(stream, 1) == [BACK]
+    time.sleep(0.06)
+    press(menu)                 # a second tap, after the window: BACK again
+    time.sleep(0.06)
+    release(menu)
+    assert _drain_until(stream, 1) == [BACK]
+    buttons.close()
+
+
 def test_menu_short_press_is_back_and_hold_is_menu(factory):
     pins = ButtonPins(bounce_ms=5, hold_menu_seconds=0.1)
     stream = CommandStream()

@@ -17,7 +17,8 @@ SCRIPT = ROOT / "pi" / "install.sh"
 GROUPS = ["video", "render", "input", "gpio"]
 
 
-def make_pi(tmp_path, *, installed: bool = False, codename: str = "bookworm", arch: str = "aarch64"):
+def make_pi(tmp_path, *, installed: bool = False, codename: str = "bookworm", arch: str = "arm64",
+            rootfs: str = "ext4"):
     """A pretend Raspberry Pi: DESTDIR for the files, stand-ins on PATH for the commands that ask the
     system about itself (packages, user, groups, machine). Commands that would change the system
     are stand-ins too, which record their call and fail, so nothing real can ever run."""
@@ -31,7 +32,8 @@ def make_pi(tmp_path, *, installed: bool = False, codename: str = "bookworm", ar
     groups = " ".join(["companion"] + GROUPS) if installed else ""
     shims = {
         "dpkg-query": f'[ {installed_flag} = 1 ] && echo "install ok installed" || exit 1',
-        "uname": f'echo {arch}',
+        "dpkg": f'[ "$1" = --print-architecture ] && echo {arch} || exit 2',
+        "findmnt": f'echo {rootfs}',
         "getent": 'case "$2" in video|render|input|gpio) echo "$2:x:100:";; *) exit 2;; esac',
         "id": f'''case "$1" in
   -u) [ -z "$2" ] && echo 0 && exit 0; [ {installed_flag} = 1 ] && echo 999 || exit 1;;
@@ -86,7 +88,7 @@ def test_dry_run_on_a_clean_pi_plans_every_step(tmp_path):
         "Log rotation: the journal's cap and the kiosk's log files", "Installing and enabling companion-kiosk.service",
         "Done (dry run: nothing was changed)",
     ]
-    assert "aarch64: supported" in out.stdout
+    assert "bookworm, arm64: supported" in out.stdout
     cmds = [c.replace(str(root), "") for c in commands(out.stdout)]
     apt = next(c for c in cmds if c.startswith("env DEBIAN_FRONTEND=noninteractive apt-get install"))
     for pkg in ("python3-picamera2", "libcamera-ipa", "libzbar0", "python3-lgpio", "libsdl2-2.0-0",
@@ -159,13 +161,68 @@ def test_a_pygame_wheel_without_kmsdrm_is_rebuilt(tmp_path):
                for c in commands(out.stdout))
 
 
-@pytest.mark.parametrize("codename, arch", [("bullseye", "aarch64"), ("bookworm", "armv7l"), ("bookworm", "x86_64")])
-def test_a_real_run_refuses_anything_but_bookworm_64_bit(tmp_path, codename, arch):
+@pytest.mark.parametrize("codename, arch", [("bullseye", "arm64"), ("bookworm", "amd64"), ("forky", "arm64")])
+def test_a_real_run_refuses_anything_but_bookworm_or_trixie_64_bit(tmp_path, codename, arch):
     root, env, calls = make_pi(tmp_path, codename=codename, arch=arch)
     out = run_script(env)
     assert out.returncode == 1
-    assert f"this script is for Raspberry Pi OS Bookworm 64-bit (found {codename} on {arch})" in out.stderr
+    assert f"this script is for Raspberry Pi OS Bookworm or Trixie, 64-bit (found {codename} on {arch})" in out.stderr
     assert not calls.exists()
+
+
+@pytest.mark.parametrize("codename", ["bookworm", "trixie"])
+def test_a_real_run_refuses_32_bit_raspberry_pi_os_on_a_64_bit_kernel(tmp_path, codename):
+    """32-bit Pi OS runs a 64-bit kernel on a Pi 4 or 5: uname says aarch64, dpkg says armhf."""
+    root, env, calls = make_pi(tmp_path, codename=codename, arch="armhf")
+    out = run_script(env)
+    assert out.returncode == 1
+    assert "this is 32-bit Raspberry Pi OS (armhf programs, even on a 64-bit kernel)" in out.stderr
+    assert "Flash Raspberry Pi OS (64-bit)" in out.stderr and len(out.stderr.splitlines()) == 1
+    assert not calls.exists()
+
+
+def test_a_real_run_refuses_the_overlay_root_and_says_the_way_out(tmp_path):
+    root, env, calls = make_pi(tmp_path, codename="trixie", rootfs="overlay")
+    out = run_script(env)
+    assert out.returncode == 1
+    assert "the root file system is the read-only overlay" in out.stderr
+    assert ("sudo raspi-config nonint do_overlayfs 1, reboot), run this again, then turn it back on "
+            "(sudo raspi-config nonint do_overlayfs 0, reboot)") in out.stderr
+    assert not calls.exists()
+    dry = run_script(env, "--dry-run")          # a plan still shows, under the refusal
+    assert dry.returncode == 0 and "a real run stops here: the root file system is the read-only overlay" in dry.stderr
+
+
+@pytest.mark.parametrize("codename, zbar, other, python", [("bookworm", "libzbar0", "libzbar0t64", "3.11"),
+                                                           ("trixie", "libzbar0t64", "libzbar0", "3.13")])
+def test_dry_run_fresh_for_bookworm_and_trixie(tmp_path, codename, zbar, other, python):
+    root, env, calls = make_pi(tmp_path, codename=codename)
+    out = run_script(env, "--dry-run-fresh")
+    assert out.returncode == 0 and out.stderr == ""
+    assert f"{codename}, arm64: supported" in out.stdout and "31 of 31 packages missing" in out.stdout
+    apt = next(c for c in commands(out.stdout) if c.startswith("env DEBIAN_FRONTEND=noninteractive apt-get install"))
+    assert f" {zbar} " in f"{apt} " and f" {other} " not in f"{apt} " and " python3-lgpio " in apt
+    simplejpeg = [c for c in commands(out.stdout) if c.endswith("install simplejpeg==1.8.2")]
+    assert len(simplejpeg) == (1 if codename == "bookworm" else 0)     # Trixie's apt simplejpeg is for numpy 2
+    assert ("Trixie: Python 3.13; lgpio comes from apt" in out.stdout) == (codename == "trixie")
+    assert not calls.exists()
+
+
+def test_an_installed_trixie_pi_with_libzbar0t64_needs_no_packages(tmp_path):
+    root, env, calls = make_pi(tmp_path, installed=True, codename="trixie")
+    (tmp_path / "bin" / "dpkg-query").write_text('#!/bin/sh\n[ "$3" = libzbar0 ] && exit 1\necho "install ok installed"\n')
+    out = run_script(env, "--dry-run")
+    assert out.returncode == 0, out.stderr
+    assert "all 31 packages are installed" in out.stdout
+
+
+def test_pyproject_takes_lgpio_from_apt_on_python_3_13():
+    """PyPI has an lgpio wheel for CPython 3.11 on aarch64 and none for 3.13 (Trixie): there the
+    system's python3-lgpio, seen through the venv's system site packages, is the one."""
+    text = (ROOT / "pyproject.toml").read_text()
+    line = next(x for x in text.splitlines() if '"lgpio==' in x)
+    assert "python_version < '3.13'" in line and "platform_machine == 'aarch64'" in line
+    assert "python3-lgpio" in SCRIPT.read_text()
 
 
 def test_unknown_option(tmp_path):

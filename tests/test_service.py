@@ -160,6 +160,7 @@ def test_the_kiosk_main_loop_notifies_ready_watchdog_stopping(systemd, monkeypat
     from companion import app
 
     path, fake = systemd
+    monkeypatch.setattr(pygame, "quit", lambda: None)     # the fonts cached for the other tests stay valid
     monkeypatch.setenv("NOTIFY_SOCKET", path)
     monkeypatch.setenv("WATCHDOG_USEC", "20000")       # 20 ms: pings every 10 ms, so every frame at 30 fps
     monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))

@@ -57,3 +57,24 @@ def test_a_camera_too_low_says_so(capsys):
 def test_bad_input(capsys, argv, where):
     rc, out, err = _run(capsys, *argv)
     assert rc == 2 and out == "" and err.startswith(where) and err.count("\n") == 1
+
+
+def test_plan_camera_reports_focus_and_the_camera_memory(capsys, tmp_path, monkeypatch):
+    import json
+
+    from companion.cli import main
+    settings = tmp_path / "config.toml"
+    settings.write_text("[camera]\nfocus = 40\n")
+    monkeypatch.setenv("COMPANION_CONFIG", str(settings))
+    assert main(["plan-camera", "--height-cm", "36", "--capture", "4608x2592"]) == 0
+    out = capsys.readouterr().out
+    assert ("Focus: at 36 cm the lens needs 2.78 dioptres (LensPosition = 100 / cm); the Camera Module 3 rests at "
+            "1 dioptre, sharp at 1 m. camera.focus = 40: fixed at 40 cm (LensPosition 2.50 dioptres), 0.28 dioptres "
+            "off. For a fixed mount: camera.focus = 36.") in out
+    assert "lores 384x216 (motion check, preview), 3 buffers with the raw 4608x2592: about 98.9 MB" in out
+    assert "RGB888 with 6 buffers took 304.6 MB" in out
+    assert main(["plan-camera", "--focus", "once", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["focus"]["setting"] == "once" and r["streams"]["lores"] == [480, 270]
+    assert main(["plan-camera", "--focus", "sharp"]) == 2
+    assert capsys.readouterr().err.startswith("--focus: must be auto, once or the camera's distance")

@@ -154,14 +154,14 @@ def test_picamera2_missing_here_is_a_clear_camera_lost():
 
 def test_auto_without_any_camera(monkeypatch):
     monkeypatch.setattr(sources, "video_devices", lambda: [])
-    monkeypatch.setattr(sources, "PiCameraDevice", lambda *a: (_ for _ in ()).throw(OSError("no Pi camera")))
+    monkeypatch.setattr(sources, "PiCameraDevice", lambda *a, **k: (_ for _ in ()).throw(OSError("no Pi camera")))
     with pytest.raises(CameraLost, match="no camera found; Pi camera: no Pi camera; no /dev/video"):
         open_source("auto").read()
 
 
 def test_auto_takes_the_first_video_device_that_gives_a_picture(monkeypatch):
     monkeypatch.setattr(sources, "video_devices", lambda: [0, 1, 19])
-    monkeypatch.setattr(sources, "PiCameraDevice", lambda *a: (_ for _ in ()).throw(OSError("no Pi camera")))
+    monkeypatch.setattr(sources, "PiCameraDevice", lambda *a, **k: (_ for _ in ()).throw(OSError("no Pi camera")))
 
     class Dev:
         def __init__(self, n, w, h):

@@ -5,6 +5,9 @@ measured in the same process (a bare frame: clear the screen and show it), so ma
 - latency: a NEXT command is posted (time stamped as a button press is) and the time until the frame
   that shows the moved focus has been drawn and flipped; p50 and p99 over many presses.
 - fps: the table view (camera picture, board, turn bar) drawn and flipped in a loop at 800x480.
+- camera path: the fixed cost of every camera frame (copy, grey, motion, preview) and the decoder's,
+  at 1920x1080 and 4608x2592, against zxing-cpp's plain pass, with Pi 4 and Pi 5 estimates
+  (``camera_path.py``).
 - memory: the process's memory sampled every few turns over ``--turns`` demo turns (simulated
   players, virtual table, tracker, store) after a warm-up, given per 10,000 turns.
 """
@@ -21,6 +24,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--frames", type=int, default=300, help="frames timed for the frame rate (300)")
     parser.add_argument("--turns", type=int, default=1000,
                         help="demo turns played for the memory figure (1000; the target is stated per 10,000)")
+    parser.add_argument("--camera-reps", type=int, default=15,
+                        help="times each step of the camera path is timed per picture size (15; the median is kept)")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
 
 
@@ -119,6 +124,8 @@ def run(args) -> int:
     growth_mb = min(live[-quarter:]) - min(live[:quarter])
     per_10k = growth_mb * 10000 / args.turns
     untrimmed = [a for a, _b in samples]
+    from companion.bench import camera_path
+    camera = camera_path.measure(max(1, args.camera_reps))
     result = {
         "reference_bare_frame_ms": round(bare_ms, 3),
         "latency_ms": {"p50": round(_pct(lat, 50), 2), "p99": round(_pct(lat, 99), 2), "target_p99": 50,
@@ -131,6 +138,7 @@ def run(args) -> int:
                                "max": round(max(live), 1)},
                    "untrimmed_rss_mb": {"min": round(min(untrimmed), 1), "max": round(max(untrimmed), 1)},
                    "turns_per_second": round(args.turns / play_s, 1), "games_finished": k.demo.games_done},
+        "camera_path": camera,
     }
     if args.json:
         import json
@@ -149,4 +157,5 @@ def run(args) -> int:
           f"{m['turns_per_second']} turns/s, {m['games_finished']} games finished")
     print(f"  live memory {lv['first']} MB at the start, {lv['last']} MB at the end, {lv['min']}-{lv['max']} MB "
           f"in between; before each trim the process held {un['min']}-{un['max']} MB")
+    print("\n".join(camera_path.lines(camera)))
     return 0

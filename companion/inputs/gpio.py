@@ -20,7 +20,9 @@ log = logging.getLogger(__name__)
 
 
 class _DebouncedButton:
-    """One button: edges closer than ``bounce`` seconds to the last accepted edge are chatter."""
+    """One button: edges closer than ``bounce`` seconds to the last accepted edge are chatter. The
+    level is read again when that window ends, so a tap shorter than the window still ends (its
+    release is not lost, and the next press counts)."""
 
     def __init__(self, button, bounce: float, on_press, on_release=None, on_hold=None):
         self.button = button
@@ -28,6 +30,7 @@ class _DebouncedButton:
         self._last_edge = -1e9
         self._pressed = False
         self._lock = threading.Lock()
+        self._recheck: threading.Timer | None = None
         self._on_press, self._on_release = on_press, on_release
         button.when_pressed = self._edge_pressed
         button.when_released = self._edge_released
@@ -37,11 +40,30 @@ class _DebouncedButton:
     def _accept(self, pressed: bool) -> bool:
         now = time.monotonic()
         with self._lock:
-            if pressed == self._pressed or now - self._last_edge < self.bounce:
+            if pressed == self._pressed:
+                return False
+            if now - self._last_edge < self.bounce:
+                if self._recheck is None:
+                    self._recheck = threading.Timer(self._last_edge + self.bounce - now + 0.002, self._settled)
+                    self._recheck.daemon = True
+                    self._recheck.start()
                 return False
             self._pressed = pressed
             self._last_edge = now
             return True
+
+    def _settled(self):
+        """The bounce window after an edge has ended: the level the contact settled on counts."""
+        with self._lock:
+            self._recheck = None
+        try:
+            pressed = self.button.is_pressed
+        except Exception:  # the button was closed meanwhile: nothing to settle
+            return
+        if pressed:
+            self._edge_pressed()
+        else:
+            self._edge_released()
 
     def _edge_pressed(self):
         if self._accept(True):
@@ -50,6 +72,12 @@ class _DebouncedButton:
     def _edge_released(self):
         if self._accept(False) and self._on_release is not None:
             self._on_release()
+
+    def close(self) -> None:
+        with self._lock:
+            recheck, self._recheck = self._recheck, None
+        if recheck is not None:
+            recheck.cancel()
 
 
 class GpioButtons:
@@ -87,6 +115,8 @@ class GpioButtons:
             self._post(BACK)
 
     def close(self) -> None:
+        for b in self._buttons:
+            b.close()
         for d in self._devices:
             d.close()
 

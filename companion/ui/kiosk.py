@@ -86,6 +86,9 @@ class Kiosk:
             self.last_input = now
             top = self.stack.top
         top.update(now)
+        if top.name == "fault:camera" and len(self.stack.screens) > 1:
+            # the table screen under it keeps reading the camera, and takes it away when pictures come
+            self.stack.screens[-2].update(now)
 
     def _draw(self) -> None:
         top = self.stack.top

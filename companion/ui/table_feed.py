@@ -41,6 +41,7 @@ class TableFeed:
         self._pending_layout = None
         self._latest: Reading | None = None
         self._stop = threading.Event()
+        self._answered = time.monotonic()  # when the camera last gave a picture or said it gives none
         self._thread = None
         if threaded:
             self._thread = threading.Thread(target=self._run, name="table-feed", daemon=True)
@@ -81,6 +82,8 @@ class TableFeed:
             frame = self.source.read()
         except CameraLost as e:
             return Reading(generation, lost=str(e) or "no picture")
+        finally:
+            self._answered = time.monotonic()
         if frame is None:
             return Reading(generation, lost="no picture")
         if self.tracker is None:
@@ -107,6 +110,13 @@ class TableFeed:
             if reading.lost:
                 time.sleep(0.5)
 
+    def age(self) -> float:
+        """Seconds since the camera last answered. Every capture has a time limit, so this stays
+        small even while the camera is lost; it grows only if a camera call never returns (the
+        service's watchdog then restarts the kiosk). Inline (``threaded=False``) the camera is read by
+        the screen's own loop, whose hang the watchdog sees anyway: 0."""
+        return time.monotonic() - self._answered if self.threaded else 0.0
+
     def close(self) -> None:
         self._stop.set()
         if self._thread is not None:
@@ -124,11 +134,15 @@ def layout_kind(layout) -> str:
 def _preview(frame: np.ndarray):
     import cv2
 
-    h, w = frame.shape[:2]
-    scale = min(1.0, PREVIEW_WIDTH / w)
-    small = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else frame
+    from companion.vision.shrink import factor, shrink
+
+    # the Pi camera sends its own small picture of the same moment (its lores stream); else shrink
+    source = getattr(frame, "preview", None)
+    if source is None:
+        source = frame
+    small = shrink(source, factor(source.shape[1], PREVIEW_WIDTH))
     if small.ndim == 2:
         rgb = cv2.cvtColor(small, cv2.COLOR_GRAY2RGB)
     else:
         rgb = cv2.cvtColor(small, cv2.COLOR_BGR2RGB)
-    return rgb, scale
+    return rgb, small.shape[1] / frame.shape[1]

@@ -45,6 +45,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--capture", default=DEFAULT_CAPTURE, metavar="WxH",
                         help=f"picture size the kiosk reads (default {DEFAULT_CAPTURE}, the config default); "
                              "the sensor's binned and full sizes are shown beside it")
+    parser.add_argument("--focus", metavar="auto|once|CM",
+                        help="the camera.focus to plan with (default: the settings file's, else auto)")
     parser.add_argument("--json", action="store_true", help="one JSON document")
 
 
@@ -111,9 +113,57 @@ def plan(sensor=(4608, 2592), hfov=DEFAULT_HFOV, height_cm=DEFAULT_HEIGHT_CM, ta
             "captures": captures, "heights": heights}
 
 
+def _focus(text: str | None):
+    """--focus, else camera.focus of the settings file (its default when the file is missing or broken:
+    this command plans, ``companion doctor`` checks the file)."""
+    from pydantic import ValidationError
+
+    from companion.config import CameraSettings, load_config
+    if text is None:
+        try:
+            return load_config().camera.focus
+        except BadInput:
+            return CameraSettings().focus
+    try:
+        return CameraSettings(focus=text).focus
+    except ValidationError as e:
+        raise BadInput("--focus", e.errors()[0]["msg"].removeprefix("Value error, ")) from None
+
+
+def focus_plan(focus, height_cm: float) -> dict:
+    """What the lens needs at this height, and what the focus setting does about it."""
+    from companion.vision.sources import focus_text
+    need = 100 / height_cm
+    return {"setting": focus, "does": focus_text(focus), "lens_position_needed": round(need, 2),
+            "suggested_fixed": round(height_cm),
+            "fixed_off_by_dioptres": round(abs(100 / focus - need), 2) if isinstance(focus, float) else None}
+
+
+def _setting(focus) -> str:
+    return f"{focus:g}" if isinstance(focus, float) else str(focus)
+
+
+def streams(capture, sensor) -> dict:
+    """The Pi camera's streams for a picture size (vision/sources.py) and the camera memory they take:
+    each buffer holds the YUV420 main and lores pictures and the sensor's raw picture (10-bit packed,
+    from the binned mode when the picture fits it, else the full one). A Pi 4 has 512 MB of it."""
+    from companion.vision.sources import BUFFERS, lores_size
+    w, h = capture
+    lw, lh = lores_size(w, h)
+    binned = (sensor[0] // 2, sensor[1] // 2)
+    raw = binned if w <= binned[0] and h <= binned[1] else tuple(sensor)
+    raw_mb = raw[0] * raw[1] * 10 / 8 / 1e6
+    per_buffer = (w * h + lw * lh) * 1.5 / 1e6 + raw_mb
+    return {"main": [w, h], "lores": [lw, lh], "buffers": BUFFERS, "raw": list(raw),
+            "camera_memory_mb": round(per_buffer * BUFFERS, 1),
+            "before_mb": round((w * h * 3 / 1e6 + raw_mb) * 6, 1)}     # RGB888 main, 6 buffers
+
+
 def run(args) -> int:
     result = plan(_size(args.sensor, "--sensor"), args.hfov, args.height_cm, args.table_cm,
                   _size(args.capture, "--capture"))
+    result["focus"] = focus_plan(_focus(args.focus), args.height_cm)
+    result["streams"] = streams(_size(args.capture, "--capture"), _size(args.sensor, "--sensor"))
     if args.json:
         print(json.dumps(result))
     else:
@@ -137,7 +187,8 @@ def format_plan(r: dict) -> str:
     lines = [f"Camera {sw}x{sh}, {r['hfov_deg']:g} deg across ({r['vfov_deg']:g} deg down), {r['height_cm']:g} cm "
              f"above the table, looking straight down: it sees {vw:g} x {vh:g} cm.",
              (f"The {r['table_cm']:g} cm play area fits (from {r['lowest_height_cm']:g} cm up)." if r["sees_table"] else
-              f"The {r['table_cm']:g} cm play area does NOT fit: mount the camera at least {r['lowest_height_cm']:g} cm "
+              f"The {r['table_cm']:g} cm play area does NOT fit: mount the camera at least "
+              f"{r['lowest_height_cm']:g} cm "
               f"high."),
              "",
              "Pixels per code module for square stickers (companion stickers --size MM); reliable: "
@@ -161,6 +212,20 @@ def format_plan(r: dict) -> str:
     lines.append("  height      sees  " + "".join(f"{c['size'][0]}x{c['size'][1]}".rjust(12) for c in r["captures"]))
     for h in r["heights"]:
         cells = "".join(f"{v:g} mm".rjust(12) for v in h["smallest_mm_single_frames"].values())
-        lines.append(f"  {h['height_cm']:>4g} cm  {h['view_width_cm']:>6.1f} cm{' ' if h['sees_table'] else '*'}{cells}")
+        mark = " " if h["sees_table"] else "*"
+        lines.append(f"  {h['height_cm']:>4g} cm  {h['view_width_cm']:>6.1f} cm{mark}{cells}")
     lines.append(f"  (* does not see the {r['table_cm']:g} cm play area)")
+    if "focus" in r:
+        f = r["focus"]
+        lines += ["", f"Focus: at {r['height_cm']:g} cm the lens needs {f['lens_position_needed']:.2f} dioptres "
+                      f"(LensPosition = 100 / cm); the Camera Module 3 rests at 1 dioptre, sharp at 1 m. "
+                      f"camera.focus = {_setting(f['setting'])}: {f['does']}"
+                      + (f", {f['fixed_off_by_dioptres']:.2f} dioptres off" if f["fixed_off_by_dioptres"] else "")
+                      + f". For a fixed mount: camera.focus = {f['suggested_fixed']}."]
+    if "streams" in r:
+        st = r["streams"]
+        lines.append(f"Camera streams at {st['main'][0]}x{st['main'][1]}: YUV420 main (its Y plane is the grey "
+                     f"picture), lores {st['lores'][0]}x{st['lores'][1]} (motion check, preview), {st['buffers']} "
+                     f"buffers with the raw {st['raw'][0]}x{st['raw'][1]}: about {st['camera_memory_mb']:g} MB of "
+                     f"camera memory (a Pi 4 has 512 MB; RGB888 with 6 buffers took {st['before_mb']:g} MB).")
     return "\n".join(lines)

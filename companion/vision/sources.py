@@ -21,8 +21,9 @@ from __future__ import annotations
 import glob as globlib
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -120,6 +121,10 @@ class ReconnectingSource:
         what = getattr(self._device, "name", None) or self.spec
         return f"{what} (no picture: {self._problem})" if self._problem else what
 
+    def settings(self) -> list[str]:
+        """What the open camera did with the focus and flicker settings, in words (doctor shows it)."""
+        return list(getattr(self._device, "said", []))
+
 
 def _reason(e: BaseException) -> str:
     return str(e) or type(e).__name__
@@ -165,37 +170,159 @@ def video_devices() -> list[int]:
 
 # -- the Raspberry Pi camera -------------------------------------------------------------------------
 
+CAPTURE_TIMEOUT_S = 2.0     # a frame comes every 70 ms at 12 MP: 2 s without one is a stalled camera
+AUTOFOCUS_TIMEOUT_S = 5.0   # focus = once: an autofocus cycle that has not ended by then is given up
+BUFFERS = 3                 # one being filled, one waiting, one being copied out; each 12 MP buffer is
+                            # ~33 MB of the Pi 4's 512 MB camera memory (YUV420 main + raw)
+PREVIEW_WIDTH = 480         # the lores stream is at most this wide (the preview on screen: ui/table_feed.py)
+FLICKER_PERIOD_US = {50: 10000, 60: 8333}   # lights on mains flicker at twice its frequency
+
+
+class CameraFrame(np.ndarray):
+    """The grey picture (the Y plane of the camera's YUV420 main stream) with the camera's own small
+    picture of the same moment (its lores stream, scaled by the ISP): ``small`` (grey) for the motion
+    check and ``preview`` (BGR) for the screen, so neither shrinks 12 MP on the CPU."""
+
+    small: np.ndarray | None = None
+    preview: np.ndarray | None = None
+
+
+def lores_size(width: int, height: int, max_width: int = PREVIEW_WIDTH) -> tuple[int, int]:
+    """The lores stream's size: the main size divided by the smallest whole number that brings it to
+    ``max_width`` or less, with even sides (YUV420). A whole-number ratio keeps its pixels on the main
+    stream's grid; a size with no such divisor gets the nearest even size below."""
+    k = max(1, -(-width // max_width))
+    for n in range(k, k + 64):
+        w, h = width // n, height // n
+        if width % n == 0 and height % n == 0 and w % 2 == 0 and h % 2 == 0:
+            return w, h
+    w = width // k
+    return w - w % 2, max(2, round(height * w / width) // 2 * 2)
+
+
+def focus_text(focus) -> str:
+    if focus == "auto":
+        return "continuous autofocus"
+    if focus == "once":
+        return "one autofocus cycle at start, then locked"
+    return f"fixed at {focus:g} cm (LensPosition {100 / focus:.2f} dioptres)"
+
+
+def camera_controls(focus, mains_hz: int, available: dict, enums) -> tuple[dict, list[str]]:
+    """The libcamera controls for the focus and flicker settings, only those the camera has
+    (``available``: picamera2's ``camera_controls``, name -> (min, max, default)), and what was done,
+    in words."""
+    controls: dict = {}
+    said = []
+    if "AfMode" not in available:
+        said.append(f"fixed-focus camera (camera.focus = {focus} has no effect)")
+    elif focus == "auto":
+        controls["AfMode"] = enums.AfModeEnum.Continuous
+        said.append("focus: " + focus_text(focus))
+    elif focus == "once":
+        controls["AfMode"] = enums.AfModeEnum.Auto    # the cycle itself is triggered once started
+        said.append("focus: " + focus_text(focus))
+    elif "LensPosition" in available:
+        low, high = (float(v) for v in available["LensPosition"][:2])
+        dioptres = min(high, max(low, 100 / focus))
+        controls["AfMode"] = enums.AfModeEnum.Manual
+        controls["LensPosition"] = dioptres
+        said.append(f"focus: fixed at {focus:g} cm (LensPosition {dioptres:.2f} dioptres"
+                    + (f", the lens's limit {low:g}-{high:g}" if dioptres != 100 / focus else "") + ")")
+    else:
+        said.append(f"the camera cannot set its lens position (camera.focus = {focus:g} has no effect)")
+    if mains_hz and "AeFlickerMode" in available and "AeFlickerPeriod" in available:
+        controls["AeFlickerMode"] = enums.AeFlickerModeEnum.Manual
+        controls["AeFlickerPeriod"] = FLICKER_PERIOD_US[mains_hz]
+        said.append(f"flicker: exposure in steps of {FLICKER_PERIOD_US[mains_hz] / 1000:g} ms ({mains_hz} Hz mains)")
+    elif mains_hz:
+        said.append("flicker: this camera has no flicker control")
+    return controls, said
+
+
 def _picamera2_module():
     try:
-        from picamera2 import Picamera2
+        import picamera2
     except ImportError as e:
         raise OSError(f"picamera2 is not installed for this Python ({e}): on the Pi, sudo ./pi/install.sh "
                       "installs python3-picamera2; elsewhere use usb:N, files:PATH or virtual") from None
-    return Picamera2
+    return picamera2
 
 
 class PiCameraDevice:
-    def __init__(self, index: int, width: int, height: int):
-        Picamera2 = _picamera2_module()
+    """The Pi camera through picamera2: a YUV420 main stream (its Y plane is the grey frame the
+    decoder reads), a lores stream for the motion check and the preview, ``BUFFERS`` buffers, focus
+    and flicker set from the settings, and a time limit on every capture."""
+
+    def __init__(self, index: int, width: int, height: int, *, focus="auto", mains_hz: int = 50,
+                 timeout: float | None = None):
+        picamera2 = _picamera2_module()
+        from libcamera import controls as enums
+
+        Picamera2 = picamera2.Picamera2
+        self._mapped = picamera2.MappedArray
+        self.timeout = CAPTURE_TIMEOUT_S if timeout is None else timeout
         cameras = Picamera2.global_camera_info()
         if index >= len(cameras):
             raise OSError(f"no Pi camera number {index} (libcamera lists {len(cameras)}): check the ribbon cable")
         self.name = f"picamera2:{index} ({cameras[index].get('Model', 'camera')})"
         self.cam = Picamera2(index)
         try:
-            # RGB888 is stored B, G, R in memory: OpenCV's order, no conversion needed
-            config = self.cam.create_video_configuration(main={"size": (width, height), "format": "RGB888"})
+            controls, self.said = camera_controls(focus, mains_hz, self.cam.camera_controls, enums)
+            config = self.cam.create_video_configuration(
+                main={"size": (width, height), "format": "YUV420"},
+                lores={"size": lores_size(width, height), "format": "YUV420"},
+                buffer_count=BUFFERS, controls=controls, display=None, encode=None)
             self.cam.configure(config)
+            final = getattr(self.cam, "camera_config", None) or config     # the sizes libcamera settled on
+            self.size = tuple(final["main"]["size"])
+            self.lores = tuple(final["lores"]["size"])
             self.cam.start()
+            if focus == "once" and "AfMode" in controls:
+                self._focus_once(enums)
         except Exception:
             self.cam.close()
             raise
 
+    def _focus_once(self, enums) -> None:
+        import logging
+        job = self.cam.autofocus_cycle(wait=False)
+        try:
+            focused = job.get_result(timeout=AUTOFOCUS_TIMEOUT_S)
+        except TimeoutError:
+            self._flush()
+            focused = False
+        if not focused:
+            logging.getLogger(__name__).warning(
+                "%s: the autofocus cycle did not find a sharp picture; the lens stays where it stopped "
+                "(camera.focus = the camera's height in cm fixes it)", self.name)
+            self.said.append("the autofocus cycle at start failed")
+
+    def _flush(self) -> None:
+        flush = getattr(self.cam, "cancel_all_and_flush", None)   # picamera2 0.3.20 and later
+        if flush is not None:
+            flush()
+
     def grab(self) -> np.ndarray:
-        frame = self.cam.capture_array("main")
-        if frame is None or frame.size == 0:
-            raise OSError("the Pi camera sent an empty picture")
-        return np.ascontiguousarray(frame[:, :, :3])
+        import cv2
+        job = self.cam.capture_request(wait=False)
+        try:
+            request = job.get_result(timeout=self.timeout)
+        except TimeoutError:
+            self._flush()
+            raise OSError(f"the Pi camera sent no picture for {self.timeout:g} s (stalled: check the ribbon "
+                          "cable and the power supply)") from None
+        try:
+            (w, h), (lw, lh) = self.size, self.lores
+            with self._mapped(request, "main") as m:
+                frame = np.array(m.array[:h, :w]).view(CameraFrame)   # the Y plane, out of the camera's buffer
+            with self._mapped(request, "lores") as m:
+                # I420 rows carry the stride's padding: converted whole, cut after
+                frame.preview = cv2.cvtColor(m.array, cv2.COLOR_YUV2BGR_I420)[:, :lw]
+                frame.small = np.array(m.array[:lh, :lw])
+        finally:
+            request.release()
+        return frame
 
     def close(self) -> None:
         try:
@@ -204,12 +331,12 @@ class PiCameraDevice:
             self.cam.close()
 
 
-def _auto_device(width: int, height: int) -> Device:
+def _auto_device(width: int, height: int, **camera) -> Device:
     """The Pi camera if picamera2 lists one, else the first /dev/videoN that gives a picture (on a Pi 5
     several video nodes belong to the image processor and never give one)."""
     tried = []
     try:
-        return PiCameraDevice(0, width, height)
+        return PiCameraDevice(0, width, height, **camera)
     except Exception as e:  # no picamera2 or no Pi camera: look for a webcam
         tried.append(f"Pi camera: {_reason(e)}")
     for n in video_devices():
@@ -301,9 +428,12 @@ class VirtualSource:
 
 # -- the setting ---------------------------------------------------------------------------------------
 
-def open_source(spec: str, *, width: int = 1920, height: int = 1080, clock: Callable[[], float] = time.monotonic):
+def open_source(spec: str, *, width: int = 1920, height: int = 1080, clock: Callable[[], float] = time.monotonic,
+                focus="auto", mains_hz: int = 50):
     """The source a ``camera.source`` setting names. Bad settings raise BadInput; a camera that is
-    not there (yet) gives a source whose ``read()`` raises CameraLost until it is."""
+    not there (yet) gives a source whose ``read()`` raises CameraLost until it is. ``focus`` and
+    ``mains_hz`` (camera.focus, camera.mains_hz) reach the Pi camera."""
+    pi = {"focus": focus, "mains_hz": mains_hz}
     text = (spec or "").strip()
     kind, sep, arg = text.partition(":")
     kind = kind.lower()
@@ -319,9 +449,9 @@ def open_source(spec: str, *, width: int = 1920, height: int = 1080, clock: Call
         index = _index(arg if sep else "", text)
         if kind == "usb":
             return ReconnectingSource(f"usb:{index}", lambda: UsbDevice(index, width, height), clock=clock)
-        return ReconnectingSource(f"picamera2:{index}", lambda: PiCameraDevice(index, width, height), clock=clock)
+        return ReconnectingSource(f"picamera2:{index}", lambda: PiCameraDevice(index, width, height, **pi), clock=clock)
     if kind == "auto" and not sep:
-        return ReconnectingSource("auto", lambda: _auto_device(width, height), clock=clock)
+        return ReconnectingSource("auto", lambda: _auto_device(width, height, **pi), clock=clock)
     raise BadInput("camera.source", f"{text!r} is not a camera; {SPEC_HELP}")
 
 

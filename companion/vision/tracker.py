@@ -31,10 +31,11 @@ import numpy as np
 
 from companion.cards.model import Card, year_label
 from companion.i18n import N_, Text, translate
+from companion.vision.shrink import factor, shrink
 
 BURST = 4                   # still frames kept for fusing
 RECHECK_EVERY = 10          # still frames between two readings of a settled table
-MOTION_WIDTH = 320          # frames are compared at this width
+MOTION_WIDTH = 320          # frames are compared at about this width (a whole-number shrink)
 MOTION_BLUR = 0.8           # pixels (at MOTION_WIDTH) of blur before comparing
 MOTION_LEVEL = 16           # grey levels (0-255) that count as a change at MOTION_WIDTH
 MOTION_SHARE = 0.002        # the share of changed pixels above which the table is moving
@@ -119,11 +120,11 @@ class Motion:
 
     def update(self, frame: np.ndarray) -> bool:
         import cv2
-        h, w = frame.shape[:2]
-        small_w = min(MOTION_WIDTH, w)
-        small_h = max(1, round(h * small_w / w))
-        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        small = cv2.resize(grey, (small_w, small_h), interpolation=cv2.INTER_AREA)
+        # the Pi camera sends its own small picture of the same moment (its lores stream)
+        grey = getattr(frame, "small", None)
+        if grey is None:
+            grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        small = shrink(grey, factor(grey.shape[1], MOTION_WIDTH, at_most=False))
         # the stickers' fine print shimmers from frame to frame (shake, noise, JPEG): blur it away
         small = cv2.GaussianBlur(small, (0, 0), MOTION_BLUR).astype(np.int16)
         last, self._last = self._last, small
