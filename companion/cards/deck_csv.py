@@ -14,6 +14,7 @@ import csv
 import io
 import re
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -107,7 +108,7 @@ def _column_letter(index: int) -> str:
     return letters
 
 
-def read_cards(path: str | Path, game: str, deck_id: str, known: list[CardEntry] = ()) -> list[CardEntry]:
+def read_cards(path: str | Path, game: str, deck_id: str, known: Sequence[CardEntry] = ()) -> list[CardEntry]:
     """The cards of a CSV file, checked as a whole deck of ``game``; BadInput names row and column.
     ``known``: the deck's cards so far: a row without a number that is one of them keeps its number,
     and a new card gets a number no card of the deck ever had (a printed sticker keeps its meaning)."""
@@ -120,7 +121,7 @@ def read_cards(path: str | Path, game: str, deck_id: str, known: list[CardEntry]
     return parse_cards(text, str(path), game, deck_id, known)
 
 
-def parse_cards(text: str, name: str, game: str, deck_id: str, known: list[CardEntry] = ()) -> list[CardEntry]:
+def parse_cards(text: str, name: str, game: str, deck_id: str, known: Sequence[CardEntry] = ()) -> list[CardEntry]:
     text = text.removeprefix("\ufeff")
     lines = text.splitlines()
     if not lines or not lines[0].strip():
