@@ -185,7 +185,6 @@ def test_the_kiosk_says_camera_lost_and_goes_on_when_the_camera_is_back(world, t
     from companion import app
     from companion.store.log import GameLog
     from companion.ui.kiosk import Kiosk
-    from companion.ui.screens.attract import AttractScreen
     from companion.ui.table_feed import TableFeed
 
     pygame.font.init()
@@ -194,7 +193,7 @@ def test_the_kiosk_says_camera_lost_and_goes_on_when_the_camera_is_back(world, t
     feed = TableFeed(open_source("picamera2", width=1920, height=1080), app.make_tracker, threaded=True)
     k = Kiosk(pygame.Surface((800, 480)), config, store=GameLog(tmp_path / "games.sqlite"), table=feed)
     try:
-        k.stack.push(AttractScreen(k))
+        k.stack.push("attract")
         k.step()
         _to_the_table(k)
 

@@ -207,7 +207,7 @@ def test_malformed_lines_name_the_field():
         timeline.parse_action({"type": "effect", "player": "A"})
     with pytest.raises(BadInput, match="^gap: a whole number is needed"):
         timeline.parse_action({"type": "place", "player": "A", "card": {"year": 1}})
-    with pytest.raises(BadInput, match="^players: 1 players"):
+    with pytest.raises(BadInput, match="^players: 1 player;"):
         timeline.setup({"type": "setup", "game": "timeline", "players": ["A"], "start": {"year": 1}})
     with pytest.raises(BadInput, match="^hand: "):
         setup(hand="lots")
