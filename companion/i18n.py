@@ -80,3 +80,6 @@ class Literal(str):
 def render(msg, lang: str) -> str:
     """A message (Text) in ``lang``; a plain or Literal string as it is."""
     return msg.render(lang) if isinstance(msg, Text) else str(msg)
+
+
+Msg = Text | str      # something to show: a message to translate (Text, a msgid) or a Literal to show as it is

@@ -7,14 +7,14 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from companion.i18n import Text, render
+from companion.i18n import Msg, render
 
 
 @dataclass
 class ScoreRow:
-    label: Text                   # the figure, or the player
+    label: Msg                    # the figure, or the player
     value: str                    # its points ("–": scores nothing, e.g. a tie-breaker)
-    explain: Text | str | None = None   # why (a Literal is shown as it is)
+    explain: Msg | None = None    # why
     highlight: bool = False
 
 

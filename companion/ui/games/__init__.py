@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.games.base import refusal
 from companion.games.explained import ScoreRow  # noqa: F401  (the views' score sheets)
 from companion.games import registry
-from companion.i18n import N_, Text
+from companion.i18n import N_, Msg, Text
 
 VIEWS: dict[str, "GameView"] = {}
+
+
+Choices = list[tuple[Msg, Any]]   # a menu: (label, what choosing it does)
 
 
 @dataclass
@@ -25,7 +29,7 @@ class Option:
     """One setup choice: ``choices`` are (value, label) pairs; the first is the default."""
 
     key: str
-    label: str
+    label: Msg
     choices: list
     default_index: int = 0
 
@@ -53,9 +57,9 @@ class TurnInfo:
 @dataclass
 class Verdict:
     correct: bool | None          # None: neither (a refusal or a plain record)
-    headline: Text
-    reason: Text | None = None
-    then: Text | None = None      # what the players do now
+    headline: Msg
+    reason: Msg | None = None
+    then: Msg | None = None       # what the players do now
 
 
 @dataclass
@@ -66,9 +70,9 @@ class Ask:
     Each choice is ``(label, value)``; the value is an action line (a dict) to confirm, another Ask
     (a sub-menu), a callable that builds one of those when chosen, or None (back one level)."""
 
-    prompt: Text
+    prompt: Msg
     choices: list
-    note: Text | None = None
+    note: Msg | None = None
     camera: bool = False          # the camera's proposals are still taken while it is open
     optional: bool = False        # opened by the players (UNDO closes it); else the game waits for it
     hint: str = N_("by buttons")  # OK's label in the watch phase, for an optional menu
@@ -166,11 +170,11 @@ class BoardView(GameView):
 
 
 def known_cards(detections) -> tuple[list, Text | None]:
-    """The read codes whose card is known, or (None, why) when a code on the table is no known card
+    """The read codes whose card is known, or ([], why) when a code on the table is no known card
     (a setup is read only from cards the companion knows)."""
     unknown = [d for d in detections if getattr(d, "card", None) is None]
     if unknown:
-        return None, Text(N_("A code on the table is not a known card: {code}"),
+        return [], Text(N_("A code on the table is not a known card: {code}"),
                           {"code": getattr(unknown[0], "payload", "?")})
     return list(detections), None
 

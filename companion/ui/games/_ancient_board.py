@@ -30,7 +30,7 @@ def monument_tile(c: Canvas, rect: pygame.Rect, card: dict | None, highlight=Non
     if card is None:
         pygame.draw.rect(c.surface, theme.MUTED, rect, max(1, c.px(1)), border_radius=c.px(5))
         return
-    colour = KIND_COLOURS.get(card.get("kind"), theme.MUTED)
+    colour = KIND_COLOURS.get(card.get("kind") or "", theme.MUTED)
     c.box(rect, _tint(colour), radius=5)
     band = pygame.Rect(rect.x, rect.y, rect.w, min(c.px(21), rect.h // 3))
     c.box(band, colour, radius=5)

@@ -22,7 +22,7 @@ from companion.games.base import refusal
 from companion.games.ancient_knowledge.score import explained_rows
 from companion.i18n import N_, Text, translate
 from companion.ui.canvas import Literal
-from companion.ui.games import Ask, BoardView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
+from companion.ui.games import Ask, BoardView, Choices, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._ancient_board import draw_board
 from companion.ui.games._menus import numbers, paged, pick_several
 from companion.words import Words, joined, later
@@ -47,7 +47,7 @@ def name(card: str) -> str:
 def _codes() -> dict[str, str]:
     """Catalog id -> sticker code, from the AK deck (the stickers the camera reads)."""
     from companion.cards.decks import get_deck
-    return {c.ak_id: c.code for c in get_deck(DECK).cards.values() if c.ak_id}
+    return {c.ak_id: c.code for c in get_deck(DECK).cards.values() if c.ak_id and c.code}
 
 
 def ak_id(code: str) -> str | None:
@@ -229,7 +229,7 @@ class AncientKnowledgeView(BoardView):
         if s.finished:
             return None
         me = s.board.name
-        items = []
+        items: Choices = []
         if s.phase == "action" and s.actions_left > 0:
             techs = [c for tile in s.tiles for c in tile]
             if techs:
@@ -249,7 +249,7 @@ class AncientKnowledgeView(BoardView):
         """Choose the Past monuments to excavate, one by one, then how many cards each draws."""
         b = self._board(session)
         left = [p.card for p in b.past if not p.rotated and p.card not in chosen]
-        items = [(Literal(name(c)), lambda c=c: self.excavate_ask(session, chosen + (c,))) for c in left]
+        items: Choices = [(Literal(name(c)), lambda c=c: self.excavate_ask(session, chosen + (c,))) for c in left]
         if chosen:
             per = [2, 3] if b.artifacts else [2]
             done = [(Words(N_("Excavate {cards}: {n} cards each"), {"cards": ", ".join(map(name, chosen)), "n": n}),
@@ -537,7 +537,7 @@ class AncientKnowledgeView(BoardView):
             for p in scores:
                 tied = [o for o in scores if o is not p and o["total"] == p["total"]]
                 b = p["breakdown"]
-                explain = joined((Words(N_("{figure} {points}"), {"figure": Text(label), "points": b[key]})
+                explain: Text = joined((Words(N_("{figure} {points}"), {"figure": Text(label), "points": b[key]})
                                   for key, label in (("past_vp", N_("Past")), ("endgame_effects", N_("End-game")),
                                                      ("techs", N_("Tech")), ("timeline", N_("Timeline")),
                                                      ("lost_knowledge", N_("Lost")))), " · ")

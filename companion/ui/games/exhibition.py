@@ -11,6 +11,8 @@ its reason and the spots where the card does fit. Log lines: docs/exhibition.md.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 
 from companion.cards.decks import get_deck
@@ -21,9 +23,9 @@ from companion.games.exhibition.cards import DECADES, card_json, coloured, label
 from companion.games.exhibition.score import explained_rows
 from companion.games.exhibition.words import (OVERLAY_NAMES, SHOWCASE_NAMES, continent_text,
                                                fits_words, spot_text, spot_words)
-from companion.i18n import N_, Text, translate
+from companion.i18n import N_, Msg, Text, translate
 from companion.ui.canvas import Literal
-from companion.ui.games import Ask, BoardView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
+from companion.ui.games import Ask, BoardView, Choices, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._exhibition_board import draw_hall, draw_market
 from companion.ui.games._menus import paged
 from companion.words import Words, joined
@@ -65,7 +67,7 @@ class ExhibitionView(BoardView):
     def options(self):
         default = default_layout()
         sizes = dict(default.spots)
-        splits = [(None, Text(N_("{layout} (the board file)"), {"layout": default.short()}))]
+        splits: list[tuple[Any, Msg]] = [(None, Text(N_("{layout} (the board file)"), {"layout": default.short()}))]
         b = board()
         for split in LAYOUT_SPLITS:
             keys = ("one_continent", "one_era", "plain")
@@ -187,7 +189,7 @@ class ExhibitionView(BoardView):
         if not turn.taken:
             column = s.column(me.at)
             if not column:
-                choices = [(continent_text(k), {"type": "move", "player": me.name, "to": k})
+                choices: Choices = [(continent_text(k), {"type": "move", "player": me.name, "to": k})
                            for k in CONTINENTS if s.column(k)]
                 return Ask(Text(N_("The {continent} column is empty: where does {player}'s vehicle go to take a "
                                    "card?"), {"continent": me.at, "player": me.name}), choices)
@@ -248,7 +250,7 @@ class ExhibitionView(BoardView):
         def line(card):
             return {"type": "refill", "player": me, "card": None if card is None else card_json(card)}
 
-        choices = []
+        choices: Choices = []
         for d in DECADES:
             these = [c for c in cards if coloured(c) and c.year is not None and c.year // 10 * 10 == d]
             if these:
@@ -443,7 +445,7 @@ class ExhibitionView(BoardView):
             rows = []
             for p in scores:
                 b = p["breakdown"]
-                parts = joined((Words(N_("{figure} {points}"), {"figure": Text(name), "points": b[key]})
+                parts: Text = joined((Words(N_("{figure} {points}"), {"figure": Text(name), "points": b[key]})
                                 for key, name in FIGURES if key in b), " · ")
                 if p["explain"].get("tie"):
                     parts = Words(N_("{parts}. Tied on fame: the Mid-Century card closest to 1950 decides."),
