@@ -32,7 +32,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from companion.errors import BadInput, json_path
+from companion.errors import BadInput, json_path, read_text
 from companion.paths import config_file
 
 
@@ -81,10 +81,13 @@ def load_config(path: Path | None = None) -> Config:
     path = path or config_file()
     if not path.exists():
         return Config()
+    text = read_text(path, "settings file")
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raw = tomllib.loads(text)
+    except ValueError as e:      # TOMLDecodeError, or an integer of more than 4300 digits
         raise BadInput(str(path), f"not a valid TOML file: {e}") from None
+    except RecursionError:
+        raise BadInput(str(path), "not a valid TOML file: arrays or tables nested too deeply") from None
     try:
         return Config.model_validate(raw)
     except ValidationError as e:

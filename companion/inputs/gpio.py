@@ -37,7 +37,8 @@ class _DebouncedButton:
     def _accept(self, pressed: bool) -> bool:
         now = time.monotonic()
         with self._lock:
-            if pressed == self._pressed or now - self._last_edge < self.bounce:
+            # a press after the window is new even if its release fell inside the window (a short tap)
+            if now - self._last_edge < self.bounce or (pressed == self._pressed and not pressed):
                 return False
             self._pressed = pressed
             self._last_edge = now
