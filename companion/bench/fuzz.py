@@ -368,7 +368,8 @@ def make_deck_add(rng: random.Random, folder: Path) -> Case:
     game = rng.choice(("timeline", "cronologia", "exhibition", "ancient-knowledge"))
     deck_id = "FZADD" + str(("timeline", "cronologia", "exhibition", "ancient-knowledge").index(game))
     path = user_deck_path(deck_id)
-    if not path.exists() or rng.random() < 0.02:     # now and then start again from an empty deck
+    fresh = rng.random() < 0.02                     # now and then start again from an empty deck
+    if fresh or not path.exists():
         save_user_deck(DeckFile(id=deck_id, name=deck_id, game=game, cards=[]))
         reload_decks()
     argv = ["deck", "add", deck_id]
