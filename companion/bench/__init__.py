@@ -13,6 +13,7 @@ BENCHES = {
     "engine": "replaying long generated games: actions per second",
     "vision": "sticker recall, misreads, reading order and ms per frame at 3.3-1.8 px/module",
     "kiosk": "button-to-screen latency, frames per second, memory over a long autoplay",
+    "chaos": "the demo kiosk under random buttons, camera drop-outs, a full disk and clock jumps",
     "fuzz": "every input file broken on purpose: exit codes, tracebacks (must be 0), hangs, slowest case",
 }
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from companion.paths import PROJECT_ROOT, assets_dir
 
-HANG_SECONDS = 20.0          # a case that runs longer than this counts as a hang (and is stopped)
+HANG_SECONDS = 60.0          # a case that runs longer than this counts as a hang (and is stopped)
 DOCS = PROJECT_ROOT / "docs"
 
 

@@ -59,7 +59,20 @@ class FaultScreen(Screen):
                 c.paragraph(check, (r.x + c.px(34), r.y, r.w - c.px(34), r.h), theme.BODY, role="check")
 
 
-def camera_lost(kiosk, detail: str = "") -> FaultScreen:
+class CameraLostScreen(FaultScreen):
+    """Shown over the table; the table keeps watching the camera beneath it (``watch``), so the
+    screen goes away by itself when the pictures come back, as it promises."""
+
+    def __init__(self, kiosk, watch, *args):
+        super().__init__(kiosk, "camera", *args)
+        self.watch = watch
+
+    def update(self, now: float) -> None:
+        if self.watch is not None:
+            self.watch(now)
+
+
+def camera_lost(kiosk, detail: str = "", watch=None) -> FaultScreen:
     body = Text(N_("The camera is not sending pictures. The game is saved: it goes on by itself as soon as "
                    "the camera is back."))
     checks = [Text(N_("Is the camera cable pushed fully into the camera and into the Raspberry Pi?")),
@@ -67,7 +80,7 @@ def camera_lost(kiosk, detail: str = "") -> FaultScreen:
               Text(N_("Is something covering the lens, or is the table in the dark?"))]
     if detail:
         checks.append(Text(N_("What the camera said: {detail}"), {"detail": detail}))
-    return FaultScreen(kiosk, "camera", Text(N_("Camera lost")), body, checks)
+    return CameraLostScreen(kiosk, watch, Text(N_("Camera lost")), body, checks)
 
 
 def unknown_card(kiosk, payload: str, on_ok) -> FaultScreen:

@@ -70,7 +70,17 @@ class MenuScreen(Screen):
 
     def end_game(self):
         k = self.kiosk
-        k.session.end_early()
+        try:
+            k.session.end_early()
+        except Exception as e:
+            from companion.ui.screens import fault
+            from companion.ui.screens.table import _is_store_error
+            if not _is_store_error(e):
+                raise
+            k.stack.push(fault.store_error(k, str(e), on_retry=lambda: (k.stack.pop(), self.end_game()),
+                                           on_drop=k.stack.pop))
+            return
+        k.session = None       # the next game is a new one, whatever its kind
         from companion.ui.screens.attract import AttractScreen
         k.stack.reset(AttractScreen(k))
 

@@ -291,7 +291,7 @@ class TableScreen(Screen):
         k = self.kiosk
         if reading.lost:
             if self.camera_fault is None:
-                self.camera_fault = fault.camera_lost(k, reading.lost)
+                self.camera_fault = fault.camera_lost(k, reading.lost, watch=self.update)
                 k.stack.push(self.camera_fault)
                 k.signals.fault(True)
             return
