@@ -10,10 +10,10 @@ import json
 import unicodedata
 from pathlib import Path
 
-# A person's file is read whole, so its size is bounded before it is read: 8 MiB is many times the
-# longest game log, table, deck (9,999 cards) or settings file, and keeps a command's memory in the
-# low hundreds of MB whatever the file holds (docs/limits.md). A FIFO or /dev/zero stops there too.
-MAX_FILE_BYTES = 8 * 1024 * 1024
+# A person's file is read whole, so its size is bounded before it is read: 4 MiB is many times the
+# longest game log, table, deck (9,999 cards) or settings file, and keeps a command's memory near
+# 100 MB whatever the file holds (docs/limits.md). A FIFO or /dev/zero stops there too.
+MAX_FILE_BYTES = 4 * 1024 * 1024
 # Our JSON is at most six levels deep (a table's players[i].showcases.x[j].icons[k]); deeper input is
 # refused before anything recurses over it (json itself, repr in a message, pydantic).
 MAX_JSON_DEPTH = 32
