@@ -124,19 +124,10 @@ toml_values = st.one_of(st.integers(-2 ** 63, 2 ** 63 - 1).map(str), st.floats()
                                                         "bounce_ms", "hold_menu_seconds", "led_green", "led_red",
                                                         "buzzer", "x"]), toml_values, max_size=5), max_size=4))
 def test_settings_with_any_values(sections):
-    from companion.config import load_config
-    from companion.errors import BadInput
     text = "".join(f"[{name}]\n" + "".join(f"{k} = {v}\n" for k, v in keys.items()) for name, keys in sections.items())
     path = FOLDER / "any.toml"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
-
-    def call():
-        try:
-            load_config(path)
-        except BadInput as e:
-            return 2, str(e)
-        return 0, ""
-    check(fuzz.Case("config", call=call, names=(str(path),)))
+    check(fuzz.settings_case(path))
 
 
 @settings(max_examples=300, **QUICK)

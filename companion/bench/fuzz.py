@@ -399,7 +399,7 @@ def _toml_value(rng: random.Random) -> str:
 
 
 def make_config(rng: random.Random, folder: Path) -> Case:
-    from companion.config import Config, load_config, save_config
+    from companion.config import Config, save_config
     seed = PROJECT_ROOT / "pi" / "config.toml"
     if rng.random() < 0.5 and seed.exists():
         text = seed.read_text(encoding="utf-8")
@@ -421,9 +421,13 @@ def make_config(rng: random.Random, folder: Path) -> Case:
                 lines.insert(i, rng.choice(("[nope]", "extra = 1", "[kiosk]", "next = 22", "x = " + "[" * 5000)))
                 notes.append("line")
         data, note = "\n".join(lines).encode(), "toml:" + "+".join(notes)
-    path = _write(folder, "config.toml", data)
+    return settings_case(_write(folder, "config.toml", data), note)
 
+
+def settings_case(path: Path, note: str = "") -> Case:
+    """Reading a settings file as the kiosk and ``companion doctor`` do (no command reads one alone)."""
     def call():
+        from companion.config import load_config
         from companion.errors import BadInput
         try:
             load_config(path)
