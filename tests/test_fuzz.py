@@ -159,6 +159,17 @@ def test_json_too_deep_or_with_a_huge_number_is_bad_input(text):
     assert check(fuzz.Case("score", ["score", "exhibition", str(path)], names=(str(path),))).code == 2
 
 
+@pytest.mark.parametrize("level", [[], {}, ["medio"]])
+def test_a_level_that_is_a_list_or_an_object_is_bad_input(level):
+    """It was looked up in a dict (TypeError: unhashable), found by bench fuzz at 10,000 cases."""
+    path = FOLDER / "level.jsonl"
+    setup = {"type": "setup", "game": "cronologia", "mode": "competitive", "level": level, "players": ["A", "B"],
+             "start": [{"year": y, "period": "moderna"} for y in (1500, 1600, 1700, 1750, 1780)]}
+    path.write_text(json.dumps(setup) + "\n", encoding="utf-8")
+    outcome = check(fuzz.Case("replay", ["replay", str(path)], names=(f"{path}: line 1: level",)))
+    assert outcome.code == 2
+
+
 def test_a_short_tap_does_not_swallow_the_next_press():
     """A press released inside the debounce window left the button 'pressed' for good: the next real
     press was ignored (found by the button-chatter fuzz)."""
