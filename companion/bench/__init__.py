@@ -1,5 +1,6 @@
-"""``companion bench engine|vision|kiosk``: speed and accuracy figures, printed as ratios against a
-reference run in the same process. Benchmarks never fail a build on a time; they report.
+"""``companion bench engine|vision|kiosk|fuzz|chaos``: speed and accuracy figures, printed as ratios
+against a reference run in the same process, and the counts of the long fuzz and chaos runs.
+Benchmarks never fail a build on a time; they report.
 
 Each benchmark is a module here with ``add_arguments(parser)`` and ``run(args) -> int``.
 """
