@@ -9,8 +9,8 @@ naming the file, line or field; never exit 1, never a traceback, never a hang.
 
 The tests (tests/test_fuzz*.py) run the same makers from hypothesis's random streams, a few hundred
 cases per input; this bench runs thousands from a seed and prints, per input: cases, exit codes,
-tracebacks (must be 0), hangs (must be 0) and the slowest case. It needs a source checkout (the
-examples under docs/).
+tracebacks (must be 0), hangs (must be 0) and the slowest case, as a time and as a multiple of the
+median case of the same run. It needs a source checkout (the examples under docs/).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import math
 import os
 import random
 import signal
+import statistics
 import sys
 import tempfile
 import threading
@@ -664,6 +665,7 @@ def fuzz(name: str, cases: int, seed: int, folder: Path) -> dict:
     found: list[str] = []
     tracebacks = hangs = 0
     slowest = (0.0, "")
+    times = []
     for _ in range(cases):
         case = INPUTS[name](rng, folder)
         o = run_case(case)
@@ -673,10 +675,13 @@ def fuzz(name: str, cases: int, seed: int, folder: Path) -> dict:
         bad = problems(o)
         if bad and len(found) < 10:
             found.extend(bad)
+        times.append(o.seconds)
         if o.seconds > slowest[0]:
             slowest = (o.seconds, case.note)
     return {"input": name, "cases": cases, "exit_codes": dict(sorted(codes.items())), "tracebacks": tracebacks,
-            "hangs": hangs, "slowest_s": round(slowest[0], 3), "slowest_case": slowest[1], "problems": found}
+            "hangs": hangs, "median_ms": round(statistics.median(times) * 1000, 2), "slowest_s": round(slowest[0], 3),
+            "slowest_x_median": round(slowest[0] / max(statistics.median(times), 1e-9)), "slowest_case": slowest[1],
+            "problems": found}
 
 
 def run(args) -> int:
@@ -696,7 +701,8 @@ def run(args) -> int:
                 r = results[-1]
                 codes = " ".join(f"{k}:{v}" for k, v in r["exit_codes"].items())
                 print(f"{name:<24} cases {r['cases']:>6}  exit {codes:<24} tracebacks {r['tracebacks']}  "
-                      f"hangs {r['hangs']}  slowest {r['slowest_s']:.3f} s ({r['slowest_case']})", flush=True)
+                      f"hangs {r['hangs']}  median {r['median_ms']} ms  slowest {r['slowest_s']:.3f} s = "
+                      f"{r['slowest_x_median']}x the median ({r['slowest_case']})", flush=True)
                 for p in r["problems"]:
                     print(f"    {p}")
     if args.json:
