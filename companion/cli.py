@@ -37,8 +37,16 @@ def _chosen(argv: list[str]) -> str | None:
     return None
 
 
+class _Parser(argparse.ArgumentParser):
+    """A mistyped command line is bad input like any other: exit 2 with one line (the usage is a
+    ``--help`` away); every subcommand's parser is of this class too."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="companion",
         description="Table Companion: reads the cards on the table, referees the game and scores it.",
         epilog="Exit codes: 0 success, 2 bad input, 1 a bug. 'companion <command> --help' for each command.",

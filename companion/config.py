@@ -34,7 +34,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from companion.errors import BadInput, json_path
+from companion.errors import BadInput, json_path, read_text
 from companion.paths import config_file
 
 
@@ -45,7 +45,7 @@ class _Section(BaseModel):
 class KioskSettings(_Section):
     language: Literal["en", "es"] = "en"
     fullscreen: bool = True
-    idle_minutes: float = Field(10, gt=0)
+    idle_minutes: float = Field(10, gt=0, le=24 * 60)
     cafe_pin: str = Field("", pattern=r"^[0-9]{0,8}$")
 
 
@@ -81,7 +81,7 @@ class ButtonPins(_Section):
     ok: int = Field(22, ge=0, le=27)
     menu: int = Field(23, ge=0, le=27)
     bounce_ms: int = Field(40, ge=0, le=500)
-    hold_menu_seconds: float = Field(1.5, gt=0)
+    hold_menu_seconds: float = Field(1.5, gt=0, le=10)
 
 
 class OutputPins(_Section):
@@ -103,15 +103,33 @@ def load_config(path: Path | None = None) -> Config:
     path = path or config_file()
     if not path.exists():
         return Config()
+    text = read_text(path, "settings file")
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raw = tomllib.loads(text)
+    except ValueError as e:      # TOMLDecodeError, or an integer of more than 4300 digits
         raise BadInput(str(path), f"not a valid TOML file: {e}") from None
+    except RecursionError:
+        raise BadInput(str(path), "not a valid TOML file: arrays or tables nested too deeply") from None
     try:
-        return Config.model_validate(raw)
+        config = Config.model_validate(raw)
     except ValidationError as e:
         err = e.errors()[0]
         raise BadInput(f"{path}: {json_path(*err['loc'])}", err["msg"].removeprefix("Value error, ")) from None
+    _pins_apart(config, path)
+    return config
+
+
+def _pins_apart(config: Config, path: Path) -> None:
+    """Two buttons (or a button and an LED) on one pin would leave the kiosk without its buttons."""
+    used: dict[int, str] = {}
+    for section in ("buttons", "outputs"):
+        for key, pin in getattr(config, section).model_dump().items():
+            if key in ("bounce_ms", "hold_menu_seconds"):
+                continue
+            if pin in used:
+                raise BadInput(f"{path}: {section}.{key}", f"pin {pin} is already {used[pin]}'s; each button and "
+                                                           f"output needs its own pin")
+            used[pin] = f"{section}.{key}"
 
 
 def save_config(config: Config, path: Path | None = None) -> None:

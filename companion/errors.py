@@ -7,17 +7,26 @@ BadInput with *where* it is wrong, so the message can point at it: ``table.json:
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
+
+# A person's file is read whole, so its size is bounded before it is read: 4 MiB is many times the
+# longest game log, table, deck (9,999 cards) or settings file, and keeps a command's memory near
+# 100 MB whatever the file holds (docs/limits.md). A FIFO or /dev/zero stops there too.
+MAX_FILE_BYTES = 4 * 1024 * 1024
+# Our JSON is at most six levels deep (a table's players[i].showcases.x[j].icons[k]); deeper input is
+# refused before anything recurses over it (json itself, repr in a message, pydantic).
+MAX_JSON_DEPTH = 32
 
 
 class BadInput(Exception):
     """Input that cannot be used. ``where`` names the file/line/path, ``message`` what is wrong."""
 
     def __init__(self, where: str, message: str):
-        super().__init__(f"{where}: {message}" if where else message)
+        super().__init__(one_line(f"{where}: {message}" if where else message))
         self.where = where
         self.message = message
 
@@ -32,6 +41,15 @@ def present(value: T | None, what: str) -> T:
     if value is None:
         raise ValueError(f"{what} is missing")
     return value
+
+
+def one_line(text: str) -> str:
+    """``text`` with its line breaks and other control characters written as escapes (``\\n``), so a
+    message that quotes what a person typed stays the one line the command line promises."""
+    if text.isprintable():
+        return text
+    return "".join(ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+                   else ch for ch in text)
 
 
 def json_path(*parts: str | int) -> str:
@@ -49,7 +67,8 @@ def read_text(path: str | Path, what: str = "file") -> str:
     """A person's file as text; BadInput names the file and says why it cannot be read."""
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise BadInput(name, f"no such {what}") from None
     except IsADirectoryError:
@@ -57,7 +76,10 @@ def read_text(path: str | Path, what: str = "file") -> str:
     except PermissionError:
         raise BadInput(name, "not readable (permission denied)") from None
     except OSError as e:
-        raise BadInput(name, f"cannot read: {e.strerror}") from None
+        raise BadInput(name, f"cannot read: {e.strerror or e}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise BadInput(name, f"larger than {MAX_FILE_BYTES // 2**20} MiB, far more than any {what} the companion "
+                             f"reads (the limit keeps its memory bounded; docs/limits.md)")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -67,6 +89,32 @@ def read_text(path: str | Path, what: str = "file") -> str:
 def read_json(path: str | Path, what: str = "file"):
     """A person's JSON file; a syntax error names the line and column."""
     try:
-        return json.loads(read_text(path, what))
+        return parse_json(read_text(path, what), str(path))
     except json.JSONDecodeError as e:
         raise BadInput(f"{path}: line {e.lineno} column {e.colno}", f"malformed JSON: {e.msg}") from None
+
+
+def parse_json(text: str, where: str):
+    """``json.loads`` of a person's text (JSONDecodeError is left to the caller, who knows the line);
+    nesting deeper than MAX_JSON_DEPTH and numbers Python refuses are BadInput naming ``where``."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise BadInput(where, f"JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+    except ValueError as e:      # an integer of more than 4300 digits (sys.int_info.default_max_str_digits)
+        raise BadInput(where, f"unusable JSON: {e}") from None
+    if _too_deep(value):
+        raise BadInput(where, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+    return value
+
+
+def _too_deep(value) -> bool:
+    level = [value]
+    for _ in range(MAX_JSON_DEPTH):
+        level = [v for item in level if isinstance(item, (list, dict))
+                 for v in (item.values() if isinstance(item, dict) else item)]
+        if not level:
+            return False
+    return any(isinstance(v, (list, dict)) for v in level)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from companion.cards.decks import CardEntry, DeckFile, _CardError, facts_of
+from companion.cards.decks import MAX_CARDS, CardEntry, DeckFile, _CardError, facts_of
 from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES
 from companion.errors import BadInput, read_text
 from companion.games import registry
@@ -94,8 +94,8 @@ def parse_white(text: str) -> str:
 
 def parse_number(text: str) -> int:
     t = text.strip()
-    if not t.isdigit() or not 1 <= int(t) <= 9999:
-        raise ValueError(f"{text!r} is not a card number (1 to 9999)")
+    if not (t.isascii() and t.isdigit()) or not 1 <= int(t) <= MAX_CARDS:
+        raise ValueError(f"{text!r} is not a card number (1 to {MAX_CARDS})")
     return int(t)
 
 
@@ -123,20 +123,21 @@ def read_cards(path: str | Path, game: str, deck_id: str, known: Sequence[CardEn
 
 def parse_cards(text: str, name: str, game: str, deck_id: str, known: Sequence[CardEntry] = ()) -> list[CardEntry]:
     text = text.removeprefix("\ufeff")
-    lines = text.splitlines()
-    if not lines or not lines[0].strip():
+    header_line = re.match(r"[^\r\n]*", text).group()
+    if not header_line.strip():
         example = ",".join(registry.spec_for(game).deck_columns)
         raise BadInput(f"{name}: row 1", f"the first row must name the columns, e.g. {example}")
-    header_line = lines[0]
     delimiter = ";" if header_line.count(";") > header_line.count(",") else ","
-    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
-    header = [h.strip().lower() for h in rows[0]]
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    rows = _rows(reader, name)
+    first = next(rows)
+    header = [h.strip().lower() for h in first]
     columns: list[str] = []
     for i, h in enumerate(header):
         col = ALIASES.get(h, h)
         where = f"{name}: row 1, column {_column_letter(i)}"
         if col not in COLUMNS:
-            raise BadInput(where, f"unknown column {rows[0][i].strip()!r}; columns are {', '.join(COLUMNS)}")
+            raise BadInput(where, f"unknown column {first[i].strip()!r}; columns are {', '.join(COLUMNS)}")
         if col in columns:
             raise BadInput(where, f"column {col!r} appears twice")
         columns.append(col)
@@ -148,9 +149,12 @@ def parse_cards(text: str, name: str, game: str, deck_id: str, known: Sequence[C
         return f"{name}: row {row}"
 
     entries: list[tuple[int, dict]] = []   # (row number, fields)
-    for r, values in enumerate(rows[1:], start=2):
+    for r, values in enumerate(rows, start=2):
         if not any(v.strip() for v in values):
             continue
+        if len(entries) == MAX_CARDS:
+            raise BadInput(f"{name}: row {r}", f"more than {MAX_CARDS} cards; a deck holds at most {MAX_CARDS} "
+                                               f"(sticker numbers have 1 to 4 digits)")
         if len(values) > len(columns):
             raise BadInput(f"{name}: row {r}", f"{len(values)} fields but the header names {len(columns)} columns")
         fields: dict = {}
@@ -215,6 +219,18 @@ def parse_cards(text: str, name: str, game: str, deck_id: str, known: Sequence[C
             raise BadInput(loc(entries[index][0], field), message) from None
         raise BadInput(name, e.errors()[0]["msg"]) from None
     return cards
+
+
+def _rows(reader, name: str):
+    """The reader's rows, one at a time (a huge file is never held as a list of rows); a row the csv
+    module cannot read is BadInput naming it."""
+    while True:
+        try:
+            yield next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:
+            raise BadInput(f"{name}: row {reader.line_num}", f"not readable as CSV: {e}") from None
 
 
 def write_cards(entries: list[CardEntry], game: str) -> str:

@@ -22,12 +22,13 @@ from companion.i18n import N_, Text
 from companion.paths import assets_dir, data_dir
 
 GAMES = tuple(registry.GAMES)   # the games a deck file may name
+MAX_CARDS = 9999     # sticker numbers have 1 to 4 digits, so no deck holds more cards than this
 
 
 class CardEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    n: int = Field(ge=1, le=9999, description="sticker number")
+    n: int = Field(ge=1, le=MAX_CARDS, description="sticker number")
     year: int | None = None
     title: str | None = None
     title_es: str | None = None
@@ -181,6 +182,10 @@ def load_deck(path: str | Path) -> Deck:
 
 
 def parse_deck(raw, where: str, path: Path | None = None) -> Deck:
+    cards = raw.get("cards") if isinstance(raw, dict) else None
+    if isinstance(cards, list) and len(cards) > MAX_CARDS:     # refused before a model is built for each
+        raise BadInput(f"{where}: cards", f"{len(cards)} cards; a deck holds at most {MAX_CARDS} "
+                                          f"(sticker numbers have 1 to 4 digits)")
     try:
         spec = DeckFile.model_validate(raw)
     except ValidationError as e:

@@ -131,7 +131,7 @@ class Cooperative:
 def _level(line: dict, levels: dict) -> tuple[str, int]:
     value = line.get("level", "medio")
     by_count = {n: name for name, n in levels.items()}
-    if value in levels:
+    if isinstance(value, str) and value in levels:
         return value, levels[value]
     if isinstance(value, int) and not isinstance(value, bool) and value in by_count:
         return by_count[value], value

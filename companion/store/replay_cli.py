@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from companion.errors import BadInput, read_text
+from companion.errors import BadInput, parse_json, read_text
 from companion.i18n import N_
 from companion.store import replay
 
@@ -30,7 +30,7 @@ def read_lines(path: str) -> list[tuple[int, object]]:
         if not raw.strip():
             continue
         try:
-            out.append((n, json.loads(raw)))
+            out.append((n, parse_json(raw, f"{path}: line {n}")))
         except json.JSONDecodeError as e:
             raise BadInput(f"{path}: line {n}", f"malformed JSON at column {e.colno}: {e.msg}") from None
     if not out:

@@ -7,13 +7,23 @@ says what the kiosk would spend on such a frame.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import sys
 import time
+import warnings
 from pathlib import Path
 
 from companion.errors import BadInput
 
 LAYOUTS = ("row", "grid", "free")
+# The largest picture a scan reads: 50 megapixels is four times a 12 MP camera's frame and more than
+# most phones take, and keeps one scan's memory under about 600 MB (docs/limits.md). Bigger pictures
+# are refused from their header, before a pixel is decoded.
+MAX_PIXELS = 50_000_000
+# OpenCV reads this once, when it is loaded: formats Pillow cannot measure are held to the same bound.
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_PIXELS))
 
 
 def add_arguments(parser) -> None:
@@ -37,14 +47,51 @@ def load_image(path: str):
         raise BadInput(path, "no such image file")
     if p.is_dir():
         raise BadInput(path, "is a folder, not an image file")
+    size = _pixel_size(p)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        w, h = size
+        raise BadInput(path, f"{w} x {h} pixels ({w * h / 1e6:.0f} MP) is more than a scan reads "
+                             f"({MAX_PIXELS // 1_000_000} MP, which bounds its memory); scale the picture down")
     try:
         data = np.fromfile(str(p), dtype=np.uint8)
     except OSError as e:
         raise BadInput(path, f"cannot read: {e.strerror or e}") from None
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    with _quiet_stderr():
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
-        raise BadInput(path, "not an image OpenCV can read (PNG, JPEG, BMP, TIFF, WebP)")
+        raise BadInput(path, "not an image OpenCV can read (PNG, JPEG, BMP, TIFF, WebP), or a damaged or cut-off one"
+                       + ("" if size else f", or one larger than {MAX_PIXELS // 1_000_000} MP"))
     return image
+
+
+@contextlib.contextmanager
+def _quiet_stderr():
+    """OpenCV, libpng and libjpeg print a broken file's details on stderr themselves (C code, past
+    Python's sys.stderr); the one line of BadInput says it for us, so their lines go to /dev/null."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _pixel_size(p: Path) -> tuple[int, int] | None:
+    """Width and height from the file's header (Pillow reads no pixels to tell), or None when Pillow
+    cannot tell (a format it does not know, a broken header: OpenCV then has the last word)."""
+    from PIL import Image
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")     # a header it finds odd: OpenCV decides, we say why
+            with Image.open(p) as im:
+                return im.size
+    except Image.DecompressionBombError:
+        return (MAX_PIXELS + 1, 1)      # more than Pillow's own bound, which is above ours
+    except Exception:  # Pillow's format plugins raise many kinds for a header they cannot parse
+        return None
 
 
 def card_json(card) -> dict:
@@ -88,20 +135,18 @@ def run(args) -> int:
         raise BadInput("--frames", f"{len(args.images)} images are not a whole number of bursts of {k} frames")
     if args.decoder and not decoder_status()[args.decoder]:
         raise BadInput("--decoder", f"{args.decoder} is not available here: {decoder_status()['note']}")
-    images = [load_image(p) for p in args.images]
-    for i in range(0, len(images), k):
-        shapes = {im.shape for im in images[i:i + k]}
-        if len(shapes) > 1:
-            raise BadInput(args.images[i], f"the {k} frames of this burst differ in size")
     note_once()
     warm_up()
     out = []
-    for i in range(0, len(images), k):
+    for i in range(0, len(args.images), k):      # one burst in memory at a time, however many files
+        images = [load_image(p) for p in args.images[i:i + k]]
+        if len({im.shape for im in images}) > 1:
+            raise BadInput(args.images[i], f"the {k} frames of this burst differ in size")
         t0 = time.perf_counter()
         if k == 1:
-            result = decode(images[i], decoder=args.decoder)
+            result = decode(images[0], decoder=args.decoder)
         else:
-            result = decode_burst(images[i:i + k], decoder=args.decoder)
+            result = decode_burst(images, decoder=args.decoder)
         ms = (time.perf_counter() - t0) * 1000
         item = entry(result, args.layout, ms)
         head = {"file": args.images[i]} if k == 1 else {"files": list(args.images[i:i + k])}

@@ -242,7 +242,7 @@ def parse_action(line: dict) -> Action:
     if not isinstance(line, dict):
         raise BadInput("", "a log line must be a JSON object")
     kind = line.get("type")
-    if kind not in TYPES:
+    if not isinstance(kind, str) or kind not in TYPES:
         raise BadInput("type", f"{kind!r} is not an Ancient Knowledge line; one of {', '.join(TYPES)}")
     cls = TYPES[kind]
     player = line.get("player")

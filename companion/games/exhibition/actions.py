@@ -66,7 +66,7 @@ def parse_action(line: dict) -> Action:
     if not isinstance(line, dict):
         raise BadInput("", "a log line must be a JSON object")
     kind = line.get("type")
-    if kind not in TYPES:
+    if not isinstance(kind, str) or kind not in TYPES:
         raise BadInput("type", f"{kind!r} is not an Exhibition action; one of {', '.join(TYPES)}")
     cls = TYPES[kind]
     allowed = ("type", "player") + _FIELDS[cls]

@@ -3,6 +3,7 @@ Settings and ending a game early ask for the café PIN when one is set."""
 
 from __future__ import annotations
 
+from companion.store.log import is_store_error
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, UNDO
 from companion.ui import theme
@@ -69,7 +70,19 @@ class MenuScreen(Screen):
 
     def end_game(self):
         k = self.kiosk
-        k.session.end_early()
+        try:
+            k.session.end_early()
+        except Exception as e:
+            if not is_store_error(e):
+                raise
+
+            def retry() -> None:
+                k.stack.pop()
+                self.end_game()
+
+            k.stack.push("fault:store", str(e), on_retry=retry, on_drop=k.stack.pop)
+            return
+        k.session = None       # the next game is a new one, whatever its kind
         k.stack.reset("attract")
 
     def draw(self, c: Canvas):
