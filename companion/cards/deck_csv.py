@@ -123,7 +123,7 @@ def read_cards(path: str | Path, game: str, deck_id: str, known: Sequence[CardEn
 
 def parse_cards(text: str, name: str, game: str, deck_id: str, known: Sequence[CardEntry] = ()) -> list[CardEntry]:
     text = text.removeprefix("\ufeff")
-    header_line = re.match(r"[^\r\n]*", text).group()
+    header_line = text.split("\n", 1)[0].split("\r", 1)[0]
     if not header_line.strip():
         example = ",".join(registry.spec_for(game).deck_columns)
         raise BadInput(f"{name}: row 1", f"the first row must name the columns, e.g. {example}")

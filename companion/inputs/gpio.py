@@ -37,16 +37,18 @@ class _DebouncedButton:
         if on_hold is not None:
             button.when_held = lambda: self._pressed and on_hold()
 
-    def _accept(self, pressed: bool) -> bool:
+    def _accept(self, pressed: bool, settled: bool = False) -> bool:
         now = time.monotonic()
         with self._lock:
-            if pressed == self._pressed:
-                return False
             if now - self._last_edge < self.bounce:
                 if self._recheck is None:
                     self._recheck = threading.Timer(self._last_edge + self.bounce - now + 0.002, self._settled)
                     self._recheck.daemon = True
                     self._recheck.start()
+                return False
+            # A press edge after the window is a new press even when the release before it fell inside
+            # the window and was not settled yet (a quick tap): gpiozero reports a press only after a release.
+            if pressed == self._pressed and (settled or not pressed):
                 return False
             self._pressed = pressed
             self._last_edge = now
@@ -60,10 +62,11 @@ class _DebouncedButton:
             pressed = self.button.is_pressed
         except Exception:  # the button was closed meanwhile: nothing to settle
             return
-        if pressed:
-            self._edge_pressed()
-        else:
-            self._edge_released()
+        if self._accept(pressed, settled=True):
+            if pressed:
+                self._on_press()
+            elif self._on_release is not None:
+                self._on_release()
 
     def _edge_pressed(self):
         if self._accept(True):
