@@ -27,6 +27,7 @@ COMMANDS = {
     "plan-camera": ("companion.vision.camera_plan", "pixels per sticker module for a camera and table"),
     "bench": ("companion.bench", "speed and accuracy figures (engine, vision, kiosk)"),
     "doctor": ("companion.doctor", "check camera, decoders, display, buttons, disk; say what to fix"),
+    "cafe": ("companion.cafe.cli", "the café: every table on one live dashboard over MQTT (serve, simulate)"),
 }
 
 

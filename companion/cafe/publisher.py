@@ -1,0 +1,147 @@
+"""The kiosk's publisher: a background thread that sends the game log to the café's broker.
+
+It reads only the log (:class:`~companion.cafe.outbox.Outbox`), so the kiosk's screens never wait
+on the network: they write the log as always, and this thread notices the commit and publishes.
+Every log item goes out at QoS 1 in log order; what the broker acknowledges is recorded in the log's
+database, so after a broker outage or a restart the thread carries on from the first item the broker
+never confirmed. The table's state is published retained, and the broker announces ``offline`` by
+itself when the kiosk disappears (the last will).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import deque
+
+from companion.cafe.broker import Broker, log_topic, online_topic, state_topic
+
+log = logging.getLogger(__name__)
+WINDOW = 200                 # messages in flight at once; the rest stay in the log
+POLL_S = 0.2                 # how often the log is looked at when nobody pokes
+HEALTH_EVERY_S = 5.0
+BACKOFF_S = (0.5, 1, 2, 5, 10, 30)
+
+
+class Publisher:
+    def __init__(self, table: str, log_path, broker: Broker, health=None, client_id: str | None = None):
+        self.table = table
+        self.log_path = log_path
+        self.broker = broker
+        self.health = health or (lambda: {"camera": True, "disk": True})
+        self.client_id = client_id or f"companion-table-{table}"
+        self.connected = False
+        self.acked_total = 0            # items the broker acknowledged in this process (figures, tests)
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._inflight: deque = deque()  # (message, mid) in publish order
+        self._acked_mids: set[int] = set()   # filled by paho's thread; set.add is atomic
+        self._thread: threading.Thread | None = None
+        self._outbox = None
+
+    # -- the kiosk's side ---------------------------------------------------------------------------
+    def start(self) -> "Publisher":
+        self._thread = threading.Thread(target=self._run, name=f"cafe-publisher-{self.table}", daemon=True)
+        self._thread.start()
+        return self
+
+    def poke(self) -> None:
+        """The log has news: look now instead of at the next poll."""
+        self._wake.set()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    # -- the thread ---------------------------------------------------------------------------------
+    def _run(self) -> None:
+        from companion.cafe.outbox import Outbox
+
+        attempt = 0
+        while not self._stop.is_set():
+            try:
+                if self._outbox is None:
+                    self._outbox = Outbox(self.log_path)
+                if self._session():
+                    attempt = 0
+            except Exception:        # a fault here must never reach the kiosk; the log keeps everything
+                log.exception("café publisher for %s", self.table)
+            self.connected = False
+            self._stop.wait(BACKOFF_S[min(attempt, len(BACKOFF_S) - 1)])
+            attempt += 1
+        if self._outbox is not None:
+            self._outbox.close()
+
+    def _session(self) -> bool:
+        """One connection: publish until it drops or the kiosk stops. True if it got connected."""
+        client = self.broker.client(self.client_id)
+        client.will_set(online_topic(self.table), "offline", qos=1, retain=True)
+        client.max_inflight_messages_set(WINDOW)
+        up = threading.Event()
+        client.on_connect = lambda c, u, f, rc, p=None: (rc == 0 or rc.value == 0) and up.set()
+        client.on_disconnect = lambda *a: (up.clear(), self._wake.set())
+        client.on_publish = self._on_publish
+        self._inflight.clear()
+        self._acked_mids.clear()
+        try:
+            client.connect(self.broker.host, self.broker.port, keepalive=15)
+        except (OSError, ValueError) as e:
+            log.info("café broker %s unreachable: %s", self.broker, e)
+            return False
+        client.loop_start()
+        try:
+            if not up.wait(10) or self._stop.is_set():
+                return False
+            self.connected = True
+            client.publish(online_topic(self.table), "online", qos=1, retain=True)
+            self._publish_loop(client, up)
+            if self._stop.is_set() and up.is_set():
+                # a kiosk switched off on purpose says so itself (a clean disconnect fires no will)
+                client.publish(online_topic(self.table), "offline", qos=1, retain=True).wait_for_publish(2)
+            return True
+        finally:
+            client.disconnect()
+            client.loop_stop()
+
+    def _publish_loop(self, client, up: threading.Event) -> None:
+        marker, state, health_at = None, None, 0.0
+        while up.is_set() and not self._stop.is_set():
+            self._record_acks()
+            now = time.monotonic()
+            new_marker = self._outbox.changed_marker()
+            if new_marker != marker or now - health_at > HEALTH_EVERY_S:
+                marker, health_at = new_marker, now
+                fresh = {"table": self.table, **self._outbox.table_state(), "health": self.health()}
+                if fresh != state:
+                    state = fresh
+                    client.publish(state_topic(self.table), json.dumps({**state, "updated": time.time()}),
+                                   qos=1, retain=True)
+            room = WINDOW - len(self._inflight)
+            if room > 0:
+                sent = {(m["game_id"], m["seq"]) for m, _ in self._inflight}
+                fresh_items = [m for m in self._outbox.pending(WINDOW) if (m["game_id"], m["seq"]) not in sent]
+                for m in fresh_items[:room]:
+                    info = client.publish(log_topic(self.table), json.dumps({"table": self.table, **m}), qos=1)
+                    self._inflight.append((m, info.mid))
+            self._wake.wait(POLL_S)
+            self._wake.clear()
+
+    def _on_publish(self, client, userdata, mid, reason_code=None, properties=None) -> None:
+        self._acked_mids.add(mid)
+        self._wake.set()
+
+    def _record_acks(self) -> None:
+        """Persist the acknowledged run at the front of the window (later acks wait their turn, so the
+        log's mark never passes an item the broker does not hold)."""
+        done = []
+        while self._inflight and self._inflight[0][1] in self._acked_mids:
+            message, mid = self._inflight.popleft()
+            self._acked_mids.discard(mid)
+            done.append(message)
+        if done:
+            self._outbox.acknowledged(done)
+            self.acked_total += len(done)
