@@ -138,6 +138,9 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
         players = DemoPlayers(kiosk, dtable, seed=seed, autoplay=autoplay, tour=autoplay)
         kiosk.demo = players
     kiosk.stack.push(AttractScreen(kiosk))
+    if not demo:    # the café's dashboard, when the settings name a broker (docs/cafe.md)
+        from companion.cafe.publisher import for_kiosk
+        kiosk.cafe = for_kiosk(config, store, table)
     session = GameSession.resume(store) if not demo else None
     if session is not None:
         from companion.ui.screens.table import TableScreen
@@ -232,6 +235,8 @@ def main_loop(kiosk, turns: int | None = None) -> int:
         if getattr(kiosk, "buttons", None):
             kiosk.buttons.close()
         kiosk.signals.close()
+        if getattr(kiosk, "cafe", None):
+            kiosk.cafe.stop()
         pygame.quit()
     if turns is not None and code == 0 and demo.turns < turns:
         print(f"companion kiosk: autoplay stopped after {demo.turns} of {turns} turns (the window was closed or "

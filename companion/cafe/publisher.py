@@ -145,3 +145,28 @@ class Publisher:
         if done:
             self._outbox.acknowledged(done)
             self.acked_total += len(done)
+
+
+def for_kiosk(config, store, table_feed=None) -> "Publisher | None":
+    """The kiosk's publisher when its settings name a broker and a table (else None), started.
+    Health: the camera gives pictures (the table feed's last reading), the disk has room (as
+    ``companion doctor`` counts it)."""
+    import shutil
+
+    from companion.cafe.broker import parse_broker
+    from companion.doctor import MIN_FREE_MB
+
+    cafe = config.cafe
+    if not cafe.broker or not cafe.table or store is None:
+        return None
+    broker = parse_broker(cafe.broker, "config.toml: cafe.broker")
+    broker = broker.with_login(cafe.username or (cafe.table if cafe.password else None), cafe.password)
+    broker = broker.with_tls_files(cafe.ca_file, cafe.cert_file, cafe.key_file)
+
+    def health() -> dict:
+        try:
+            disk = shutil.disk_usage(store.path.parent).free // 1_000_000 >= MIN_FREE_MB
+        except OSError:
+            disk = False
+        return {"camera": getattr(table_feed, "camera_lost", None) is None, "disk": disk}
+    return Publisher(cafe.table, store.path, broker, health=health).start()

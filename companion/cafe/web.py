@@ -22,13 +22,15 @@ from starlette.routing import Route
 from companion.cafe.auth import Gate
 from companion.cafe.exports import bgstats, game_name, plays_csv
 from companion.cafe.store import CafeStore
-from companion.i18n import translate
+from companion.i18n import N_, translate
 
 COOKIE = "companion_staff"
 TEMPLATES = Path(__file__).with_name("templates")
 HISTORY_ROWS = 100
-STATUS_NAMES = {"in_progress": "playing", "finished": "finished", "abandoned": "abandoned", "idle": "no game",
-                "unknown": "unknown"}
+STATUS_NAMES = {"in_progress": N_("playing"), "finished": N_("finished"), "abandoned": N_("abandoned"),
+                "idle": N_("no game"), "unknown": N_("unknown")}
+TOO_MANY = N_("Too many wrong passwords. Try again in {n} seconds.")
+WRONG = N_("Wrong password.")
 
 
 class Dashboard:
@@ -134,12 +136,12 @@ class Dashboard:
         address = request.client.host if request.client else "?"
         wait = self.gate.wait_s(address)
         if wait > 0:
-            msg = translate("Too many wrong passwords. Try again in {n} seconds.", lang).format(n=int(wait) + 1)
+            msg = translate(TOO_MANY, lang).format(n=int(wait) + 1)
             return await self.login_page(request, msg, 429)
         form = parse_qs((await request.body()).decode("utf-8", "replace"))
         token = self.gate.login(address, (form.get("password") or [""])[0])
         if token is None:
-            return await self.login_page(request, translate("Wrong password.", lang), 401)
+            return await self.login_page(request, translate(WRONG, lang), 401)
         response = RedirectResponse(_safe_next((form.get("next") or ["/"])[0]), status_code=303)
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=12 * 3600)
         return response
