@@ -164,3 +164,22 @@ def dashboard(broker, tmp_path):
         d.stop()
 
 
+
+
+KIOSK_SCRIPT = """
+import sys, time
+from companion.cafe.broker import parse_broker
+from companion.cafe.publisher import Publisher
+Publisher(sys.argv[1], sys.argv[2], parse_broker(sys.argv[3])).start()
+print("started", flush=True)
+time.sleep(3600)
+"""
+
+
+def kiosk_process(table: str, log_path, broker_url: str) -> subprocess.Popen:
+    """A kiosk's publisher in a process of its own (the test writes its game log), so the test can
+    SIGKILL it the way a pulled plug does."""
+    proc = subprocess.Popen([sys.executable, "-c", KIOSK_SCRIPT, table, str(log_path), broker_url],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "started"
+    return proc
