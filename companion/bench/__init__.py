@@ -1,4 +1,4 @@
-"""``companion bench engine|vision|kiosk``: speed and accuracy figures, printed as ratios against a
+"""``companion bench engine|vision|kiosk|cafe``: speed and accuracy figures, printed as ratios against a
 reference run in the same process. Benchmarks never fail a build on a time; they report.
 
 Each benchmark is a module here with ``add_arguments(parser)`` and ``run(args) -> int``.
@@ -13,6 +13,7 @@ BENCHES = {
     "engine": "replaying long generated games: actions per second",
     "vision": "sticker recall, misreads, reading order and ms per frame at 3.3-1.8 px/module",
     "kiosk": "button-to-screen latency, frames per second, memory over a long autoplay",
+    "cafe": "the café under load: actions/s and append-to-dashboard latency through Mosquitto, dashboard CPU and memory",
 }
 
 

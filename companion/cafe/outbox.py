@@ -17,6 +17,7 @@ import sqlite3
 import uuid
 from pathlib import Path
 
+from companion.games.registry import engine_for
 from companion.store.replay import fold
 
 _SCHEMA = """
@@ -99,7 +100,6 @@ class Outbox:
                 lines.append(json.loads(text))
             elif lines:
                 lines.pop()
-        from companion.games.registry import engine_for
         summary = engine_for(game).summary(fold(engine_for(game), setup, lines))
         return {"game": game, "status": status, "players": player_names(setup), "turn": summary.get("turn"),
                 "round": summary.get("round"), "started": started, "actions": len(lines)}

@@ -16,7 +16,11 @@ import threading
 import time
 from collections import deque
 
+import paho.mqtt.client  # noqa: F401  (imported before the threads start, as the engines below)
+
 from companion.cafe.broker import Broker, log_topic, online_topic, state_topic
+from companion.cafe.outbox import Outbox
+from companion.games.registry import ENGINES, engine_for
 
 log = logging.getLogger(__name__)
 WINDOW = 200                 # messages in flight at once; the rest stay in the log
@@ -43,6 +47,8 @@ class Publisher:
 
     # -- the kiosk's side ---------------------------------------------------------------------------
     def start(self) -> "Publisher":
+        for game in ENGINES:     # imported here, once: module imports racing in many threads can deadlock
+            engine_for(game)
         self._thread = threading.Thread(target=self._run, name=f"cafe-publisher-{self.table}", daemon=True)
         self._thread.start()
         return self
@@ -59,8 +65,6 @@ class Publisher:
 
     # -- the thread ---------------------------------------------------------------------------------
     def _run(self) -> None:
-        from companion.cafe.outbox import Outbox
-
         attempt = 0
         while not self._stop.is_set():
             try:

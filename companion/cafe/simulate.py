@@ -19,7 +19,14 @@ import time
 from pathlib import Path
 
 from companion.cafe.broker import Broker, parse_broker
+from companion.cafe.outbox import Outbox
+from companion.cafe.publisher import Publisher
 from companion.errors import BadInput
+from companion.games import random_play
+from companion.games.base import refusal
+from companion.games.registry import engine_for
+from companion.store.log import GameLog
+from companion.store.replay import fold
 
 UNDO_CHANCE = 0.05
 
@@ -46,9 +53,6 @@ class VirtualTable:
 
     def __init__(self, name: str, folder: Path, broker: Broker, games: int, seed: int,
                  per_minute: float | None = None, publish: bool = True):
-        from companion.cafe.publisher import Publisher
-        from companion.store.log import GameLog
-
         self.name = name
         self.log = GameLog(folder / f"{name}.sqlite")
         self.publisher = Publisher(name, self.log.path, broker) if publish else None
@@ -60,8 +64,6 @@ class VirtualTable:
         self.stop = threading.Event()
 
     def play(self) -> None:
-        from companion.games import random_play
-
         makers = (random_play.timeline_setup, random_play.competitive_setup, random_play.cooperative_setup)
         for _ in range(self.games_wanted):
             if self.stop.is_set():
@@ -70,9 +72,6 @@ class VirtualTable:
             self._one_game(setup)
 
     def _one_game(self, setup: dict) -> None:
-        from companion.games.registry import engine_for
-        from companion.store.replay import fold
-
         engine = engine_for(setup["game"])
         game_id = self.log.new_game(setup)
         self._poke()
@@ -96,9 +95,6 @@ class VirtualTable:
         self._poke()
 
     def _legal_step(self, engine, state):
-        from companion.games import random_play
-        from companion.games.base import refusal
-
         while True:
             line = random_play._next_line(engine, state, self.rng)
             new, events = engine.apply(state, engine.parse_action(line))
@@ -121,8 +117,6 @@ class VirtualTable:
 
 def wait_acknowledged(tables: list[VirtualTable], timeout: float | None = None) -> bool:
     """Until every table's log is marked acknowledged by the broker (read from the logs themselves)."""
-    from companion.cafe.outbox import Outbox
-
     boxes = [Outbox(t.log.path) for t in tables]
     deadline = None if timeout is None else time.monotonic() + timeout
     try:
