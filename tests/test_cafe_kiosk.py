@@ -102,8 +102,8 @@ def test_a_kiosk_with_a_broker_publishes_its_games_and_health(tmp_path):
         try:
             assert k.cafe is not None
             k.step()
-            wait_until(lambda: [t for t in dash.json("/api/tables")["tables"] if t["online"]], what="T03 online")
-            tile = dash.json("/api/tables")["tables"][0]
+            tile = wait_until(lambda: [t for t in dash.json("/api/tables")["tables"] if t["online"] and t["health"]],
+                              what="T03 online with its health")[0]
             assert tile["table"] == "T03" and tile["health"] == {"camera": False, "disk": True}
             assert "camera: no picture" in dash.get("/")[1].decode()
             game = store.new_game({"type": "setup", "game": "timeline", "players": ["Ana", "Bo"], "hand": 3,

@@ -133,3 +133,18 @@ def test_a_password_file_that_cannot_be_used_is_named(tmp_path):
     run = companion("cafe", "serve", "--broker", "mqtt://127.0.0.1:9", "--password-file", str(tmp_path / "missing"),
                     "--db", str(tmp_path / "db.sqlite"))
     assert run.returncode == 2 and "cannot read the password file" in run.stderr
+
+
+def test_the_install_with_broker_writes_the_settings_these_tests_run_under(tmp_path):
+    import subprocess
+
+    from companion.paths import PROJECT_ROOT
+    plan = subprocess.run(["bash", str(PROJECT_ROOT / "pi" / "install.sh"), "--dry-run-fresh", "--with-broker"],
+                          capture_output=True, text=True, env={"DESTDIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert plan.returncode == 0, plan.stderr
+    broker_part = plan.stdout.split("==> The café's broker (Mosquitto)")[1]
+    assert "pi/mosquitto/companion-cafe.conf" in broker_part and "/etc/mosquitto/conf.d/companion-cafe.conf" in broker_part
+    assert "pi/mosquitto/companion-cafe.acl" in broker_part and "/etc/mosquitto/companion.passwd" in broker_part
+    conf = (PROJECT_ROOT / "pi" / "mosquitto" / "companion-cafe.conf").read_text()
+    assert "allow_anonymous false" in conf and "acl_file" in conf and "password_file" in conf
+    assert "pattern write cafe/%u/#" in (PROJECT_ROOT / "pi" / "mosquitto" / "companion-cafe.acl").read_text()

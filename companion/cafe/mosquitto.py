@@ -10,12 +10,11 @@ import subprocess
 import time
 from pathlib import Path
 
-ACL_TEMPLATE = """# the dashboard reads every table
-user {dashboard}
-topic read cafe/#
-# a kiosk logs in as its table's name and may write only under it
-pattern write cafe/%u/#
-"""
+from companion.paths import PROJECT_ROOT
+
+# the settings pi/install.sh --with-broker installs: the tests and the bench run under the same ones
+INSTALLED_CONF = PROJECT_ROOT / "pi" / "mosquitto" / "companion-cafe.conf"
+INSTALLED_ACL = PROJECT_ROOT / "pi" / "mosquitto" / "companion-cafe.acl"
 
 
 def free_port() -> int:
@@ -29,32 +28,37 @@ def mosquitto_binary() -> str | None:
 
 
 class Mosquitto:
-    """``users``: {name: password} turns anonymous access off and writes the password file and ACL."""
+    """``users``: {name: password} (tables by their names, and ``dashboard``) turns anonymous access
+    off, as installed, with a password file and the installed ACL."""
 
-    def __init__(self, folder: Path, port: int | None = None, users: dict[str, str] | None = None,
-                 dashboard_user: str = "dashboard"):
+    def __init__(self, folder: Path, port: int | None = None, users: dict[str, str] | None = None):
         self.folder = Path(folder)
         self.port = port or free_port()
         self.users = users
         self.proc: subprocess.Popen | None = None
         self.folder.mkdir(parents=True, exist_ok=True)
         # run as whoever started it (root would otherwise switch to the 'mosquitto' user, who may not
-        # write to our folder)
+        # write to our folder), on a loopback port, with the installed settings for the rest
         lines = [f"user {getpass.getuser()}", f"listener {self.port} 127.0.0.1",
-                 "persistence true", f"persistence_location {self.folder}/",
-                 # saved after every change, so a broker killed outright keeps what it acknowledged
-                 "autosave_on_changes true", "autosave_interval 1",
-                 "max_queued_messages 0", "log_dest stderr", "log_type error"]
-        if users is None:
-            lines.append("allow_anonymous true")
-        else:
-            passwd = self.folder / "passwd"
+                 f"persistence_location {self.folder}/", "log_dest stderr", "log_type error"]
+        for line in INSTALLED_CONF.read_text().splitlines():
+            key = line.split(" ", 1)[0]
+            if line.startswith("#") or not line.strip() or key == "listener":
+                continue
+            if key == "allow_anonymous" and users is None:
+                line = "allow_anonymous true"
+            elif key in ("password_file", "acl_file"):
+                if users is None:
+                    continue
+                line = f"{key} {self.folder / key}"
+            lines.append(line)
+        if users is not None:
+            passwd = self.folder / "password_file"
             passwd.write_text("")
             for name, password in users.items():
                 subprocess.run(["mosquitto_passwd", "-b", str(passwd), name, password], check=True,
                                capture_output=True)
-            (self.folder / "acl").write_text(ACL_TEMPLATE.format(dashboard=dashboard_user))
-            lines += ["allow_anonymous false", f"password_file {passwd}", f"acl_file {self.folder / 'acl'}"]
+            shutil.copyfile(INSTALLED_ACL, self.folder / "acl_file")
         self.config = self.folder / "mosquitto.conf"
         self.config.write_text("\n".join(lines) + "\n")
 

@@ -114,7 +114,15 @@ class Publisher:
     def _publish_loop(self, client, up: threading.Event) -> None:
         marker, state, health_at = None, None, 0.0
         while up.is_set() and not self._stop.is_set():
+            self._wake.clear()          # before looking: a poke from now on is seen at the wait below
             self._record_acks()
+            room = WINDOW - len(self._inflight)
+            if room > 0:                # the log first: the table's state (a replay) can wait a moment
+                sent = {(m["game_id"], m["seq"]) for m, _ in self._inflight}
+                fresh_items = [m for m in self._outbox.pending(WINDOW) if (m["game_id"], m["seq"]) not in sent]
+                for m in fresh_items[:room]:
+                    info = client.publish(log_topic(self.table), json.dumps({"table": self.table, **m}), qos=1)
+                    self._inflight.append((m, info.mid))
             now = time.monotonic()
             new_marker = self._outbox.changed_marker()
             if new_marker != marker or now - health_at > HEALTH_EVERY_S:
@@ -124,15 +132,7 @@ class Publisher:
                     state = fresh
                     client.publish(state_topic(self.table), json.dumps({**state, "updated": time.time()}),
                                    qos=1, retain=True)
-            room = WINDOW - len(self._inflight)
-            if room > 0:
-                sent = {(m["game_id"], m["seq"]) for m, _ in self._inflight}
-                fresh_items = [m for m in self._outbox.pending(WINDOW) if (m["game_id"], m["seq"]) not in sent]
-                for m in fresh_items[:room]:
-                    info = client.publish(log_topic(self.table), json.dumps({"table": self.table, **m}), qos=1)
-                    self._inflight.append((m, info.mid))
             self._wake.wait(POLL_S)
-            self._wake.clear()
 
     def _on_publish(self, client, userdata, mid, reason_code=None, properties=None) -> None:
         self._acked_mids.add(mid)
