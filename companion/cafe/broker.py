@@ -30,8 +30,14 @@ def online_topic(table: str) -> str:
 
 
 def table_of(topic: str) -> str | None:
+    """The table a topic is about: ``T01`` for ``cafe/T01/log``; ``madrid/T01`` for
+    ``madrid/cafe/T01/log``, as a café's broker bridged to the office's forwards it (docs/cafe.md)."""
     parts = topic.split("/")
-    return parts[1] if len(parts) == 3 and parts[0] == TOPIC_ROOT else None
+    if len(parts) == 3 and parts[0] == TOPIC_ROOT:
+        return parts[1]
+    if len(parts) == 4 and parts[1] == TOPIC_ROOT:
+        return f"{parts[0]}/{parts[2]}"
+    return None
 
 
 def check_table_name(name: str, where: str = "table") -> str:

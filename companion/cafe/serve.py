@@ -57,7 +57,7 @@ class Subscriber:
         if reason_code.is_failure:
             log.warning("broker refused the dashboard: %s", reason_code)
             return
-        client.subscribe(f"{TOPIC_ROOT}/+/+", qos=1)
+        client.subscribe([(f"{TOPIC_ROOT}/+/+", 1), (f"+/{TOPIC_ROOT}/+/+", 1)])    # this café's, and bridged ones
         self.connected.set()
 
     def _on_message(self, client, userdata, msg) -> None:
@@ -68,10 +68,11 @@ class Subscriber:
         try:
             if kind == "online":
                 self.store.record_online(table, msg.payload == b"online")
-            elif kind == "state":
-                self.store.record_state(table, json.loads(msg.payload))
-            elif kind == "log":
-                self.store.record_log_item(table, json.loads(msg.payload))
+            elif kind in ("state", "log"):
+                body = json.loads(msg.payload)
+                if not isinstance(body, dict):
+                    raise ValueError(f"a JSON object was expected, not {type(body).__name__}")
+                (self.store.record_state if kind == "state" else self.store.record_log_item)(table, body)
         except (ValueError, KeyError, TypeError) as e:
             # a malformed message must not stop the café's page; it is logged and skipped
             log.warning("skipped a malformed message on %s: %s", msg.topic, e)
