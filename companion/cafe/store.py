@@ -57,7 +57,10 @@ class CafeStore:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._lock = threading.Lock()
-        self.version = 0              # bumped on every change: the live page sends news when it moves
+        # bumped on change, so the live page re-renders only what moved: tiles (a table's state or
+        # online), plays (a game started or ended; the figures come from them)
+        self.tiles_version = 0
+        self.plays_version = 0
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=10)
@@ -88,21 +91,22 @@ class CafeStore:
                 self._db.execute("INSERT OR IGNORE INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                  (table, log, gid, int(m["seq"]), kind, json.dumps(m.get("line")), float(m["at"]),
                                   time.time()))
-            self.version += 1
+                return
+            self.plays_version += 1
 
     def record_state(self, table: str, state: dict) -> None:
         with self._lock, self._db:
             self._db.execute("INSERT INTO tables (name, state, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
                              "DO UPDATE SET state = excluded.state, updated = excluded.updated",
                              (table, json.dumps(state), time.time()))
-            self.version += 1
+            self.tiles_version += 1
 
     def record_online(self, table: str, online: bool) -> None:
         with self._lock, self._db:
             self._db.execute("INSERT INTO tables (name, online, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
                              "DO UPDATE SET online = excluded.online, updated = excluded.updated",
                              (table, int(online), time.time()))
-            self.version += 1
+            self.tiles_version += 1
 
     # -- what the page and the API read -----------------------------------------------------------
     def _rows(self, sql: str, args=()) -> list:

@@ -65,15 +65,19 @@ class Dashboard:
         return self.env.get_template(name).render(lang=lang, t=t, game_name=game_name, status_name=status_name,
                                                   local_time=_local_time, **values)
 
-    def parts(self, lang: str) -> dict[str, str]:
-        figures = self.store.figures()
-        values = {
-            "tables": self.store.tables(), "plays": self.store.plays(HISTORY_ROWS), "figures": figures,
-            "per_game_rows": [(game_name(g), n) for g, n in figures["per_game"].items()],
-            "per_table_rows": list(figures["per_table"].items()),
-            "busy_hours": [(f"{h:02d}:00", n) for h, n in enumerate(figures["hours"]) if n],
-        }
-        return {part: self.render(f"{part}.html", lang, **values) for part in ("tiles", "plays", "figures")}
+    def parts(self, lang: str, which=("tiles", "plays", "figures")) -> dict[str, str]:
+        values: dict = {}
+        if "tiles" in which:
+            values["tables"] = self.store.tables()
+        if "plays" in which:
+            values["plays"] = self.store.plays(HISTORY_ROWS)
+        if "figures" in which:
+            figures = self.store.figures()
+            values.update(figures=figures,
+                          per_game_rows=[(game_name(g), n) for g, n in figures["per_game"].items()],
+                          per_table_rows=list(figures["per_table"].items()),
+                          busy_hours=[(f"{h:02d}:00", n) for h, n in enumerate(figures["hours"]) if n])
+        return {part: self.render(f"{part}.html", lang, **values) for part in which}
 
     # -- routes ---------------------------------------------------------------------------------
     async def healthz(self, request: Request) -> Response:
@@ -94,14 +98,15 @@ class Dashboard:
         lang = _lang(request)
 
         async def stream():
-            seen = None
+            seen = (None, None)
             while not await request.is_disconnected():
-                if self.store.version != seen:
-                    seen = self.store.version
-                    for part, html in self.parts(lang).items():
-                        data = "\n".join(f"data: {line}" for line in html.splitlines() or [""])
-                        yield f"event: {part}\n{data}\n\n"
-                else:
+                now = (self.store.tiles_version, self.store.plays_version)
+                which = (["tiles"] if now[0] != seen[0] else []) + (["plays", "figures"] if now[1] != seen[1] else [])
+                seen = now
+                for part, html in self.parts(lang, which).items():
+                    data = "\n".join(f"data: {line}" for line in html.splitlines() or [""])
+                    yield f"event: {part}\n{data}\n\n"
+                if not which:
                     yield ": still here\n\n"     # keeps proxies from closing a quiet stream
                 await asyncio.sleep(self.poll_s)
         return StreamingResponse(stream(), media_type="text/event-stream",
