@@ -6,23 +6,15 @@ from __future__ import annotations
 import pytest
 
 from cafe_support import Dashboard, needs_mosquitto, wait_until
+from test_ui_kiosk import _StillTable
 from companion.config import Config, load_config
 from companion.inputs.commands import MENU, OK, TEXT, Command
 
 
-class StillTable:
-    """A camera that shows nothing (the kiosk is only looked at); ``camera_lost`` as the feed has it."""
+class StillTable(_StillTable):
+    """A camera that shows nothing, and says so as the table feed does (``camera_lost``)."""
 
     camera_lost = "no picture"
-
-    def expect(self, layout):
-        pass
-
-    def poll(self):
-        return None
-
-    def close(self):
-        pass
 
 
 def press(k, kind, **kw):

@@ -27,6 +27,8 @@ import threading
 import time
 from pathlib import Path
 
+from companion.bench.kiosk import _pct
+
 
 def add_arguments(parser) -> None:
     parser.add_argument("--tables", type=int, default=100, help="virtual tables (100)")
@@ -34,11 +36,6 @@ def add_arguments(parser) -> None:
     parser.add_argument("--minutes", type=float, default=3.0,
                         help="steady play lasts this long (3; 60 for the memory-over-an-hour figure)")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
-
-
-def _pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else None
 
 
 def _reference(port: int, n: int = 500) -> dict:
@@ -182,7 +179,7 @@ def run(args) -> int:
     cpu_share = ((cpu1.user + cpu1.system) - (cpu0.user + cpu0.system)) / (wall1 - wall0)
     mem = [m for _, m in rss]
     quarter = max(1, len(mem) // 4)
-    p50, p99 = _pct(lat, 50), _pct(lat, 99)
+    p50, p99 = (_pct(lat, 50), _pct(lat, 99)) if lat else (None, None)
     ref99 = reference["round_trip_ms"]["p99"] / 1000
     result = {
         "tables": args.tables,
