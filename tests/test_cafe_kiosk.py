@@ -54,7 +54,13 @@ def test_the_cafe_settings_are_typed_checked_and_saved(tmp_path):
     k.step()
     press(k, OK, index=len(k.stack.top.keys) - 1)
     assert k.stack.top.name == "settings:cafe"
-    edit(1, "T07")
+    press(k, OK, index=1)                                    # the table's name, with the buttons: ⇧ then T
+    press(k, OK, index=k.stack.top.keys.index("⇧"))
+    press(k, OK, index=k.stack.top.keys.index("T"))
+    assert k.stack.top.value == "T"
+    k.stream.post(Command(TEXT, text="07"))
+    k.step()
+    press(k, OK, index=len(k.stack.top.keys) - 1)
     edit(3, "s3cret")
     assert k.stack.top.name == "settings:cafe"
     assert "s3cret" not in " ".join(k.texts())               # the password is shown as dots

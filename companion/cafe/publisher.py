@@ -86,7 +86,13 @@ class Publisher:
         client.will_set(online_topic(self.table), "offline", qos=1, retain=True)
         client.max_inflight_messages_set(WINDOW)
         up = threading.Event()
-        client.on_connect = lambda c, u, f, rc, p=None: (rc == 0 or rc.value == 0) and up.set()
+
+        def on_connect(c, userdata, flags, reason_code, properties=None):
+            if reason_code.is_failure:      # a wrong login: said in the kiosk's log, tried again later
+                log.warning("café broker %s refused table %s: %s", self.broker, self.table, reason_code)
+            else:
+                up.set()
+        client.on_connect = on_connect
         client.on_disconnect = lambda *a: (up.clear(), self._wake.set())
         client.on_publish = self._on_publish
         self._inflight.clear()

@@ -41,7 +41,7 @@ class CafeSettingsScreen(SettingsScreen):
 
 class CafeFieldScreen(KeypadScreen):
     name = "keyboard:cafe"
-    keys = list("abcdefghijklmnopqrstuvwxyz0123456789.:/-_@") + [SHIFT, DELETE, DONE]
+    characters = "abcdefghijklmnopqrstuvwxyz0123456789.:/-_@"
     columns = 9
     key_size = theme.SMALL
 
@@ -50,6 +50,11 @@ class CafeFieldScreen(KeypadScreen):
         self.field = field
         self.value = getattr(kiosk.config.cafe, field)
         self.upper = False
+
+    @property
+    def keys(self):
+        shown = self.characters.upper() if self.upper else self.characters
+        return list(shown) + [SHIFT, DELETE, DONE]
 
     @property
     def title(self):
@@ -64,7 +69,7 @@ class CafeFieldScreen(KeypadScreen):
         elif ch == SHIFT:
             self.upper = not self.upper
         elif len(self.value) < 200 and ch.isprintable():
-            self.value += ch.upper() if self.upper else ch
+            self.value += ch
 
     def shown_value(self):
         shown = "•" * len(self.value) if self.field == "password" else self.value
