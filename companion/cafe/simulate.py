@@ -115,14 +115,20 @@ class VirtualTable:
         self.log.close()
 
 
-def wait_acknowledged(tables: list[VirtualTable], timeout: float | None = None) -> bool:
-    """Until every table's log is marked acknowledged by the broker (read from the logs themselves)."""
+def wait_acknowledged(tables: list[VirtualTable], timeout: float | None = None, say=None) -> bool:
+    """Until every table's log is marked acknowledged by the broker (read from the logs themselves).
+    ``say(n)`` is told, every 10 s, how many tables still wait."""
     boxes = [Outbox(t.log.path) for t in tables]
-    deadline = None if timeout is None else time.monotonic() + timeout
+    start = time.monotonic()
+    told = start
     try:
-        while any(box.pending(1) for box in boxes):
-            if deadline is not None and time.monotonic() > deadline:
+        while waiting := sum(1 for box in boxes if box.pending(1)):
+            now = time.monotonic()
+            if timeout is not None and now - start > timeout:
                 return False
+            if say is not None and now - told > 10:
+                say(waiting)
+                told = now
             time.sleep(0.2)
         return True
     finally:
@@ -152,7 +158,8 @@ def run(args) -> int:
             p.start()
         for p in players:
             p.join()
-        wait_acknowledged(tables)
+        wait_acknowledged(tables, say=lambda n: print(f"simulate: {n} tables still wait for {broker} to acknowledge "
+                                                      "their actions", file=sys.stderr, flush=True))
     finally:
         for t in tables:
             t.close()
