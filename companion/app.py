@@ -237,6 +237,8 @@ def main_loop(kiosk, turns: int | None = None) -> int:
         kiosk.signals.close()
         if getattr(kiosk, "cafe", None):
             kiosk.cafe.stop()
+        from companion.ui.canvas import font
+        font.cache_clear()      # its fonts die with pygame.quit(); one used after would crash the process
         pygame.quit()
     if turns is not None and code == 0 and demo.turns < turns:
         print(f"companion kiosk: autoplay stopped after {demo.turns} of {turns} turns (the window was closed or "
