@@ -133,14 +133,14 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
     kiosk = Kiosk(surface, config, stream, store=store, table=table, signals=signals,
                   save_settings=save_settings)
     kiosk.buttons = buttons
+    if not demo:    # the café's dashboard, when the settings name a broker (docs/cafe.md)
+        from companion.cafe.publisher import for_kiosk
+        kiosk.cafe = for_kiosk(config, store, table)
     if demo:
         from companion.ui.demo import DemoPlayers
         players = DemoPlayers(kiosk, dtable, seed=seed, autoplay=autoplay, tour=autoplay)
         kiosk.demo = players
     kiosk.stack.push(AttractScreen(kiosk))
-    if not demo:    # the café's dashboard, when the settings name a broker (docs/cafe.md)
-        from companion.cafe.publisher import for_kiosk
-        kiosk.cafe = for_kiosk(config, store, table)
     session = GameSession.resume(store) if not demo else None
     if session is not None:
         from companion.ui.screens.table import TableScreen

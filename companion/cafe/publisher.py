@@ -20,7 +20,7 @@ import paho.mqtt.client  # noqa: F401  (imported before the threads start, as th
 
 from companion.cafe.broker import Broker, log_topic, online_topic, state_topic
 from companion.cafe.outbox import Outbox
-from companion.games.registry import ENGINES, engine_for
+from companion.games.registry import engine_for
 
 log = logging.getLogger(__name__)
 WINDOW = 200                 # messages in flight at once; the rest stay in the log
@@ -37,7 +37,6 @@ class Publisher:
         self.health = health or (lambda: {"camera": True, "disk": True})
         self.client_id = client_id or f"companion-table-{table}"
         self.connected = False
-        self.acked_total = 0            # items the broker acknowledged in this process (figures, tests)
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._inflight: deque = deque()  # (message, mid) in publish order
@@ -47,8 +46,12 @@ class Publisher:
 
     # -- the kiosk's side ---------------------------------------------------------------------------
     def start(self) -> "Publisher":
-        for game in ENGINES:     # imported here, once: module imports racing in many threads can deadlock
-            engine_for(game)
+        try:
+            self._outbox = Outbox(self.log_path)
+            for game in self._outbox.games_played():
+                engine_for(game)    # imported here, not in the thread: imports racing in threads can fail
+        except Exception:           # the thread tries again; the kiosk starts whatever happens here
+            log.exception("café publisher for %s", self.table)
         self._thread = threading.Thread(target=self._run, name=f"cafe-publisher-{self.table}", daemon=True)
         self._thread.start()
         return self
@@ -154,7 +157,6 @@ class Publisher:
             done.append(message)
         if done:
             self._outbox.acknowledged(done)
-            self.acked_total += len(done)
 
 
 def for_kiosk(config, store, table_feed=None) -> "Publisher | None":
