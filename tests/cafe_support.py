@@ -46,7 +46,7 @@ class Dashboard:
         self.proc: subprocess.Popen | None = None
         self.url = f"http://127.0.0.1:{self.port}/"
 
-    def start(self) -> "Dashboard":
+    def start(self) -> Dashboard:
         self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline().strip()
         assert line == f"dashboard: http://127.0.0.1:{self.port}/", (line, self.proc.stderr.read() if not line else "")
@@ -146,8 +146,8 @@ class Relay:
         self.listener.close()
 
 
-@pytest.fixture
-def broker(tmp_path):
+@pytest.fixture(name="broker")
+def broker_fixture(tmp_path):
     if mosquitto_binary() is None:
         pytest.skip("mosquitto is not installed (./dev.sh installs the Debian package)")
     m = Mosquitto(tmp_path / "broker").start()
@@ -155,8 +155,8 @@ def broker(tmp_path):
     m.stop()
 
 
-@pytest.fixture
-def dashboard(broker, tmp_path):
+@pytest.fixture(name="dashboard")
+def dashboard_fixture(broker, tmp_path):
     d = Dashboard(broker.url, tmp_path / "cafe.sqlite").start()
     wait_until(d.connected, what="the dashboard to reach the broker")
     yield d

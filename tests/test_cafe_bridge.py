@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from cafe_support import Dashboard, companion, needs_mosquitto, wait_until
+
 from companion.cafe.mosquitto import Mosquitto
 
 pytestmark = needs_mosquitto

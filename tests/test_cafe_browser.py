@@ -13,8 +13,14 @@ import time
 from pathlib import Path
 
 import pytest
-
-from cafe_support import Dashboard, broker, companion, kiosk_process, needs_mosquitto, wait_until  # noqa: F401
+from cafe_support import (  # noqa: F401  (the fixture broker)
+    Dashboard,
+    broker_fixture,
+    companion,
+    kiosk_process,
+    needs_mosquitto,
+    wait_until,
+)
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -68,10 +74,11 @@ def shot(driver, name: str, width: int, height: int) -> None:
 
 
 def test_tiles_live_offline_and_export(broker, browser, tmp_path):
+    import random
+
     from companion.games import random_play
     from companion.games.registry import engine_for
     from companion.store.log import GameLog
-    import random
 
     dash = Dashboard(broker.url, tmp_path / "cafe.sqlite").start()
     try:

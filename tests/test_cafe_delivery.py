@@ -10,8 +10,15 @@ import sys
 import time
 
 import pytest
-
-from cafe_support import Dashboard, Relay, broker, companion, dashboard, needs_mosquitto, wait_until  # noqa: F401
+from cafe_support import (  # noqa: F401  (the fixtures broker and dashboard)
+    Dashboard,
+    Relay,
+    broker_fixture,
+    companion,
+    dashboard_fixture,
+    needs_mosquitto,
+    wait_until,
+)
 
 pytestmark = needs_mosquitto
 
@@ -98,7 +105,7 @@ def test_a_kiosk_cut_off_publishes_its_backlog_in_order(broker, dashboard, tmp_p
 
     relay = Relay(broker.port)
     table = VirtualTable("T09", tmp_path, parse_broker(f"mqtt://127.0.0.1:{relay.port}"), games=1, seed=3)
-    table.publisher.start()
+    table.start_publishing()
     try:
         from companion.games import random_play
         setup = random_play.timeline_setup(table.rng, players=3)
@@ -150,6 +157,7 @@ def test_the_dashboard_says_when_the_broker_is_gone_and_catches_up(broker, dashb
     (["simulate", "--broker", "mqtt://127.0.0.1", "--tables", "0"], "--tables"),
 ])
 def test_bad_arguments_get_one_line_and_exit_2(args, where, tmp_path):
-    run = companion("cafe", *args, "--db" if args[0] == "serve" else "--seed", str(tmp_path / "x") if args[0] == "serve" else "1")
+    more = ["--db", str(tmp_path / "x")] if args[0] == "serve" else ["--seed", "1"]
+    run = companion("cafe", *args, *more)
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1 and run.stderr.startswith(where), run.stderr

@@ -4,9 +4,9 @@ kiosk whose settings name a broker publishes its table, its games and its health
 from __future__ import annotations
 
 import pytest
-
 from cafe_support import Dashboard, needs_mosquitto, wait_until
 from test_ui_kiosk import _StillTable
+
 from companion.config import Config, load_config
 from companion.inputs.commands import MENU, OK, TEXT, Command
 

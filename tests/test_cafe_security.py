@@ -11,8 +11,8 @@ import urllib.parse
 import urllib.request
 
 import pytest
-
 from cafe_support import Dashboard, companion, needs_mosquitto, wait_until
+
 from companion.cafe.broker import parse_broker
 from companion.cafe.mosquitto import Mosquitto
 
@@ -143,7 +143,8 @@ def test_the_install_with_broker_writes_the_settings_these_tests_run_under(tmp_p
                           capture_output=True, text=True, env={"DESTDIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert plan.returncode == 0, plan.stderr
     broker_part = plan.stdout.split("==> The café's broker (Mosquitto)")[1]
-    assert "pi/mosquitto/companion-cafe.conf" in broker_part and "/etc/mosquitto/conf.d/companion-cafe.conf" in broker_part
+    assert "pi/mosquitto/companion-cafe.conf" in broker_part
+    assert "/etc/mosquitto/conf.d/companion-cafe.conf" in broker_part
     assert "pi/mosquitto/companion-cafe.acl" in broker_part and "/etc/mosquitto/companion.passwd" in broker_part
     conf = (PROJECT_ROOT / "pi" / "mosquitto" / "companion-cafe.conf").read_text()
     assert "allow_anonymous false" in conf and "acl_file" in conf and "password_file" in conf

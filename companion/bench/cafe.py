@@ -45,28 +45,30 @@ def _reference(port: int, n: int = 500) -> dict:
     time.sleep(0.5)
     pub = subprocess.Popen(["mosquitto_pub", "-p", str(port), "-h", "127.0.0.1", "-q", "1", "-t", "bench/ref", "-l"],
                            stdin=subprocess.PIPE, text=True, bufsize=1)
+    assert pub.stdin is not None and sub.stdout is not None
+    into, out = pub.stdin, sub.stdout
     trips = []
     for i in range(200):                       # one at a time: the round trip (through the tools' pipes too)
         sent = time.perf_counter()
-        pub.stdin.write(f"{i}\n")
-        pub.stdin.flush()
-        sub.stdout.readline()
+        into.write(f"{i}\n")
+        into.flush()
+        out.readline()
         trips.append(time.perf_counter() - sent)
     t0 = time.perf_counter()
     got = [0]
 
     def read():
         for _ in range(n):
-            sub.stdout.readline()
+            out.readline()
             got[0] += 1
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     for _ in range(n):
-        pub.stdin.write("x\n")
-    pub.stdin.flush()
+        into.write("x\n")
+    into.flush()
     reader.join(120)
     burst = got[0] / (time.perf_counter() - t0)
-    pub.stdin.close()
+    into.close()
     pub.wait(10)
     sub.terminate()
     sub.wait(10)
@@ -82,6 +84,7 @@ class _DashboardProcess:
         self.proc = subprocess.Popen([sys.executable, "-m", "companion", "cafe", "serve", "--broker", broker_url,
                                       "--listen", f"127.0.0.1:{self.port}", "--db", str(db)],
                                      stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
         self.proc.stdout.readline()
         import psutil
         self.ps = psutil.Process(self.proc.pid)
@@ -110,7 +113,8 @@ def run(args) -> int:
     from companion.errors import BadInput
 
     if mosquitto_binary() is None or shutil.which("mosquitto_pub") is None:
-        raise BadInput("bench cafe", "needs Mosquitto and its clients: sudo apt-get install mosquitto mosquitto-clients")
+        raise BadInput("bench cafe",
+                       "needs Mosquitto and its clients: sudo apt-get install mosquitto mosquitto-clients")
     if args.tables < 1 or args.minutes <= 0 or args.per_minute <= 0:
         raise BadInput("bench cafe", "--tables, --minutes and --per-minute must be more than 0")
     folder = Path(tempfile.mkdtemp(prefix="companion-bench-cafe-"))
@@ -126,7 +130,7 @@ def run(args) -> int:
         tables = [VirtualTable(n, folder / "burst", url, 1, 1) for n in table_names(args.tables)]
         t0 = time.perf_counter()
         for t in tables:
-            t.publisher.start()
+            t.start_publishing()
         players = [threading.Thread(target=t.play, daemon=True) for t in tables]
         for p in players:
             p.start()
@@ -147,7 +151,7 @@ def run(args) -> int:
         tables = [VirtualTable(n, folder / "steady", url, 10**6, 2, per_minute=args.per_minute)
                   for n in table_names(args.tables)]
         for t in tables:
-            t.publisher.start()
+            t.start_publishing()
         since = time.time()
         cpu0, wall0 = dash.ps.cpu_times(), time.perf_counter()
         players = [threading.Thread(target=t.play, daemon=True) for t in tables]
@@ -179,8 +183,12 @@ def run(args) -> int:
     cpu_share = ((cpu1.user + cpu1.system) - (cpu0.user + cpu0.system)) / (wall1 - wall0)
     mem = [m for _, m in rss]
     quarter = max(1, len(mem) // 4)
-    p50, p99 = (_pct(lat, 50), _pct(lat, 99)) if lat else (None, None)
     ref99 = reference["round_trip_ms"]["p99"] / 1000
+    latency = {"p50": None, "p99": None, "target_p99": 1000, "p99_in_reference_round_trips": None}
+    if lat:
+        p99 = _pct(lat, 99)
+        latency.update(p50=round(_pct(lat, 50) * 1000, 1), p99=round(p99 * 1000, 1),
+                       p99_in_reference_round_trips=round(p99 / ref99, 1) if ref99 else None)
     result = {
         "tables": args.tables,
         "reference_mosquitto_clients": reference,
@@ -188,9 +196,7 @@ def run(args) -> int:
                   "in_reference_bursts": round(total / burst_s / reference["burst_messages_per_s"], 3)},
         "steady": {"minutes": args.minutes, "per_minute_per_table": args.per_minute, "actions": steady_actions,
                    "received": len(lat),
-                   "latency_ms": {"p50": round(p50 * 1000, 1) if lat else None,
-                                  "p99": round(p99 * 1000, 1) if lat else None, "target_p99": 1000,
-                                  "p99_in_reference_round_trips": round(p99 / ref99, 1) if lat and ref99 else None},
+                   "latency_ms": latency,
                    "dashboard_cpu_share_of_one_core": round(cpu_share, 3),
                    "dashboard_rss_mb": {"first": round(mem[0], 1), "last": round(mem[-1], 1),
                                         "min": round(min(mem), 1), "max": round(max(mem), 1),
@@ -203,8 +209,9 @@ def run(args) -> int:
         return 0
     r, s = result, result["steady"]
     ref = r["reference_mosquitto_clients"]
-    print(f"reference (mosquitto_pub -> broker -> mosquitto_sub, QoS 1): round trip p50 {ref['round_trip_ms']['p50']} ms, "
-          f"p99 {ref['round_trip_ms']['p99']} ms; a burst of {ref['burst_messages']} at {ref['burst_messages_per_s']} msg/s")
+    trip = ref["round_trip_ms"]
+    print(f"reference (mosquitto_pub -> broker -> mosquitto_sub, QoS 1): round trip p50 {trip['p50']} ms, "
+          f"p99 {trip['p99']} ms; a burst of {ref['burst_messages']} at {ref['burst_messages_per_s']} msg/s")
     b = r["burst"]
     print(f"burst: {args.tables} tables, one game each as fast as they go: {b['actions']} actions in {b['seconds']} s "
           f"= {b['actions_per_s']} actions/s kiosk log -> broker -> dashboard database "

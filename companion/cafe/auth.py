@@ -50,7 +50,8 @@ def _parse(stored: str, where: str = "password file"):
         _, n, r, p, salt, digest = stored.split("$")
         return int(n), int(r), int(p), base64.b64decode(salt, validate=True), base64.b64decode(digest, validate=True)
     except ValueError:
-        raise BadInput(where, "line 1 starts with 'scrypt$' but is not a hash written by 'companion cafe password'") from None
+        raise BadInput(where, "line 1 starts with 'scrypt$' but is not a hash written by "
+                              "'companion cafe password'") from None
 
 
 def check_password(stored: str, attempt: str) -> bool:

@@ -57,14 +57,14 @@ class Broker:
     cert_file: str | None = None      # TLS client certificate, when the broker asks for one
     key_file: str | None = None
 
-    def with_login(self, username: str | None, password: str | None) -> "Broker":
+    def with_login(self, username: str | None, password: str | None) -> Broker:
         """The same broker with a login from the settings, unless the URL carries one."""
         if self.username or not username:
             return self
         return Broker(self.host, self.port, self.tls, username, password or None,
                       self.ca_file, self.cert_file, self.key_file)
 
-    def with_tls_files(self, ca: str = "", cert: str = "", key: str = "") -> "Broker":
+    def with_tls_files(self, ca: str = "", cert: str = "", key: str = "") -> Broker:
         return Broker(self.host, self.port, self.tls, self.username, self.password, ca or None, cert or None,
                       key or None)
 

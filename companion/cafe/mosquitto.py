@@ -67,9 +67,10 @@ class Mosquitto:
         return f"mqtt://127.0.0.1:{self.port}"
 
     def url_for(self, user: str) -> str:
+        assert self.users is not None, "a broker without logins"
         return f"mqtt://{user}:{self.users[user]}@127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 10.0) -> "Mosquitto":
+    def start(self, timeout: float = 10.0) -> Mosquitto:
         binary = mosquitto_binary()
         if binary is None:
             raise RuntimeError("mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -78,7 +79,8 @@ class Mosquitto:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"mosquitto exited: {self.proc.stderr.read().decode(errors='replace')}")
+                said = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+                raise RuntimeError(f"mosquitto exited: {said}")
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
                 return self
@@ -101,7 +103,7 @@ class Mosquitto:
                 self.proc.kill()
                 self.proc.wait()
 
-    def __enter__(self) -> "Mosquitto":
+    def __enter__(self) -> Mosquitto:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -42,10 +42,10 @@ class Publisher:
         self._inflight: deque = deque()  # (message, mid) in publish order
         self._acked_mids: set[int] = set()   # filled by paho's thread; set.add is atomic
         self._thread: threading.Thread | None = None
-        self._outbox = None
+        self._outbox: Outbox | None = None
 
     # -- the kiosk's side ---------------------------------------------------------------------------
-    def start(self) -> "Publisher":
+    def start(self) -> Publisher:
         try:
             self._outbox = Outbox(self.log_path)
             for game in self._outbox.games_played():
@@ -73,7 +73,7 @@ class Publisher:
             try:
                 if self._outbox is None:
                     self._outbox = Outbox(self.log_path)
-                if self._session():
+                if self._session(self._outbox):
                     attempt = 0
             except Exception:        # a fault here must never reach the kiosk; the log keeps everything
                 log.exception("café publisher for %s", self.table)
@@ -83,7 +83,7 @@ class Publisher:
         if self._outbox is not None:
             self._outbox.close()
 
-    def _session(self) -> bool:
+    def _session(self, box: Outbox) -> bool:
         """One connection: publish until it drops or the kiosk stops. True if it got connected."""
         client = self.broker.client(self.client_id)
         client.will_set(online_topic(self.table), "offline", qos=1, retain=True)
@@ -96,7 +96,11 @@ class Publisher:
             else:
                 up.set()
         client.on_connect = on_connect
-        client.on_disconnect = lambda *a: (up.clear(), self._wake.set())
+
+        def on_disconnect(*_):
+            up.clear()
+            self._wake.set()
+        client.on_disconnect = on_disconnect
         client.on_publish = self._on_publish
         self._inflight.clear()
         self._acked_mids.clear()
@@ -111,7 +115,7 @@ class Publisher:
                 return False
             self.connected = True
             client.publish(online_topic(self.table), "online", qos=1, retain=True)
-            self._publish_loop(client, up)
+            self._publish_loop(client, up, box)
             if self._stop.is_set() and up.is_set():
                 # a kiosk switched off on purpose says so itself (a clean disconnect fires no will)
                 client.publish(online_topic(self.table), "offline", qos=1, retain=True).wait_for_publish(2)
@@ -120,23 +124,25 @@ class Publisher:
             client.disconnect()
             client.loop_stop()
 
-    def _publish_loop(self, client, up: threading.Event) -> None:
-        marker, state, health_at = None, None, 0.0
+    def _publish_loop(self, client, up: threading.Event, box: Outbox) -> None:
+        marker: int | None = None
+        state: dict | None = None
+        health_at = 0.0
         while up.is_set() and not self._stop.is_set():
             self._wake.clear()          # before looking: a poke from now on is seen at the wait below
-            self._record_acks()
+            self._record_acks(box)
             room = WINDOW - len(self._inflight)
             if room > 0:                # the log first: the table's state (a replay) can wait a moment
                 sent = {(m["game_id"], m["seq"]) for m, _ in self._inflight}
-                fresh_items = [m for m in self._outbox.pending(WINDOW) if (m["game_id"], m["seq"]) not in sent]
+                fresh_items = [m for m in box.pending(WINDOW) if (m["game_id"], m["seq"]) not in sent]
                 for m in fresh_items[:room]:
                     info = client.publish(log_topic(self.table), json.dumps({"table": self.table, **m}), qos=1)
                     self._inflight.append((m, info.mid))
             now = time.monotonic()
-            new_marker = self._outbox.changed_marker()
+            new_marker = box.changed_marker()
             if new_marker != marker or now - health_at > HEALTH_EVERY_S:
                 marker, health_at = new_marker, now
-                fresh = {"table": self.table, **self._outbox.table_state(), "health": self.health()}
+                fresh = {"table": self.table, **box.table_state(), "health": self.health()}
                 if fresh != state:
                     state = fresh
                     client.publish(state_topic(self.table), json.dumps({**state, "updated": time.time()}),
@@ -147,19 +153,19 @@ class Publisher:
         self._acked_mids.add(mid)
         self._wake.set()
 
-    def _record_acks(self) -> None:
+    def _record_acks(self, box: Outbox) -> None:
         """Persist the acknowledged run at the front of the window (later acks wait their turn, so the
         log's mark never passes an item the broker does not hold)."""
-        done = []
+        done: list[dict] = []
         while self._inflight and self._inflight[0][1] in self._acked_mids:
             message, mid = self._inflight.popleft()
             self._acked_mids.discard(mid)
             done.append(message)
         if done:
-            self._outbox.acknowledged(done)
+            box.acknowledged(done)
 
 
-def for_kiosk(config, store, table_feed=None) -> "Publisher | None":
+def for_kiosk(config, store, table_feed=None) -> Publisher | None:
     """The kiosk's publisher when its settings name a broker and a table (else None), started.
     Health: the camera gives pictures (the table feed's last reading), the disk has room (as
     ``companion doctor`` counts it)."""

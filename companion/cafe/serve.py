@@ -26,7 +26,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--broker", required=True, metavar="URL", help="mqtt://[USER[:PASSWORD]@]HOST[:PORT] or mqtts://")
     parser.add_argument("--listen", default="127.0.0.1:8080", metavar="HOST:PORT",
                         help="where the page is served (default 127.0.0.1:8080)")
-    parser.add_argument("--db", metavar="PATH", help="the dashboard's database (default: cafe.sqlite in the data folder)")
+    parser.add_argument("--db", metavar="PATH",
+                        help="the dashboard's database (default: cafe.sqlite in the data folder)")
     parser.add_argument("--password-file", metavar="FILE",
                         help="the staff password or its hash ('companion cafe password'); needed off loopback")
     parser.add_argument("--ca-file", metavar="FILE", help="mqtts: the CA that signed the broker's certificate")

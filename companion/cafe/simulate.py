@@ -63,6 +63,10 @@ class VirtualTable:
         self.actions = 0
         self.stop = threading.Event()
 
+    def start_publishing(self) -> None:
+        if self.publisher is not None:
+            self.publisher.start()
+
     def play(self) -> None:
         makers = (random_play.timeline_setup, random_play.competitive_setup, random_play.cooperative_setup)
         for _ in range(self.games_wanted):
@@ -75,7 +79,8 @@ class VirtualTable:
         engine = engine_for(setup["game"])
         game_id = self.log.new_game(setup)
         self._poke()
-        state, kept = engine.setup(setup), []
+        state = engine.setup(setup)
+        kept: list[dict] = []
         while engine.summary(state)["status"] == "in_progress" and not self.stop.is_set():
             if kept and self.rng.random() < UNDO_CHANCE:
                 self.log.undo(game_id)
@@ -152,7 +157,7 @@ def run(args) -> int:
     tables = [VirtualTable(n, folder, broker, args.games, args.seed, args.per_minute) for n in table_names(args.tables)]
     try:
         for t in tables:
-            t.publisher.start()
+            t.start_publishing()
         players = [threading.Thread(target=t.play, name=f"players-{t.name}", daemon=True) for t in tables]
         for p in players:
             p.start()

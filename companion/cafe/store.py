@@ -12,7 +12,7 @@ import sqlite3
 import statistics
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.errors import BadInput
@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS actions (
 
 
 def iso(t: float | None) -> str | None:
-    return None if t is None else datetime.fromtimestamp(t, timezone.utc).isoformat(timespec="seconds")
+    return None if t is None else datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
 
 
 class CafeStore:

@@ -16,7 +16,14 @@ from urllib.parse import parse_qs, quote
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Route
 
 from companion.cafe.auth import Gate
@@ -98,7 +105,7 @@ class Dashboard:
         lang = _lang(request)
 
         async def stream():
-            seen = (None, None)
+            seen: tuple[int | None, int | None] = (None, None)
             while not await request.is_disconnected():
                 now = (self.store.tiles_version, self.store.plays_version)
                 which = (["tiles"] if now[0] != seen[0] else []) + (["plays", "figures"] if now[1] != seen[1] else [])
@@ -133,8 +140,8 @@ class Dashboard:
 
     async def login_page(self, request: Request, error: str | None = None, status: int = 200) -> Response:
         lang = _lang(request)
-        return HTMLResponse(self.render("login.html", lang, error=error, next=_safe_next(request.query_params.get("next"))),
-                            status_code=status)
+        page = self.render("login.html", lang, error=error, next=_safe_next(request.query_params.get("next")))
+        return HTMLResponse(page, status_code=status)
 
     async def login(self, request: Request) -> Response:
         lang = _lang(request)
@@ -173,6 +180,7 @@ class _LoginRequired:
         request = Request(scope)
         if self.dashboard.gate.valid(request.cookies.get(COOKIE)):
             return await self.app(scope, receive, send)
+        response: Response
         if scope["path"].startswith(("/api/", "/export/", "/events")):
             response = JSONResponse({"error": "log in first: POST /login"}, status_code=401)
         else:
