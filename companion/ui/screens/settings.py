@@ -70,12 +70,12 @@ class SettingsScreen(Screen):
             def set_pin(pin):
                 s.cafe_pin = pin
             k.stack.push(PinScreen(k, then=set_pin))
-        elif key == "cafe":
-            from companion.ui.screens.cafe_settings import CafeSettingsScreen
-            k.stack.push(CafeSettingsScreen(k))
         elif key == "full":
             s.fullscreen = not s.fullscreen
             self.note = N_("Full screen changes at the next start")
+        elif key == "cafe":
+            from companion.ui.screens.cafe_settings import CafeSettingsScreen
+            k.stack.push(CafeSettingsScreen(k))
         elif key == "save":
             try:
                 if k.save_settings:
