@@ -13,7 +13,7 @@ BENCHES = {
     "engine": "replaying long generated games: actions per second",
     "vision": "sticker recall, misreads, reading order and ms per frame at 3.3-1.8 px/module",
     "kiosk": "button-to-screen latency, frames per second, memory over a long autoplay",
-    "cafe": "the café under load: actions/s and append-to-dashboard latency through Mosquitto, dashboard CPU and memory",
+    "cafe": "the café under load: actions/s and append-to-dashboard latency through Mosquitto, dashboard CPU, memory",
 }
 
 
