@@ -92,9 +92,8 @@ def test_tiles_live_offline_and_export(broker, browser, tmp_path):
         rng = random.Random(4)
         setup = {**random_play.timeline_setup(rng, players=3), "players": ["Ana", "Bo", "Cai"]}
         game_id = log.new_game(setup)
-        wait_until(lambda: "Ana" in tile_text(browser, "T05"), what="T05's tile with its players")
-        text = tile_text(browser, "T05")
-        assert "online" in text and "Timeline" in text and "Turn: Ana" in text
+        wait_until(lambda: all(w in tile_text(browser, "T05") for w in ("online", "Timeline", "Turn: Ana", "Cai")),
+                   what="T05's tile: online, its game, players and turn")
 
         engine = engine_for("timeline")
         state = engine.setup(setup)
@@ -116,7 +115,8 @@ def test_tiles_live_offline_and_export(broker, browser, tmp_path):
         assert {r.split(",")[8] for r in rows[1:]} == {"Ana", "Bo", "Cai"}
 
         browser.get(dash.url + "?lang=es")
-        assert "Mesas del café" in browser.page_source and "desconectada" in tile_text(browser, "T05")
+        assert "Mesas del café" in browser.page_source
+        wait_until(lambda: "desconectada" in tile_text(browser, "T05"), what="T05 offline in Spanish")
         log.close()
 
         # a busier café for the screenshots: finished plays for the history and figures, three tables playing
