@@ -30,8 +30,27 @@ install_zbar() {
   fi
 }
 
+install_cafe_tools() {
+  # the café's tests run a real Mosquitto broker and drive Debian's own Chromium (nothing downloads a browser)
+  if command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ]; then
+    if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then return; fi
+  fi
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
+  local pkgs="mosquitto mosquitto-clients chromium chromium-driver"
+  if command -v apt-get >/dev/null && { [ -z "$sudo" ] || sudo -n true 2>/dev/null; }; then
+    echo "Installing $pkgs (the café's broker and the browser its page tests use)..."
+    $sudo apt-get install -y -qq $pkgs >/dev/null 2>&1 \
+      || { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq $pkgs >/dev/null 2>&1; } \
+      || echo "note: could not install $pkgs; the café's broker and browser tests are skipped."
+  else
+    echo "note: the café's tests need: sudo apt-get install $pkgs (skipped until then)"
+  fi
+}
+
 setup() {
   install_zbar
+  install_cafe_tools
   if [ ! -x .venv/bin/python ]; then
     echo "Creating .venv ..."
     "$(need_python)" -m venv .venv

@@ -140,6 +140,9 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
     kiosk = Kiosk(surface, config, stream, store=store, table=table, signals=signals,
                   save_settings=save_settings)
     kiosk.buttons = buttons
+    if not demo:    # the café's dashboard, when the settings name a broker (docs/cafe.md)
+        from companion.cafe.publisher import for_kiosk
+        kiosk.cafe = for_kiosk(config, store, table)
     if demo:
         from companion.ui.demo import DemoPlayers
         players = DemoPlayers(kiosk, dtable, seed=seed, autoplay=autoplay, tour=autoplay)
@@ -228,6 +231,10 @@ def main_loop(kiosk, turns: int | None = None) -> int:
         if getattr(kiosk, "buttons", None):
             kiosk.buttons.close()
         kiosk.signals.close()
+        if getattr(kiosk, "cafe", None):
+            kiosk.cafe.stop()
+        from companion.ui.canvas import font
+        font.cache_clear()      # its fonts die with pygame.quit(); one used after would crash the process
         pygame.quit()
     if turns is not None and code == 0 and demo.turns < turns:
         print(f"companion kiosk: autoplay stopped after {demo.turns} of {turns} turns (the window was closed or "

@@ -23,6 +23,14 @@ hold_menu_seconds = 1.5
 led_green = 5
 led_red = 6
 buzzer = 13
+[cafe]                   # docs/cafe.md; an empty broker keeps the kiosk to itself
+broker = ""              # mqtt://cafe-pi.local:1883 or mqtts://... (TLS)
+table = ""               # this table's name on the dashboard (T01 ...), also its broker login
+username = ""            # the broker login (default: the table name when a password is set)
+password = ""
+ca_file = ""             # mqtts: the café's CA certificate; client cert/key when the broker asks
+cert_file = ""
+key_file = ""
 ```
 """
 
@@ -34,6 +42,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from companion.cafe.broker import check_table_name, parse_broker
 from companion.errors import BadInput, json_path, read_text
 from companion.paths import config_file
 
@@ -90,11 +99,42 @@ class OutputPins(_Section):
     buzzer: int = Field(13, ge=0, le=27)
 
 
+class CafeSettings(_Section):
+    broker: str = ""
+    table: str = ""
+    username: str = ""
+    password: str = ""
+    ca_file: str = ""
+    cert_file: str = ""
+    key_file: str = ""
+
+    @field_validator("broker")
+    @classmethod
+    def _broker_url(cls, value: str) -> str:
+        return _checked(value, parse_broker)
+
+    @field_validator("table")
+    @classmethod
+    def _table_name(cls, value: str) -> str:
+        return _checked(value, check_table_name)
+
+
+def _checked(value: str, check) -> str:
+    """An empty value, or one the café's own check accepts (its message says what is wrong)."""
+    if value:
+        try:
+            check(value, "")
+        except BadInput as e:
+            raise ValueError(e.message) from None
+    return value
+
+
 class Config(_Section):
     kiosk: KioskSettings = KioskSettings()
     camera: CameraSettings = CameraSettings()
     buttons: ButtonPins = ButtonPins()
     outputs: OutputPins = OutputPins()
+    cafe: CafeSettings = CafeSettings()
 
 
 def load_config(path: Path | None = None) -> Config:

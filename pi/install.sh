@@ -4,6 +4,7 @@
 #   sudo ./pi/install.sh            install, or update after a `git pull`; safe to run again
 #   ./pi/install.sh --dry-run       print every step it would take and change nothing (any machine)
 #   ./pi/install.sh --dry-run-fresh the same, planned as on a freshly flashed Pi
+#   sudo ./pi/install.sh --with-broker   also make this Pi the café's Mosquitto broker (docs/cafe.md)
 #
 # What it sets up (docs/pi.md explains each part):
 #   system packages   camera (picamera2, libcamera), zbar, lgpio, SDL2 + Mesa for the KMS display
@@ -64,14 +65,16 @@ release_packages() {
 }
 
 DRY_RUN=0
+WITH_BROKER=0
 FRESH=0    # --dry-run-fresh: plan as on a freshly flashed Pi (no package, no user yet), whatever this machine has
 usage() {
-  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
 }
 for arg in "$@"; do
   case "$arg" in
     --dry-run|-n) DRY_RUN=1 ;;
     --dry-run-fresh) DRY_RUN=1; FRESH=1 ;;
+    --with-broker) WITH_BROKER=1 ;;
     --help|-h) usage; exit 0 ;;
     *) echo "install.sh: unknown option '$arg'" >&2; usage >&2; exit 2 ;;
   esac
@@ -269,6 +272,24 @@ install_service() {
   run systemctl try-restart "$UNIT"
 }
 
+install_broker() {
+  # the café's broker: Debian's Mosquitto with no anonymous access and a per-table ACL
+  step "The café's broker (Mosquitto)"
+  run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends mosquitto mosquitto-clients
+  put "$SRC/pi/mosquitto/companion-cafe.acl" /etc/mosquitto/companion.acl 0640 root:mosquitto || true
+  if [ -e "$ROOT/etc/mosquitto/companion.passwd" ]; then
+    note "keeping the existing logins in /etc/mosquitto/companion.passwd"
+  else
+    run install -m 0640 -o root -g mosquitto /dev/null "$ROOT/etc/mosquitto/companion.passwd"
+  fi
+  put "$SRC/pi/mosquitto/companion-cafe.conf" /etc/mosquitto/conf.d/companion-cafe.conf 0644 || true
+  run systemctl enable mosquitto
+  run systemctl restart mosquitto
+  note "add a login per table and one for the dashboard, e.g.:"
+  note "  sudo mosquitto_passwd /etc/mosquitto/companion.passwd T01"
+  note "  sudo mosquitto_passwd /etc/mosquitto/companion.passwd dashboard && sudo systemctl reload mosquitto"
+}
+
 next_steps() {
   step "Done$([ "$DRY_RUN" = 1 ] && echo ' (dry run: nothing was changed)')"
   note "check the hardware:     sudo -u $SERVICE_USER companion doctor"
@@ -286,4 +307,5 @@ python_env
 install_config
 configure_logs
 install_service
+if [ "$WITH_BROKER" = 1 ]; then install_broker; fi
 next_steps

@@ -1,5 +1,5 @@
-"""``companion bench engine|vision|kiosk|fuzz|chaos``: speed and accuracy figures, printed as ratios
-against a reference run in the same process, and the counts of the long fuzz and chaos runs.
+"""``companion bench engine|vision|kiosk|cafe|fuzz|chaos``: speed and accuracy figures, printed as
+ratios against a reference run in the same process, and the counts of the long fuzz and chaos runs.
 Benchmarks never fail a build on a time; they report.
 
 Each benchmark is a module here with ``add_arguments(parser)`` and ``run(args) -> int``.
@@ -14,6 +14,7 @@ BENCHES = {
     "engine": "replaying long generated games: actions per second",
     "vision": "sticker recall, misreads, reading order and ms per frame at 3.3-1.8 px/module",
     "kiosk": "button-to-screen latency, frames per second, memory over a long autoplay",
+    "cafe": "the café under load: actions/s and append-to-dashboard latency through Mosquitto, dashboard CPU, memory",
     "chaos": "the demo kiosk under random buttons, camera drop-outs, a full disk and clock jumps",
     "fuzz": "every input file broken on purpose: exit codes, tracebacks (must be 0), hangs, slowest case",
 }

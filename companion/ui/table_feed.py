@@ -43,6 +43,7 @@ class TableFeed:
         self._stop = threading.Event()
         self._answered = time.monotonic()  # when the camera last gave a picture or said it gives none
         self._thread = None
+        self.camera_lost: str | None = None  # what the camera said when it last failed (the café's health)
         if threaded:
             self._thread = threading.Thread(target=self._run, name="table-feed", daemon=True)
             self._thread.start()
@@ -57,7 +58,9 @@ class TableFeed:
     def poll(self) -> Reading | None:
         """The newest reading not yet handed out, or None."""
         if not self.threaded:
-            return self._read_once()
+            reading = self._read_once()
+            self.camera_lost = reading.lost
+            return reading
         with self._lock:
             reading, self._latest = self._latest, None
         if reading is not None and reading.generation != self._generation:
@@ -100,6 +103,7 @@ class TableFeed:
                 reading = self._read_once()
             except Exception as e:  # a decoder fault must not kill the feed; the screen says so
                 reading = Reading(self._generation, lost=f"{type(e).__name__}: {e}")
+            self.camera_lost = reading.lost
             with self._lock:
                 if reading.generation == self._generation:
                     if self._latest is not None and self._latest.proposals and not reading.proposals:

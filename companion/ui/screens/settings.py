@@ -32,6 +32,7 @@ class SettingsScreen(Screen):
             ("idle", Text(N_("Back to the start screen after {n} minutes untouched"), {"n": _num(k.idle_minutes)})),
             ("pin", Text(N_("Café PIN: set")) if k.cafe_pin else Text(N_("Café PIN: none"))),
             ("full", Text(N_("Full screen: yes")) if k.fullscreen else Text(N_("Full screen: no"))),
+            ("cafe", Text(N_("Café dashboard: {table}"), {"table": cfg.cafe.table or "-"})),
             ("save", Text(N_("Save and close"))),
             ("info", Text(N_("Camera: {source} · buttons NEXT {next}, UNDO {undo}, OK {ok}, MENU {menu} (BCM). "
                              "Change these in {file}."),
@@ -72,6 +73,9 @@ class SettingsScreen(Screen):
         elif key == "full":
             s.fullscreen = not s.fullscreen
             self.note = N_("Full screen changes at the next start")
+        elif key == "cafe":
+            from companion.ui.screens.cafe_settings import CafeSettingsScreen
+            k.stack.push(CafeSettingsScreen(k))
         elif key == "save":
             try:
                 if k.save_settings:

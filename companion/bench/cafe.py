@@ -1,0 +1,227 @@
+"""``companion bench cafe``: the café under load, against Mosquitto's own clients in the same run.
+
+A private Mosquitto is started on a loopback port, then:
+
+- reference: Mosquitto's own ``mosquitto_pub -l`` / ``mosquitto_sub`` (QoS 1): the round trip of one
+  message through the broker (p50, p99) and how many messages a second pass through it in a burst;
+- burst: ``--tables`` virtual tables play one game each as fast as the broker takes them (real
+  engines, game logs and publishers); actions per second from the first append until the
+  dashboard (``companion cafe serve``, its own process) has stored the last one;
+- steady play: the same tables play ``--per-minute`` actions a minute each for ``--minutes``;
+  latency from a kiosk's append to the moment the dashboard's database holds the action (what its
+  API then serves), p50 and p99; the dashboard's CPU (share of one core) and memory, sampled.
+
+Figures, never a verdict; the targets are printed beside them (p99 <= 1 s at 100 tables playing 10
+actions a minute on 2 cores; dashboard memory flat over an hour: ``--minutes 60``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from companion.bench.kiosk import _pct
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--tables", type=int, default=100, help="virtual tables (100)")
+    parser.add_argument("--per-minute", type=float, default=10.0, help="actions a minute per table in steady play (10)")
+    parser.add_argument("--minutes", type=float, default=3.0,
+                        help="steady play lasts this long (3; 60 for the memory-over-an-hour figure)")
+    parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
+
+
+def _reference(port: int, n: int = 500) -> dict:
+    """Mosquitto's own clients: round trip of single messages, and a burst of ``n``."""
+    sub = subprocess.Popen(["mosquitto_sub", "-p", str(port), "-h", "127.0.0.1", "-q", "1", "-t", "bench/ref"],
+                           stdout=subprocess.PIPE, text=True, bufsize=1)
+    time.sleep(0.5)
+    pub = subprocess.Popen(["mosquitto_pub", "-p", str(port), "-h", "127.0.0.1", "-q", "1", "-t", "bench/ref", "-l"],
+                           stdin=subprocess.PIPE, text=True, bufsize=1)
+    assert pub.stdin is not None and sub.stdout is not None
+    into, out = pub.stdin, sub.stdout
+    trips = []
+    for i in range(200):                       # one at a time: the round trip (through the tools' pipes too)
+        sent = time.perf_counter()
+        into.write(f"{i}\n")
+        into.flush()
+        out.readline()
+        trips.append(time.perf_counter() - sent)
+    t0 = time.perf_counter()
+    got = [0]
+
+    def read():
+        for _ in range(n):
+            out.readline()
+            got[0] += 1
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    for _ in range(n):
+        into.write("x\n")
+    into.flush()
+    reader.join(120)
+    burst = got[0] / (time.perf_counter() - t0)
+    into.close()
+    pub.wait(10)
+    sub.terminate()
+    sub.wait(10)
+    return {"round_trip_ms": {"p50": round(_pct(trips, 50) * 1000, 2), "p99": round(_pct(trips, 99) * 1000, 2)},
+            "burst_messages_per_s": round(burst, 1), "burst_messages": n}
+
+
+class _DashboardProcess:
+    def __init__(self, broker_url: str, db: Path):
+        from companion.cafe.mosquitto import free_port
+        self.port = free_port()
+        self.db = db
+        self.proc = subprocess.Popen([sys.executable, "-m", "companion", "cafe", "serve", "--broker", broker_url,
+                                      "--listen", f"127.0.0.1:{self.port}", "--db", str(db)],
+                                     stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        self.proc.stdout.readline()
+        import psutil
+        self.ps = psutil.Process(self.proc.pid)
+
+    def stored(self) -> int:
+        import urllib.request
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/plays", timeout=30) as r:
+            return sum(p["actions"] for p in json.load(r)["plays"])
+
+    def latencies(self, since: float) -> list[float]:
+        con = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
+        try:
+            return [r - a for a, r in con.execute("SELECT at, received FROM actions WHERE at >= ?", (since,))]
+        finally:
+            con.close()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(20)
+
+
+def run(args) -> int:
+    from companion.cafe.broker import parse_broker
+    from companion.cafe.mosquitto import Mosquitto, mosquitto_binary
+    from companion.cafe.simulate import VirtualTable, table_names
+    from companion.errors import BadInput
+
+    if mosquitto_binary() is None or shutil.which("mosquitto_pub") is None:
+        raise BadInput("bench cafe",
+                       "needs Mosquitto and its clients: sudo apt-get install mosquitto mosquitto-clients")
+    if args.tables < 1 or args.minutes <= 0 or args.per_minute <= 0:
+        raise BadInput("bench cafe", "--tables, --minutes and --per-minute must be more than 0")
+    folder = Path(tempfile.mkdtemp(prefix="companion-bench-cafe-"))
+    broker = Mosquitto(folder / "broker").start()
+    dash = None
+    try:
+        reference = _reference(broker.port)
+        dash = _DashboardProcess(broker.url, folder / "cafe.sqlite")
+        url = parse_broker(broker.url)
+
+        # burst: one game per table, as fast as the broker takes them
+        (folder / "burst").mkdir()
+        tables = [VirtualTable(n, folder / "burst", url, 1, 1) for n in table_names(args.tables)]
+        t0 = time.perf_counter()
+        for t in tables:
+            t.start_publishing()
+        players = [threading.Thread(target=t.play, daemon=True) for t in tables]
+        for p in players:
+            p.start()
+        for p in players:
+            p.join()
+        total = sum(t.actions for t in tables)
+        deadline = time.monotonic() + 300
+        while dash.stored() < total:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the dashboard holds {dash.stored()} of {total} actions after 5 minutes")
+            time.sleep(0.2)
+        burst_s = time.perf_counter() - t0
+        for t in tables:
+            t.close()
+
+        # steady play, paced like real tables; the dashboard sampled every few seconds
+        (folder / "steady").mkdir()
+        tables = [VirtualTable(n, folder / "steady", url, 10**6, 2, per_minute=args.per_minute)
+                  for n in table_names(args.tables)]
+        for t in tables:
+            t.start_publishing()
+        since = time.time()
+        cpu0, wall0 = dash.ps.cpu_times(), time.perf_counter()
+        players = [threading.Thread(target=t.play, daemon=True) for t in tables]
+        for p in players:
+            p.start()
+        rss = []
+        end = time.monotonic() + args.minutes * 60
+        while time.monotonic() < end:
+            rss.append((time.monotonic(), dash.ps.memory_info().rss / 2**20))
+            time.sleep(min(5.0, max(0.0, end - time.monotonic())))
+        for t in tables:
+            t.stop.set()
+        for p in players:
+            p.join(30)
+        steady_actions = sum(t.actions for t in tables)
+        cpu1, wall1 = dash.ps.cpu_times(), time.perf_counter()
+        deadline = time.monotonic() + 60
+        while dash.stored() < total + steady_actions and time.monotonic() < deadline:
+            time.sleep(0.2)
+        lat = dash.latencies(since)
+        for t in tables:
+            t.close()
+    finally:
+        if dash is not None:
+            dash.stop()
+        broker.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+    cpu_share = ((cpu1.user + cpu1.system) - (cpu0.user + cpu0.system)) / (wall1 - wall0)
+    mem = [m for _, m in rss]
+    quarter = max(1, len(mem) // 4)
+    ref99 = reference["round_trip_ms"]["p99"] / 1000
+    latency = {"p50": None, "p99": None, "target_p99": 1000, "p99_in_reference_round_trips": None}
+    if lat:
+        p99 = _pct(lat, 99)
+        latency.update(p50=round(_pct(lat, 50) * 1000, 1), p99=round(p99 * 1000, 1),
+                       p99_in_reference_round_trips=round(p99 / ref99, 1) if ref99 else None)
+    result = {
+        "tables": args.tables,
+        "reference_mosquitto_clients": reference,
+        "burst": {"actions": total, "seconds": round(burst_s, 2), "actions_per_s": round(total / burst_s, 1),
+                  "in_reference_bursts": round(total / burst_s / reference["burst_messages_per_s"], 3)},
+        "steady": {"minutes": args.minutes, "per_minute_per_table": args.per_minute, "actions": steady_actions,
+                   "received": len(lat),
+                   "latency_ms": latency,
+                   "dashboard_cpu_share_of_one_core": round(cpu_share, 3),
+                   "dashboard_rss_mb": {"first": round(mem[0], 1), "last": round(mem[-1], 1),
+                                        "min": round(min(mem), 1), "max": round(max(mem), 1),
+                                        "last_quarter_min_minus_first_quarter_min":
+                                            round(min(mem[-quarter:]) - min(mem[:quarter]), 2),
+                                        "samples": len(mem)}},
+    }
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    r, s = result, result["steady"]
+    ref = r["reference_mosquitto_clients"]
+    trip = ref["round_trip_ms"]
+    print(f"reference (mosquitto_pub -> broker -> mosquitto_sub, QoS 1): round trip p50 {trip['p50']} ms, "
+          f"p99 {trip['p99']} ms; a burst of {ref['burst_messages']} at {ref['burst_messages_per_s']} msg/s")
+    b = r["burst"]
+    print(f"burst: {args.tables} tables, one game each as fast as they go: {b['actions']} actions in {b['seconds']} s "
+          f"= {b['actions_per_s']} actions/s kiosk log -> broker -> dashboard database "
+          f"({b['in_reference_bursts']} x the reference burst)")
+    lt = s["latency_ms"]
+    print(f"steady: {args.tables} tables x {s['per_minute_per_table']} actions/min for {s['minutes']} min: "
+          f"{s['actions']} actions, {s['received']} stored; append -> dashboard latency p50 {lt['p50']} ms, "
+          f"p99 {lt['p99']} ms (target p99 <= 1000 ms; {lt['p99_in_reference_round_trips']} reference round trips)")
+    m = s["dashboard_rss_mb"]
+    print(f"dashboard: {s['dashboard_cpu_share_of_one_core'] * 100:.1f}% of one core; memory {m['first']} MB at the "
+          f"start, {m['last']} MB at the end, {m['min']}-{m['max']} MB over {m['samples']} samples "
+          f"(last quarter's lowest minus the first quarter's: {m['last_quarter_min_minus_first_quarter_min']:+} MB)")
+    return 0

@@ -1,0 +1,154 @@
+"""``companion cafe serve``: the dashboard. An MQTT subscriber with a persistent session feeds the
+dashboard's database; uvicorn serves the page and the API from it.
+
+The subscriber keeps the same client id for the same database, so while the dashboard is stopped
+the broker keeps its QoS 1 messages, and a message is acknowledged only after it is committed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import json
+import logging
+import signal
+import socket
+import sys
+import threading
+
+from companion.cafe.broker import TOPIC_ROOT, Broker, parse_broker, table_of
+from companion.errors import BadInput
+
+log = logging.getLogger(__name__)
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--broker", required=True, metavar="URL", help="mqtt://[USER[:PASSWORD]@]HOST[:PORT] or mqtts://")
+    parser.add_argument("--listen", default="127.0.0.1:8080", metavar="HOST:PORT",
+                        help="where the page is served (default 127.0.0.1:8080)")
+    parser.add_argument("--db", metavar="PATH",
+                        help="the dashboard's database (default: cafe.sqlite in the data folder)")
+    parser.add_argument("--password-file", metavar="FILE",
+                        help="the staff password or its hash ('companion cafe password'); needed off loopback")
+    parser.add_argument("--ca-file", metavar="FILE", help="mqtts: the CA that signed the broker's certificate")
+
+
+class Subscriber:
+    """Everything under ``cafe/`` into the store, acknowledged only once stored."""
+
+    def __init__(self, broker: Broker, store, client_id: str):
+        self.store = store
+        self.connected = threading.Event()
+        self.client = broker.client(client_id, clean_session=False)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = lambda *a: self.connected.clear()
+        self.client.on_message = self._on_message
+        self.client.reconnect_delay_set(0.5, 10)
+        self.broker = broker
+
+    def start(self) -> None:
+        self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
+        if reason_code.is_failure:
+            log.warning("broker refused the dashboard: %s", reason_code)
+            return
+        client.subscribe([(f"{TOPIC_ROOT}/+/+", 1), (f"+/{TOPIC_ROOT}/+/+", 1)])    # this café's, and bridged ones
+        self.connected.set()
+
+    def _on_message(self, client, userdata, msg) -> None:
+        table = table_of(msg.topic)
+        if table is None:
+            return
+        kind = msg.topic.rsplit("/", 1)[1]
+        try:
+            if kind == "online":
+                self.store.record_online(table, msg.payload == b"online")
+            elif kind in ("state", "log"):
+                body = json.loads(msg.payload)
+                if not isinstance(body, dict):
+                    raise ValueError(f"a JSON object was expected, not {type(body).__name__}")
+                (self.store.record_state if kind == "state" else self.store.record_log_item)(table, body)
+        except (ValueError, KeyError, TypeError) as e:
+            # a malformed message must not stop the café's page; it is logged and skipped
+            log.warning("skipped a malformed message on %s: %s", msg.topic, e)
+
+
+def _listen(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise BadInput("--listen", f"{text!r} is not HOST:PORT, e.g. 127.0.0.1:8080 or 0.0.0.0:8080")
+    return host, int(port)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def run(args) -> int:
+    from companion.cafe.auth import Gate, read_password_file
+    from companion.cafe.store import CafeStore
+    from companion.paths import data_dir
+
+    broker = parse_broker(args.broker)
+    if args.ca_file:
+        broker = broker.with_tls_files(ca=args.ca_file)
+    host, port = _listen(args.listen)
+    if not _is_loopback(host) and not args.password_file:
+        raise BadInput("--listen", f"{host} is reachable from other machines; give --password-file with the staff "
+                                   "password (or its hash) to serve there")
+    gate = Gate(read_password_file(args.password_file) if args.password_file else None)
+    db_path = args.db or str(data_dir() / "cafe.sqlite")
+    store = CafeStore(db_path)
+    try:
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as e:
+        raise BadInput("--listen", f"cannot listen on {host}:{port}: {e.strerror}") from None
+
+    client_id = "companion-dashboard-" + hashlib.sha256(str(store.path.resolve()).encode()).hexdigest()[:12]
+    subscriber = Subscriber(broker, store, client_id)
+    subscriber.start()
+    return _serve(sock, store, gate, subscriber, host, port)
+
+
+def _serve(sock, store, gate, subscriber, host: str, port: int) -> int:
+    import asyncio
+
+    import uvicorn
+
+    from companion.cafe.web import Dashboard
+
+    dashboard = Dashboard(store, gate, is_connected=subscriber.connected.is_set)
+    server = uvicorn.Server(uvicorn.Config(dashboard.app, log_level="warning", timeout_graceful_shutdown=2,
+                                           lifespan="off"))
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    # uvicorn runs off the main thread so it leaves the signals to us (and we exit 0 on them)
+    web = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), name="dashboard-web", daemon=True)
+    web.start()
+    shown = f"[{host}]" if ":" in host else host
+    print(f"dashboard: http://{shown}:{port}/", flush=True)
+    while not stop.wait(0.5):
+        if not web.is_alive():
+            print("companion cafe serve: the web server stopped; see the log above", file=sys.stderr)
+            return 1
+    server.should_exit = True
+    web.join(5)
+    subscriber.stop()
+    store.close()
+    return 0

@@ -1,0 +1,182 @@
+"""``companion cafe simulate``: N virtual tables, each with its own game log and its own publisher,
+playing complete games through the real engines. It is how a café tries its broker and dashboard,
+and how the tests and ``companion bench cafe`` make load.
+
+Each table plays random but legal games (``companion.games.random_play``), writes every action to a
+real :class:`~companion.store.log.GameLog` (now and then taking one back with UNDO, as players do),
+and a real :class:`~companion.cafe.publisher.Publisher` sends the log to the broker.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from companion.cafe.broker import Broker, parse_broker
+from companion.cafe.outbox import Outbox
+from companion.cafe.publisher import Publisher
+from companion.errors import BadInput
+from companion.games import random_play
+from companion.games.base import refusal
+from companion.games.registry import engine_for
+from companion.store.log import GameLog
+from companion.store.replay import fold
+
+UNDO_CHANCE = 0.05
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--broker", required=True, metavar="URL", help="mqtt://[USER[:PASSWORD]@]HOST[:PORT] or mqtts://")
+    parser.add_argument("--tables", type=int, required=True, metavar="N", help="how many tables (T01 ... TNN)")
+    parser.add_argument("--games", type=int, default=1, metavar="G", help="complete games per table (default 1)")
+    parser.add_argument("--seed", type=int, default=1, metavar="S", help="the random seed of the players")
+    parser.add_argument("--json", action="store_true", help="print the totals as one JSON document")
+    parser.add_argument("--per-minute", type=float, default=None, metavar="R",
+                        help="each table plays R actions a minute (default: as fast as the broker takes them)")
+    parser.add_argument("--keep", metavar="DIR", help="keep the tables' game logs in DIR (default: a temporary "
+                                                      "folder, removed at the end)")
+
+
+def table_names(n: int) -> list[str]:
+    width = max(2, len(str(n)))
+    return [f"T{i:0{width}d}" for i in range(1, n + 1)]
+
+
+class VirtualTable:
+    """One table: a game log in ``folder``, its publisher, and players who play ``games`` games."""
+
+    def __init__(self, name: str, folder: Path, broker: Broker, games: int, seed: int,
+                 per_minute: float | None = None, publish: bool = True):
+        self.name = name
+        self.log = GameLog(folder / f"{name}.sqlite")
+        self.publisher = Publisher(name, self.log.path, broker) if publish else None
+        self.games_wanted = games
+        self.rng = random.Random(f"{seed}:{name}")
+        self.per_minute = per_minute
+        self.games_done = 0
+        self.actions = 0
+        self.stop = threading.Event()
+
+    def start_publishing(self) -> None:
+        if self.publisher is not None:
+            self.publisher.start()
+
+    def play(self) -> None:
+        makers = (random_play.timeline_setup, random_play.competitive_setup, random_play.cooperative_setup)
+        for _ in range(self.games_wanted):
+            if self.stop.is_set():
+                return
+            setup = self.rng.choice(makers)(self.rng, players=self.rng.randint(2, 4))
+            self._one_game(setup)
+
+    def _one_game(self, setup: dict) -> None:
+        engine = engine_for(setup["game"])
+        game_id = self.log.new_game(setup)
+        self._poke()
+        state = engine.setup(setup)
+        kept: list[dict] = []
+        while engine.summary(state)["status"] == "in_progress" and not self.stop.is_set():
+            if kept and self.rng.random() < UNDO_CHANCE:
+                self.log.undo(game_id)
+                kept.pop()
+                state = fold(engine, setup, kept)
+            else:
+                line, state = self._legal_step(engine, state)
+                self.log.append(game_id, line)
+                kept.append(line)
+            self.actions += 1
+            self._poke()
+            self._pace()
+        if self.stop.is_set():
+            return
+        self.log.finish(game_id, engine.summary(state))
+        self.games_done += 1
+        self._poke()
+
+    def _legal_step(self, engine, state):
+        while True:
+            line = random_play._next_line(engine, state, self.rng)
+            new, events = engine.apply(state, engine.parse_action(line))
+            if refusal(events) is None:
+                return line, new
+
+    def _poke(self) -> None:
+        if self.publisher is not None:
+            self.publisher.poke()
+
+    def _pace(self) -> None:
+        if self.per_minute:
+            self.stop.wait(self.rng.expovariate(self.per_minute / 60.0))
+
+    def close(self) -> None:
+        if self.publisher is not None:
+            self.publisher.stop()
+        self.log.close()
+
+
+def wait_acknowledged(tables: list[VirtualTable], timeout: float | None = None, say=None) -> bool:
+    """Until every table's log is marked acknowledged by the broker (read from the logs themselves).
+    ``say(n)`` is told, every 10 s, how many tables still wait."""
+    boxes = [Outbox(t.log.path) for t in tables]
+    start = time.monotonic()
+    told = start
+    try:
+        while waiting := sum(1 for box in boxes if box.pending(1)):
+            now = time.monotonic()
+            if timeout is not None and now - start > timeout:
+                return False
+            if say is not None and now - told > 10:
+                say(waiting)
+                told = now
+            time.sleep(0.2)
+        return True
+    finally:
+        for box in boxes:
+            box.close()
+
+
+def run(args) -> int:
+    broker = parse_broker(args.broker)
+    if args.tables < 1 or args.tables > 999:
+        raise BadInput("--tables", "between 1 and 999 tables")
+    if args.games < 1:
+        raise BadInput("--games", "1 or more games per table")
+    if args.per_minute is not None and args.per_minute <= 0:
+        raise BadInput("--per-minute", "more than 0 actions a minute")
+    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="companion-cafe-sim-"))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BadInput(str(folder), f"cannot create the folder: {e.strerror}") from None
+    tables = [VirtualTable(n, folder, broker, args.games, args.seed, args.per_minute) for n in table_names(args.tables)]
+    try:
+        for t in tables:
+            t.start_publishing()
+        players = [threading.Thread(target=t.play, name=f"players-{t.name}", daemon=True) for t in tables]
+        for p in players:
+            p.start()
+        for p in players:
+            p.join()
+        wait_acknowledged(tables, say=lambda n: print(f"simulate: {n} tables still wait for {broker} to acknowledge "
+                                                      "their actions", file=sys.stderr, flush=True))
+    finally:
+        for t in tables:
+            t.close()
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+    totals = {"tables": len(tables), "games": sum(t.games_done for t in tables),
+              "actions": sum(t.actions for t in tables),
+              "per_table": {t.name: {"games": t.games_done, "actions": t.actions} for t in tables}}
+    if args.json:
+        print(json.dumps(totals))
+    else:
+        print(f"simulate: {totals['tables']} tables played {totals['games']} games, "
+              f"{totals['actions']} actions, all acknowledged by {broker}")
+    sys.stdout.flush()
+    return 0

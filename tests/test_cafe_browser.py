@@ -1,0 +1,160 @@
+"""The staff's page in Debian's real Chromium (headless, through chromium-driver; nothing downloads
+a browser): a tile appears when a table starts, changes as it plays and says "offline" when its kiosk
+dies, all without a reload; the export downloads; the page fits a phone. Screenshots go to
+``$CAFE_SCREENSHOTS`` when set (docs/screens/ holds the ones in the docs)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from cafe_support import (  # noqa: F401  (the fixture broker)
+    Dashboard,
+    broker_fixture,
+    companion,
+    kiosk_process,
+    needs_mosquitto,
+    wait_until,
+)
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+pytestmark = [needs_mosquitto, pytest.mark.skipif(not (CHROMIUM and DRIVER),
+                                                  reason="chromium and chromium-driver are not installed (./dev.sh)")]
+
+
+@pytest.fixture
+def browser(tmp_path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                 f"--user-data-dir={tmp_path / 'chromium-profile'}", "--window-size=1280,900"):
+        options.add_argument(flag)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
+    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    driver.downloads = downloads
+    yield driver
+    driver.quit()
+
+
+def tile(driver, name: str):
+    from selenium.webdriver.common.by import By
+    found = driver.find_elements(By.CSS_SELECTOR, f'article.tile[data-table="{name}"]')
+    return found[0] if found else None
+
+
+def tile_text(driver, name: str) -> str:
+    """The tile's words (re-read each time: the live page replaces the tiles when news arrives)."""
+    try:
+        t = tile(driver, name)
+        return t.text if t is not None else ""
+    except Exception:        # replaced between finding and reading: read again next time
+        return ""
+
+
+def shot(driver, name: str, width: int, height: int) -> None:
+    folder = Path(os.environ.get("CAFE_SCREENSHOTS") or driver.downloads.parent / "screens")
+    folder.mkdir(parents=True, exist_ok=True)
+    driver.set_window_size(width, height)
+    time.sleep(0.5)
+    driver.save_screenshot(str(folder / f"{name}-{width}.png"))
+
+
+def test_tiles_live_offline_and_export(broker, browser, tmp_path):
+    import random
+
+    from companion.games import random_play
+    from companion.games.registry import engine_for
+    from companion.store.log import GameLog
+
+    dash = Dashboard(broker.url, tmp_path / "cafe.sqlite").start()
+    try:
+        wait_until(dash.connected, what="the dashboard to reach the broker")
+        browser.get(dash.url)
+        assert "No table has reported yet" in browser.page_source
+        browser.execute_script("window.notReloaded = true")
+
+        log = GameLog(tmp_path / "T05.sqlite")
+        kiosk = kiosk_process("T05", log.path, broker.url)
+        rng = random.Random(4)
+        setup = {**random_play.timeline_setup(rng, players=3), "players": ["Ana", "Bo", "Cai"]}
+        game_id = log.new_game(setup)
+        wait_until(lambda: all(w in tile_text(browser, "T05") for w in ("online", "Timeline", "Turn: Ana", "Cai")),
+                   what="T05's tile: online, its game, players and turn")
+
+        engine = engine_for("timeline")
+        state = engine.setup(setup)
+        line = {"type": "place", "player": "Ana", "card": {"year": 1500, "period": "moderna"}, "gap": 0}
+        state, _ = engine.apply(state, engine.parse_action(line))
+        log.append(game_id, line)
+        wait_until(lambda: "Turn: Bo" in tile_text(browser, "T05"), what="the turn to pass to Bo on the page")
+
+        kiosk.kill()                          # the plug is pulled: the broker's last will says offline
+        kiosk.wait()
+        wait_until(lambda: "offline" in tile_text(browser, "T05"), what="T05 to show offline")
+        assert browser.execute_script("return window.notReloaded") is True
+
+        from selenium.webdriver.common.by import By
+        browser.find_element(By.CSS_SELECTOR, 'a[href="/export/plays.csv"]').click()
+        csv = wait_until(lambda: [p for p in browser.downloads.glob("*.csv")], what="the CSV download")[0]
+        rows = csv.read_text(encoding="utf-8").strip().splitlines()
+        assert rows[0].startswith("play,table,game,status") and len(rows) == 4    # one row per player
+        assert {r.split(",")[8] for r in rows[1:]} == {"Ana", "Bo", "Cai"}
+
+        browser.get(dash.url + "?lang=es")
+        assert "Mesas del café" in browser.page_source
+        wait_until(lambda: "desconectada" in tile_text(browser, "T05"), what="T05 offline in Spanish")
+        log.close()
+
+        # a busier café for the screenshots: finished plays for the history and figures, three tables playing
+        done = companion("cafe", "simulate", "--broker", broker.url, "--tables", "6", "--seed", "2", timeout=120)
+        assert done.returncode == 0, done.stderr
+        playing = subprocess.Popen([sys.executable, "-m", "companion", "cafe", "simulate", "--broker", broker.url,
+                                    "--tables", "3", "--seed", "9", "--per-minute", "30"], stdout=subprocess.DEVNULL)
+        try:
+            browser.get(dash.url + "?lang=en")
+            wait_until(lambda: all("Turn:" in tile_text(browser, t) for t in ("T01", "T02", "T03")),
+                       what="three tables playing")
+            for width, height in ((390, 844), (1280, 900)):
+                shot(browser, "cafe-dashboard", width, height)
+                overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+                assert overflow <= 0, f"the page is {overflow} px wider than a {width} px screen"
+        finally:
+            playing.kill()
+            playing.wait()
+    finally:
+        dash.stop()
+
+
+def test_the_staff_logs_in_in_the_browser(broker, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    secret = tmp_path / "staff-password"
+    secret.write_text("correct horse battery\n")
+    dash = Dashboard(broker.url, tmp_path / "cafe.sqlite", "--password-file", str(secret)).start()
+    try:
+        browser.get(dash.url)
+        assert "/login" in browser.current_url
+        field = browser.find_element(By.ID, "password")
+        field.send_keys("wrong one")
+        field.submit()
+        wait_until(lambda: "Wrong password" in browser.page_source, what="the wrong password message")
+        field = browser.find_element(By.ID, "password")
+        field.send_keys("correct horse battery")
+        field.submit()
+        wait_until(lambda: "Café tables" in browser.title and "/login" not in browser.current_url, what="the page")
+    finally:
+        dash.stop()

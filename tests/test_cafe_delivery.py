@@ -1,0 +1,163 @@
+"""Delivery through a real Mosquitto: every confirmed action of every table reaches the dashboard
+once, through broker and dashboard crashes (SIGKILL) and a kiosk cut off while it plays on."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from cafe_support import (  # noqa: F401  (the fixtures broker and dashboard)
+    Dashboard,
+    Relay,
+    broker_fixture,
+    companion,
+    dashboard_fixture,
+    needs_mosquitto,
+    wait_until,
+)
+
+pytestmark = needs_mosquitto
+
+
+def received(d: Dashboard) -> dict[str, int]:
+    """Actions the dashboard holds, per table (its API's count)."""
+    out: dict[str, int] = {}
+    for p in d.json("/api/plays")["plays"]:
+        out[p["table"]] = out.get(p["table"], 0) + p["actions"]
+    return out
+
+
+def stored_seqs(db) -> dict:
+    """(table, log, game) -> the seqs the dashboard stored, straight from its database."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    out: dict = {}
+    for t, log, g, seq in con.execute("SELECT table_name, log, game_id, seq FROM actions"):
+        out.setdefault((t, log, g), []).append(seq)
+    con.close()
+    return out
+
+
+def test_simulate_prints_the_contract_and_the_dashboard_has_every_action(broker, dashboard, tmp_path):
+    run = companion("cafe", "simulate", "--broker", broker.url, "--tables", "3", "--games", "2", "--seed", "5",
+                    "--json", timeout=120)
+    assert run.returncode == 0, run.stderr
+    totals = json.loads(run.stdout)
+    assert set(totals) == {"tables", "games", "actions", "per_table"}
+    assert totals["tables"] == 3 and totals["games"] == 6
+    assert list(totals["per_table"]) == ["T01", "T02", "T03"]
+    assert all(v["games"] == 2 for v in totals["per_table"].values())
+    assert sum(v["actions"] for v in totals["per_table"].values()) == totals["actions"]
+
+    want = {t: v["actions"] for t, v in totals["per_table"].items()}
+    wait_until(lambda: received(dashboard) == want, what=f"the dashboard to hold {want}")
+    plays = dashboard.json("/api/plays")["plays"]
+    assert len(plays) == 6 and all(p["status"] == "finished" and p["ended"] for p in plays)
+    for p in plays:
+        assert set(p) == {"table", "game", "status", "started", "ended", "actions", "players"}
+        assert p["players"] and all(set(pl) == {"name", "score", "winner"} for pl in p["players"])
+    tables = dashboard.json("/api/tables")["tables"]
+    assert [t["table"] for t in tables] == ["T01", "T02", "T03"]
+    for t in tables:
+        assert {"table", "online", "game", "status", "players", "updated"} <= set(t)
+        assert t["game"] in ("timeline", "cronologia") and t["players"]
+    status, csv = dashboard.get("/export/plays.csv")
+    assert status == 200
+    assert len(csv.decode().strip().splitlines()) == 1 + sum(len(p["players"]) for p in plays)
+
+
+def test_broker_and_dashboard_killed_while_tables_play(broker, tmp_path):
+    db = tmp_path / "cafe.sqlite"
+    dash = Dashboard(broker.url, db).start()
+    sim = subprocess.Popen([sys.executable, "-m", "companion", "cafe", "simulate", "--broker", broker.url,
+                            "--tables", "4", "--games", "2", "--seed", "11", "--per-minute", "900", "--json"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_until(lambda: sum(received(dash).values()) > 20, what="the first actions")
+        broker.kill()                       # SIGKILL: no goodbye, no final save
+        time.sleep(1.5)
+        broker.start()
+        wait_until(lambda: sum(received(dash).values()) > 80, timeout=40, what="play to go on after the broker")
+        dash.kill()                         # SIGKILL the dashboard too
+        time.sleep(1.5)
+        dash.start()
+        out, err = sim.communicate(timeout=150)
+        assert sim.returncode == 0, err
+        totals = json.loads(out)
+        want = {t: v["actions"] for t, v in totals["per_table"].items()}
+        wait_until(lambda: received(dash) == want, timeout=30, what=f"the dashboard to hold {want}")
+    finally:
+        if sim.poll() is None:
+            sim.kill()
+        dash.stop()
+    seqs = stored_seqs(db)
+    assert len(seqs) == totals["games"]
+    for key, got in seqs.items():
+        assert sorted(got) == list(range(1, len(got) + 1)), key      # every entry of the log, none twice
+
+
+def test_a_kiosk_cut_off_publishes_its_backlog_in_order(broker, dashboard, tmp_path):
+    from companion.cafe.broker import parse_broker
+    from companion.cafe.simulate import VirtualTable, wait_acknowledged
+
+    relay = Relay(broker.port)
+    table = VirtualTable("T09", tmp_path, parse_broker(f"mqtt://127.0.0.1:{relay.port}"), games=1, seed=3)
+    table.start_publishing()
+    try:
+        from companion.games import random_play
+        setup = random_play.timeline_setup(table.rng, players=3)
+        game_id = table.log.new_game(setup)
+        wait_until(lambda: dashboard.json("/api/plays")["plays"], what="the new game on the dashboard")
+        relay.cut()                          # the kiosk's network is gone ...
+        from companion.games.registry import engine_for
+        engine = engine_for("timeline")
+        state = engine.setup(setup)
+        played = 0
+        while engine.summary(state)["status"] == "in_progress":
+            line, state = table._legal_step(engine, state)
+            table.log.append(game_id, line)  # ... and the players play on: the kiosk never waits
+            played += 1
+            table.publisher.poke()
+        table.log.finish(game_id, engine.summary(state))
+        time.sleep(1.0)
+        assert received(dashboard).get("T09", 0) == 0
+        relay.mend()
+        assert wait_acknowledged([table], timeout=30)
+        wait_until(lambda: received(dashboard).get("T09") == played, what=f"{played} actions of T09")
+        play = dashboard.json("/api/plays")["plays"][0]
+        assert play["status"] == "finished"
+    finally:
+        table.close()
+        relay.close()
+    import sqlite3 as sq
+    con = sq.connect(f"file:{tmp_path / 'cafe.sqlite'}?mode=ro", uri=True)
+    arrival = [seq for (seq,) in con.execute("SELECT seq FROM actions WHERE table_name = 'T09' ORDER BY rowid")]
+    assert arrival == list(range(1, played + 1))                     # the backlog arrived in log order
+
+
+def test_the_dashboard_says_when_the_broker_is_gone_and_catches_up(broker, dashboard):
+    assert dashboard.get("/healthz") == (200, b"ok")
+    broker.kill()
+    wait_until(lambda: dashboard.get("/healthz")[0] == 503, what="healthz to say 503")
+    broker.start()
+    wait_until(dashboard.connected, what="the dashboard to reconnect")
+    run = companion("cafe", "simulate", "--broker", broker.url, "--tables", "1", "--json", timeout=60)
+    assert run.returncode == 0, run.stderr
+    n = json.loads(run.stdout)["actions"]
+    wait_until(lambda: received(dashboard) == {"T01": n}, what="T01's actions")
+
+
+@pytest.mark.parametrize("args, where", [
+    (["serve", "--broker", "mqtt://127.0.0.1:1", "--listen", "0.0.0.0:8080"], "--listen"),
+    (["serve", "--broker", "http://x"], "--broker"),
+    (["serve", "--broker", "mqtt://127.0.0.1", "--listen", "nohost"], "--listen"),
+    (["simulate", "--broker", "mqtt://127.0.0.1", "--tables", "0"], "--tables"),
+])
+def test_bad_arguments_get_one_line_and_exit_2(args, where, tmp_path):
+    more = ["--db", str(tmp_path / "x")] if args[0] == "serve" else ["--seed", "1"]
+    run = companion("cafe", *args, *more)
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith(where), run.stderr
