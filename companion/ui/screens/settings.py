@@ -4,11 +4,13 @@ Pins and the camera are shown for reference; they are changed in the settings fi
 from __future__ import annotations
 
 import pygame
+from pydantic import ValidationError
 
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO, Command
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
+from companion.ui.keypad import DELETE, DONE, KeypadScreen
 from companion.ui.screen import screen, Screen
 
 IDLE_CHOICES = [2, 5, 10, 15, 30, 60]
@@ -74,8 +76,7 @@ class SettingsScreen(Screen):
             s.fullscreen = not s.fullscreen
             self.note = N_("Full screen changes at the next start")
         elif key == "cafe":
-            from companion.ui.screens.cafe_settings import CafeSettingsScreen
-            k.stack.push(CafeSettingsScreen(k))
+            k.stack.push("settings:cafe")
         elif key == "save":
             try:
                 if k.save_settings:
@@ -116,3 +117,83 @@ def _num(x: float) -> str:
 
 
 _ = Literal
+
+
+# -- the café's part of the settings (behind the PIN with the rest): the broker, this table's name and
+# the broker login, each typed on a keypad; the settings screen's "Save and close" writes them.
+
+SHIFT = "⇧"
+FIELDS = {"broker": N_("Broker: {value}"), "table": N_("Table name: {value}"), "username": N_("Broker login: {value}"),
+          "password": N_("Broker password: {value}")}
+
+
+@screen("settings:cafe")
+class CafeSettingsScreen(SettingsScreen):
+    name = "settings:cafe"
+    title = N_("Café dashboard")
+
+    def rows(self):
+        cafe = self.kiosk.config.cafe
+        rows = []
+        for key, msgid in FIELDS.items():
+            value = getattr(cafe, key)
+            shown = ("•" * len(value) if key == "password" else value) or Text(N_("(none)")).render(self.kiosk.lang)
+            rows.append((key, Text(msgid, {"value": shown})))
+        rows.append(("save", Text(N_("Done"))))
+        rows.append(("info", Text(N_("An empty broker keeps this kiosk to itself. Changes take effect at the next "
+                                     "start, once saved in the settings."))))
+        return rows
+
+    def change(self, key):
+        if key == "save":
+            self.kiosk.stack.pop()
+        else:
+            self.kiosk.stack.push("keyboard:cafe", key)
+
+
+@screen("keyboard:cafe")
+class CafeFieldScreen(KeypadScreen):
+    name = "keyboard:cafe"
+    characters = "abcdefghijklmnopqrstuvwxyz0123456789.:/-_@"
+    columns = 9
+    key_size = theme.SMALL
+
+    def __init__(self, kiosk, field: str):
+        super().__init__(kiosk)
+        self.field = field
+        self.value = getattr(kiosk.config.cafe, field)
+        self.upper = False
+
+    @property
+    def keys(self):
+        shown = self.characters.upper() if self.upper else self.characters
+        return list(shown) + [SHIFT, DELETE, DONE]
+
+    @property
+    def title(self):
+        return Text(FIELDS[self.field], {"value": ""})
+
+    def hints(self):
+        return {NEXT: N_("next key"), UNDO: N_("delete"), OK: N_("press key")}
+
+    def type(self, ch: str) -> None:
+        if ch == "\b":
+            self.value = self.value[:-1]
+        elif ch == SHIFT:
+            self.upper = not self.upper
+        elif len(self.value) < 200 and ch.isprintable():
+            self.value += ch
+
+    def shown_value(self):
+        shown = "•" * len(self.value) if self.field == "password" else self.value
+        return shown + "▏", "midleft"
+
+    def done(self):
+        cafe = self.kiosk.config.cafe
+        try:
+            checked = type(cafe).model_validate({**cafe.model_dump(), self.field: self.value.strip()})
+        except ValidationError as e:
+            self.note = e.errors()[0]["msg"].removeprefix("Value error, ")
+            return
+        setattr(cafe, self.field, getattr(checked, self.field))
+        self.kiosk.stack.pop()
