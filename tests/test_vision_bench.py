@@ -6,7 +6,7 @@ from companion import cli
 from companion.bench import vision as bench
 from companion.vision.decode import DecodeResult, Detection
 from companion.vision.layouts import RowLayout
-from companion.vision.scene import demo_codes, render_table
+from companion.sim.scene import demo_codes, render_table
 
 
 def test_a_small_run_prints_one_json_document(capsys):

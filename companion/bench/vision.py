@@ -65,7 +65,7 @@ def _spec(kind: str, ppm: float, seed: int) -> dict:
 
     from companion.vision.boards import load_board
     from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
-    from companion.vision.scene import FreeLayout, fits
+    from companion.sim.scene import FreeLayout, fits
 
     rng = np.random.default_rng([seed, int(ppm * 10), KINDS.index(kind)])
     pool = _payload_pool()
@@ -113,7 +113,7 @@ def _render(job):
     """Worker: the frame(s) of one scene spec. Returns (spec, scenes) or (spec, error text)."""
     import cv2
 
-    from companion.vision.scene import render_sequence, render_table
+    from companion.sim.scene import render_sequence, render_table
 
     cv2.setNumThreads(1)
     spec, frames = job
@@ -173,8 +173,8 @@ def _score(scene, result) -> dict:
 
 
 def _zxing_plain(gray):
-    import zxingcpp
-    return {r.text for r in zxingcpp.read_barcodes(gray, formats=zxingcpp.BarcodeFormat.QRCodeModel2)}
+    from companion.vision.decode.readers import plain_symbols
+    return {r.text for r in plain_symbols(gray)}
 
 
 def _pyzbar_plain(gray):
