@@ -45,7 +45,7 @@ def _printed(name: str) -> tuple[Path, int, tuple[str, ...], float]:
     from companion.print.stickers import make_sheets
 
     _, deck_id, what, size, shape = next(p for p in PAGES if p[0] == name)
-    out = Path(_folder()) / f"{name}.pdf"
+    out = Path(_folder().name) / f"{name}.pdf"
     deck = get_deck(deck_id)
     if what == "stickers":
         sheets = make_sheets(deck, out, size_mm=size, shape=shape, numbers=sorted(deck.cards)[:40])
@@ -62,8 +62,9 @@ def _printed(name: str) -> tuple[Path, int, tuple[str, ...], float]:
 
 
 @lru_cache(maxsize=1)
-def _folder() -> str:
-    return tempfile.mkdtemp(prefix="companion-rephotograph-")
+def _folder() -> tempfile.TemporaryDirectory:
+    """Where this process writes the PDFs (removed when it exits)."""
+    return tempfile.TemporaryDirectory(prefix="companion-rephotograph-")
 
 
 def _render(pdf: Path, page: int, dpi: float) -> np.ndarray:
@@ -141,8 +142,13 @@ def _light(size: tuple[int, int], rng) -> np.ndarray:
     return (rng.uniform(0.55, 1.0) * fall * vignette).astype(np.float32)
 
 
-def photos(count: int, seed: int = 0, px_per_module: tuple[float, float] = (1.8, 6.0)) -> list[Photo]:
-    """``count`` photos, the printed pages in turn, each at a scale drawn from ``px_per_module``."""
+def plan(count: int, seed: int = 0, px_per_module: tuple[float, float] = (1.8, 6.0)) -> list[tuple[str, float, int]]:
+    """The arguments of ``count`` photos: the printed pages in turn, each at a scale drawn from
+    ``px_per_module``, each with its own seed."""
     rng = np.random.default_rng([seed, 77])
-    return [rephotograph(PAGES[i % len(PAGES)][0], round(float(rng.uniform(*px_per_module)), 2), seed * 1000 + i)
+    return [(PAGES[i % len(PAGES)][0], round(float(rng.uniform(*px_per_module)), 2), seed * 1000 + i)
             for i in range(count)]
+
+
+def photos(count: int, seed: int = 0, px_per_module: tuple[float, float] = (1.8, 6.0)) -> list[Photo]:
+    return [rephotograph(*args) for args in plan(count, seed, px_per_module)]

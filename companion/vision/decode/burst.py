@@ -93,7 +93,7 @@ def _fuse(first: np.ndarray, others: Sequence[np.ndarray], jobs: Sequence[Job], 
             break
         found = read_tiled([fused[i] for i in todo], [(0, 0)] * len(todo), (1, sigma * s, amount), backend)
         still = []
-        for i, hs in zip(todo, found):
+        for i, (hs, _nearly) in zip(todo, found):
             out += [to_image(h, s, *origins[i]) for h in hs]
             if not hs:
                 still.append(i)
@@ -110,6 +110,6 @@ def _fuse(first: np.ndarray, others: Sequence[np.ndarray], jobs: Sequence[Job], 
                     groups.setdefault(way, ([], []))[0].append(cut)
                     groups[way][1].append((x0 + bx0, y0 + by0))
         for way, (crops, places) in groups.items():
-            for hs in read_tiled(crops, places, way, backend):
+            for hs, _nearly in read_tiled(crops, places, way, backend):
                 out += hs
     return out

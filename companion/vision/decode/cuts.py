@@ -77,10 +77,10 @@ def _levels(blurred: np.ndarray, y: int, h: int, spans: Sequence[tuple[int, int]
 
 
 def read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, float]], way, backend: str
-               ) -> list[list[Hit]]:
+               ) -> list[tuple[list[Hit], bool]]:
     """The hits in each crop read one way, in image pixels (``origins``: each crop's top-left corner in
-    the image). The crops are tiled into one picture that is sharpened and scaled in one go; the
-    decoder then reads each tile's view of it on its own: one call over all the tiles costs about
+    the image), and whether it held a code found but not decoded (``readers.read``). The crops are
+    tiled into one picture that is sharpened and scaled in one go; the decoder then reads each tile's view of it on its own: one call over all the tiles costs about
     twice as much (it pairs up the finder patterns of different codes)."""
     scale = way[0]
     order = sorted(range(len(crops)), key=lambda i: -crops[i].shape[0])
@@ -128,9 +128,10 @@ def read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, float
 
 
 def read_jobs(gray: np.ndarray, jobs: Sequence[Job], backend: str, step: int, plain: bool = False
-              ) -> list[list[Hit]]:
+              ) -> list[tuple[list[Hit], bool]]:
     """Each job cut out and read its ``step``-th way (0: first, 1: second; ``plain``: as it is), one
-    tiled call per way; image pixels. Many jobs are shared between two threads, half each: the
+    tiled call per way: its hits in image pixels, and whether its cut held a code found but not
+    decoded. Many jobs are shared between two threads, half each: the
     decoders and OpenCV let go of Python's lock while they work. Waking a thread costs about as much
     as reading one tile, so there is one hand-over per frame, not one per way or per tile."""
     if readers.TWO_READERS and len(jobs) >= SPLIT_AT:
@@ -141,18 +142,18 @@ def read_jobs(gray: np.ndarray, jobs: Sequence[Job], backend: str, step: int, pl
 
 
 def _read_jobs_here(gray: np.ndarray, jobs: Sequence[Job], backend: str, step: int, plain: bool
-                    ) -> list[list[Hit]]:
+                    ) -> list[tuple[list[Hit], bool]]:
     groups: dict[tuple, list[tuple[int, np.ndarray, tuple[int, int]]]] = {}
     for i, job in enumerate(jobs):
         cut, x0, y0 = crop(gray, job.cand.x, job.cand.y, crop_half(job.cand, step))
         its_ways = (PLAIN,) if plain else ways(job.cand.ppm)
         if cut.shape[0] >= 12 and cut.shape[1] >= 12 and step < len(its_ways):
             groups.setdefault(its_ways[step], []).append((i, cut, (x0, y0)))
-    out: list[list[Hit]] = [[] for _ in jobs]
+    out: list[tuple[list[Hit], bool]] = [([], False) for _ in jobs]
     for way, group in groups.items():
         found = read_tiled([g[1] for g in group], [g[2] for g in group], way, backend)
-        for (i, _c, _o), hs in zip(group, found):
-            out[i] = hs
+        for (i, _c, _o), read_here in zip(group, found):
+            out[i] = read_here
     return out
 
 

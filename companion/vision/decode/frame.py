@@ -72,7 +72,7 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
     if not upscale:
         plain = read_plain(gray, backend)
         jobs = [_known_job(k) for k in known if not _seen(k, plain)]
-        return plain, [h for hs in read_jobs(gray, jobs, backend, 0, plain=True) for h in hs], []
+        return plain, [h for hs, _nearly in read_jobs(gray, jobs, backend, 0, plain=True) for h in hs], []
     # the plain pass runs on the other thread while this one searches for candidates
     pending_plain = readers.other_reader().submit(read_plain, gray, backend) if readers.TWO_READERS else None
     hint = statistics.median(k.size for k in known) if known else None
@@ -82,28 +82,33 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
     # candidates only where the plain pass read nothing and no known code is being re-checked
     pending = [Hit("", k.corners) for k in known]
     # Stickers on one table are one size, and most candidates are stickers: much smaller ones are card
-    # text or art
+    # text or art; and where the plain pass read stickers, they give the size
     least = TOO_SMALL * _upper_quartile([c.r for c in cands]) if cands else 0.0
+    sides = [h.side for h in plain if parse_sticker(h.text) is not None]
+    lo, hi = _size_range(statistics.median(sides)) if sides else (least, math.inf)
     for c in cands:
-        if c.r >= least and not _explained(c, plain) and not _explained(c, pending):
+        if lo <= c.r <= hi and not _covered(c, plain) and not _explained(c, pending):
             jobs.append(Job(c))
     if not jobs:
         return plain, [], []
     hits: list[Hit] = []
     found = read_jobs(gray, jobs, backend, 0)
-    for hs in found:
+    for hs, _nearly in found:
         hits += hs
-    unread = [j for j, hs in zip(jobs, found) if not hs and not _explained(j.cand, hits)]
-    read_sizes = [j.cand.ppm for j, hs in zip(jobs, found) if hs and not j.known]
+    unread = [(j, nearly) for j, (hs, nearly) in zip(jobs, found) if not hs and not _explained(j.cand, hits)]
+    read_sizes = [j.cand.ppm for j, (hs, _nearly) in zip(jobs, found) if hs and not j.known]
     ref = statistics.median(read_sizes) if read_sizes else (
         statistics.median(k.size for k in known) / 21 * SIZE_BIAS if known else None)
     # more work (a second way, or fusing a burst) only for places of a plausible size that look like
-    # a code; the look is tested last, where that work would follow (it costs as much as a small read)
-    again = [j for j in unread if (j.known or ref is None or j.cand.ppm >= PLAUSIBLE_SIZE * ref)
-             and (want_left or len(ways(j.cand.ppm)) > 1) and _looks_like_code(gray, j)]
+    # a code; in a single frame, only where the decoder found a code it could not decode (card art
+    # that looks like code texture is never found as one). The look is tested last, where that work
+    # would follow (it costs as much as a small read)
+    again = [j for j, nearly in unread if (j.known or ref is None or j.cand.ppm >= PLAUSIBLE_SIZE * ref)
+             and (want_left or len(ways(j.cand.ppm)) > 1 and nearly)
+             and _looks_like_code(gray, j)]
     left = []
     if again:
-        for j, hs in zip(again, read_jobs(gray, again, backend, 1)):
+        for j, (hs, _nearly) in zip(again, read_jobs(gray, again, backend, 1)):
             hits += hs
             if not hs:
                 left.append(j)
@@ -128,6 +133,27 @@ def _upper_quartile(xs: list[float]) -> float:
     k = 0.75 * (len(xs) - 1)
     i = int(k)
     return xs[i] + (xs[min(i + 1, len(xs) - 1)] - xs[i]) * (k - i)
+
+
+def _size_range(side: float) -> tuple[float, float]:
+    """The candidate sizes (``r``) that a code of this side gives: the search measures codes SIZE_BIAS
+    too big, give or take a third, and to its quarter-size grid (4 pixels)."""
+    return SIZE_BIAS * side / 2 * 0.65 - 4, SIZE_BIAS * side / 2 * 1.35 + 4
+
+
+def _covered(c: Candidate, hits: Sequence[Hit]) -> bool:
+    """The candidate's centre lies on a code read (its square and a module of quiet zone): a part of
+    that code, or the code itself."""
+    for h in hits:
+        margin = h.side / 21
+        # the centre's distance from each edge's line, signed by side (a mirrored code runs the other way)
+        d = []
+        for (px, py), (qx, qy) in zip(h.corners, h.corners[1:] + h.corners[:1]):
+            ex, ey = qx - px, qy - py
+            d.append((ex * (c.y - py) - ey * (c.x - px)) / (math.hypot(ex, ey) or 1.0))
+        if min(d) >= -margin or max(d) <= margin or _explained(c, [h]):
+            return True
+    return False
 
 
 def _looks_like_code(gray: np.ndarray, job: Job) -> bool:

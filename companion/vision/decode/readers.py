@@ -114,15 +114,16 @@ def plain_symbols(img: np.ndarray) -> list:
 
 
 def _symbols(img: np.ndarray, backend: str, sharpened: bool) -> list:
-    """The decoder's own results for one grey cut. ``sharpened``: the image went through the strong
-    sharpening of a way (pushed towards black and white), which zxing-cpp reads best with a fixed
-    threshold: its adaptive binarizer follows the overshoot around each module instead."""
+    """The decoder's own results for one grey cut, with the symbols it found but could not decode
+    (zxing-cpp; their ``valid`` is False). ``sharpened``: the image went through the strong sharpening
+    of a way (pushed towards black and white), which zxing-cpp reads best with a fixed threshold: its
+    adaptive binarizer follows the overshoot around each module instead."""
     if backend == "zxing-cpp":
         zx = _zxing()
         # Model 2 only: zxing's "QRCode" family also holds Micro QR, whose smallest version only detects
         # errors (2 check codewords) and turns noise into short texts such as "0098"
         return zx.read_barcodes(img, formats=zx.BarcodeFormat.QRCodeModel2, try_rotate=False, try_invert=False,
-                                try_downscale=False,
+                                try_downscale=False, return_errors=True,
                                 binarizer=zx.Binarizer.FixedThreshold if sharpened else zx.Binarizer.LocalAverage)
     return _pyzbar_symbols(img)
 
@@ -159,9 +160,12 @@ def _hits(found: list, backend: str, scale: float = 1.0, at: tuple[float, float]
 
 
 def read(img: np.ndarray, backend: str, sharpened: bool = False, scale: float = 1.0,
-         at: tuple[float, float] = (0.0, 0.0)) -> list[Hit]:
-    """Every QR code one decoder reads in a grey cut, corners in the frame's pixels (see ``_hits``)."""
-    return _hits(_symbols(img, backend, sharpened), backend, scale, at)
+         at: tuple[float, float] = (0.0, 0.0)) -> tuple[list[Hit], bool]:
+    """Every QR code one decoder reads in a grey cut, corners in the frame's pixels (see ``_hits``),
+    and whether the cut held a code the decoder found but could not decode (always True for pyzbar,
+    which does not say)."""
+    found = _symbols(img, backend, sharpened)
+    return _hits(found, backend, scale, at), backend != "zxing-cpp" or any(not r.valid for r in found)
 
 
 def read_plain(gray: np.ndarray, backend: str) -> list[Hit]:
