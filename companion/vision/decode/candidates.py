@@ -77,7 +77,10 @@ def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.
     # the strongest peak first; a weaker one within 0.9 of the stronger's value is the same code
     order = np.argsort(-vals[1:], kind="stable") + 1
     v, c = vals[order], centroids[order]
-    d2 = ((c[:, None, :] - c[None, :, :]) ** 2).sum(axis=2)
+    x, y = c[:, 0].astype(np.float32), c[:, 1].astype(np.float32)
+    # (two n x n sums, not one n x n x 2 array summed over its last axis: numpy reduces a short last
+    # axis slowly, and busy card art makes hundreds of peaks)
+    d2 = np.subtract.outer(x, x) ** 2 + np.subtract.outer(y, y) ** 2
     near = d2 < (0.9 * v[:, None]) ** 2          # near[i, j]: j lies within reach of i (v[i] >= v[j])
     gone = np.zeros(len(order), bool)
     kept = []
