@@ -62,6 +62,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--quick", action="store_true", help="a quick look: 150 stickers per level")
     parser.add_argument("--levels", default=",".join(map(str, LEVELS)),
                         help="pixels per module to measure, comma separated (3.3,2.7,2.2,1.8)")
+    parser.add_argument("--close-ups", default=",".join(map(str, CLOSE_UPS)),
+                        help="pixels per module of the close-up sweep, comma separated (1.8 to 15; '' for none)")
+    parser.add_argument("--printed", type=int, default=None, metavar="N",
+                        help="rephotographed printed pages to measure (9; --quick: 3; 0 for none)")
     parser.add_argument("--photos", metavar="DIR",
                         help="also measure real photos: each image in DIR (and below) with a NAME.txt beside it "
                              "holding the text of its code (zxing-cpp's black-box sample layout)")
@@ -97,7 +101,10 @@ def _spec(kind: str, ppm: float, seed: int) -> dict:
 
     if kind == "row":
         n = 30
-        while n > 2 and not fits(RowLayout(["TC:X:1"] * n), width=WIDTH, height=HEIGHT, px_per_module=ppm, seed=seed):
+        # (as the table were wood: the figures stay comparable with earlier runs; a row that does not
+        # fit the table drawn is counted as left out)
+        while n > 2 and not fits(RowLayout(["TC:X:1"] * n), width=WIDTH, height=HEIGHT, px_per_module=ppm, seed=seed,
+                                 table="wood"):
             n -= 1
         layout = RowLayout(codes(max(2, n - int(rng.integers(0, 3)))))
     elif kind == "grid":
@@ -394,12 +401,13 @@ def run(args) -> int:
     from companion.errors import BadInput
     from companion.vision.decode import decoder_status, note_once, warm_up
 
-    try:
-        levels = [float(v) for v in str(args.levels).split(",") if v.strip()]
-    except ValueError:
-        raise BadInput("--levels", f"{args.levels!r} is not a comma-separated list of numbers") from None
-    if not levels or any(not 1.0 <= v <= 8.0 for v in levels):
-        raise BadInput("--levels", "pixels per module must lie between 1 and 8")
+    levels = _numbers("--levels", args.levels, 1.0, 8.0)
+    if not levels:
+        raise BadInput("--levels", "at least one level of pixels per module")
+    close_ups = _numbers("--close-ups", args.close_ups, 1.0, 16.0)
+    printed_count = (3 if args.quick else 9) if args.printed is None else args.printed
+    if printed_count < 0:
+        raise BadInput("--printed", f"{printed_count} is not a number of photos (0 or more)")
     stickers = 150 if args.quick else args.stickers
     if stickers < 1:
         raise BadInput("--stickers", "at least 1 sticker")
@@ -408,7 +416,7 @@ def run(args) -> int:
     per_close_up = max(3, stickers // 50)
     real = load_photos(args.photos) if args.photos else None
     from companion.sim.rephotograph import plan as rephotograph_plan
-    printed = rephotograph_plan(3 if args.quick else 9, args.seed, (1.6, 6.0))
+    printed = rephotograph_plan(printed_count, args.seed, (1.6, 6.0))
     note_once()
     warm_up()
     status = decoder_status()
@@ -435,13 +443,13 @@ def run(args) -> int:
                 level[name] = tally.as_dict()
             out["levels"].append(level)
         out["close_ups"] = []
-        for ppm in CLOSE_UPS:
+        for ppm in close_ups:
             tally = _Tally()
             for spec, scenes in pool.map(_render, [(spec, 1) for spec in _closeup_specs(ppm, per_close_up, args.seed)]):
                 _measure(tally, spec, scenes, False, [0])
             out["close_ups"].append({"px_per_module": ppm, **tally.as_dict()})
         out["photos"] = [_measure_photos("printed pages, rephotographed (companion/sim/rephotograph.py)",
-                                         pool.map(_rephotograph, printed))]
+                                         pool.map(_rephotograph, printed))] if printed else []
     if real:
         out["photos"].append(_measure_photos(f"photos in {args.photos}", real))
     out["seconds"] = round(time.perf_counter() - started, 1)
@@ -450,6 +458,17 @@ def run(args) -> int:
     else:
         print(format_report(out))
     return 0
+
+
+def _numbers(option: str, text: str, least: float, most: float) -> list[float]:
+    from companion.errors import BadInput
+    try:
+        values = [float(v) for v in str(text).split(",") if v.strip()]
+    except ValueError:
+        raise BadInput(option, f"{text!r} is not a comma-separated list of numbers") from None
+    if any(not least <= v <= most for v in values):
+        raise BadInput(option, f"pixels per module must lie between {least:g} and {most:g}")
+    return values
 
 
 def _pct(x) -> str:

@@ -179,10 +179,11 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
 
 
 def fits(layout, *, width: int = 1920, height: int = 1080, px_per_module: float = 3.3, seed: int = 0,
-         tilt: float = 3.0, perspective: float = 6.0, jitter: float = 2.0) -> bool:
-    """Whether ``layout`` fits the frame at this scale (without drawing anything)."""
+         tilt: float = 3.0, perspective: float = 6.0, jitter: float = 2.0, table: str | None = None) -> bool:
+    """Whether ``layout`` fits the frame at this scale (without drawing anything), drawn as
+    ``render_table`` draws it with the same arguments (the table is drawn from the seed too)."""
     try:
-        _make_plan(layout, width, height, px_per_module, seed, "wood", 0, 0, tilt, perspective, jitter, 0, 0, None, 0,
+        _make_plan(layout, width, height, px_per_module, seed, table, 0, 0, tilt, perspective, jitter, 0, 0, None, 0,
                    0, {}, {})
     except ValueError:
         return False

@@ -51,7 +51,7 @@ class VirtualTable:
         layout = split_foreign(self.layout)[0] if layout is None else layout
         ppm = BEST_PX_PER_MODULE
         while ppm > LEAST_PX_PER_MODULE and not fits(layout, width=self.width, height=self.height, px_per_module=ppm,
-                                                     seed=self.seed, tilt=LOOK["tilt"],
+                                                     seed=self.seed, table="wood", tilt=LOOK["tilt"],
                                                      perspective=LOOK["perspective"], jitter=LOOK["jitter"]):
             ppm = round(ppm - 0.1, 2)
         return ppm
