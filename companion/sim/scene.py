@@ -896,19 +896,6 @@ def _glare(img, plan: _Plan):
     img += (g["strength"] * mask)[..., None] * (255 - img)
 
 
-def crop_view(scene: Scene, scale: float = 1.0) -> np.ndarray:
-    """The scene's image with the truth drawn on it (code outlines and reading-order numbers): to look at."""
-    img = scene.image.copy()
-    for k, t in enumerate(scene.truth):
-        cv2.polylines(img, [np.round(t.corners).astype(np.int32)], True, (0, 200, 0), 1)
-        cv2.putText(img, str(k), (int(t.center[0]), int(t.center[1])), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 255), 1)
-    for f in scene.foreign:
-        cv2.polylines(img, [np.round(f.corners).astype(np.int32)], True, (255, 0, 255), 1)
-    if scale != 1.0:
-        img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    return img
-
-
 def demo_codes(n: int, deck: str = "DEMO", start: int = 1) -> list[str]:
     """n sticker payloads of a deck, numbered from ``start`` (wrapping over the deck's numbers when known)."""
     from companion.cards.decks import get_deck
@@ -920,5 +907,5 @@ def demo_codes(n: int, deck: str = "DEMO", start: int = 1) -> list[str]:
     return [format_payload(deck, numbers[(start - 1 + i) % len(numbers)]) for i in range(n)]
 
 
-__all__ = ["Scene", "TruthCode", "ForeignTruth", "FreeLayout", "render_table", "render_sequence", "crop_view",
-           "demo_codes", "RowLayout", "GridLayout", "BoardLayout", "Sequence"]
+__all__ = ["Scene", "TruthCode", "ForeignTruth", "FreeLayout", "render_table", "render_sequence", "demo_codes",
+           "RowLayout", "GridLayout", "BoardLayout", "Sequence"]

@@ -11,7 +11,8 @@ import numpy as np
 from companion.vision.decode.cuts import Job, crop_half, read_tiled, to_image, ways
 from companion.vision.decode.frame import DecodeResult, decode, decode_gray, dedupe, result
 from companion.vision.decode.image import crop, gray
-from companion.vision.decode.readers import Hit, backend as pick_backend
+from companion.vision.decode.readers import Hit
+from companion.vision.decode.readers import backend as pick_backend
 
 
 def decode_burst(frames: Sequence[np.ndarray], **kw) -> DecodeResult:
@@ -39,7 +40,6 @@ def decode_burst(frames: Sequence[np.ndarray], **kw) -> DecodeResult:
     if upscale and left:
         hits = hits + _fuse(first, frames[1:], left, backend)
     return result(dedupe(plain, hits))
-
 
 
 FUSE_SCALE = 3

@@ -35,7 +35,7 @@ class Candidate:
 def _contrast(small: np.ndarray) -> float:
     """The code texture's contrast threshold for this frame: CANDIDATE_CONTRAST in a well-lit frame,
     lower in proportion in a dim one (a sticker's black-to-white range shrinks with the light)."""
-    # every 8th pixel each way (8,100 of a 1080p frame's half) gives the same level within 2 of 255
+    # every 8th pixel each way is enough for a percentile (docs/vision.md)
     counts = np.bincount(small[::8, ::8].ravel(), minlength=256).cumsum()
     light = int(np.searchsorted(counts, 0.99 * counts[-1]))        # the 99th percentile grey level
     return CANDIDATE_CONTRAST * min(1.0, max(light / WELL_LIT, LEAST_LIGHT))

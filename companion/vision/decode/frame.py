@@ -16,7 +16,8 @@ from companion.vision.decode.candidates import SIZE_BIAS, Candidate, find_candid
 from companion.vision.decode.cuts import KNOWN_CUT, Job, read_jobs, ways
 from companion.vision.decode.image import gray as to_gray
 from companion.vision.decode.image import half
-from companion.vision.decode.readers import Hit, backend as pick_backend, read_plain
+from companion.vision.decode.readers import Hit, read_plain
+from companion.vision.decode.readers import backend as pick_backend
 
 SAME_PLACE = 0.5         # two reads closer than this many code sides are one code
 TOO_SMALL = 0.55         # candidates smaller than this share of the upper quartile's size are skipped
