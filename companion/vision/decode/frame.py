@@ -101,12 +101,16 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
     ref = statistics.median(read_sizes) if read_sizes else (
         statistics.median(k.size for k in known) / 21 * SIZE_BIAS if known else None)
     # more work (a second way, or fusing a burst) only for places of a plausible size that look like
-    # a code; in a single frame, only where the decoder found a code it could not decode (card art
-    # that looks like code texture is never found as one). The look is tested last, where that work
-    # would follow (it costs as much as a small read)
-    again = [j for j, nearly in unread if (j.known or ref is None or j.cand.ppm >= PLAUSIBLE_SIZE * ref)
-             and (want_left or len(ways(j.cand.ppm)) > 1 and nearly)
-             and _looks_like_code(gray, j)]
+    # a code (the look is tested last: it costs as much as a small read). Most candidates on a table
+    # are stickers; where the places left outnumber the stickers the cuts read, they are mostly card
+    # art that looks like code texture, and in a single frame only those where the decoder found a
+    # code it could not decode get a second way (art is never found as one)
+    again = [(j, nearly) for j, nearly in unread
+             if (j.known or ref is None or j.cand.ppm >= PLAUSIBLE_SIZE * ref)
+             and (want_left or len(ways(j.cand.ppm)) > 1)]
+    if not want_left and len(again) > len(read_sizes):
+        again = [(j, nearly) for j, nearly in again if nearly]
+    again = [j for j, _nearly in again if _looks_like_code(gray, j)]
     left = []
     if again:
         for j, (hs, _nearly) in zip(again, read_jobs(gray, again, backend, 1)):
