@@ -31,7 +31,7 @@ def photograph(k, feed, board: str) -> None:
 
     from companion.cards.decks import resolve
     from companion.vision.layouts import BoardLayout
-    from companion.vision.scene import render_table
+    from companion.sim.scene import render_table
 
     scene = render_table(BoardLayout(board, dict(feed.board)), width=1280, height=720, px_per_module=1.4, seed=2,
                          hands=0, foreign_codes=0)

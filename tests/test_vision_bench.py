@@ -2,15 +2,19 @@
 
 import json
 
+import cv2
+import pytest
+
 from companion import cli
 from companion.bench import vision as bench
+from companion.sim.scene import FreeLayout, demo_codes, render_table
 from companion.vision.decode import DecodeResult, Detection
 from companion.vision.layouts import RowLayout
-from companion.vision.scene import demo_codes, render_table
 
 
 def test_a_small_run_prints_one_json_document(capsys):
-    rc = cli.main(["bench", "vision", "--levels", "3.3", "--stickers", "10", "--json"])
+    rc = cli.main(["bench", "vision", "--levels", "3.3", "--stickers", "10", "--close-ups", "4,12", "--printed", "1",
+                   "--json"])
     out = capsys.readouterr().out
     assert rc == 0
     doc = json.loads(out)
@@ -20,8 +24,58 @@ def test_a_small_run_prints_one_json_document(capsys):
     assert single["recall"] == 1.0 and single["silent_misreads"] == 0
     assert single["ms_per_frame"] > 0 and single["zxing_plain_ms_per_frame"] > 0
     assert level["sequences"]["tracking_recall"] is not None
+    busy = level["busy"]
+    assert busy["stickers"] >= 5 and busy["silent_misreads"] == 0 and busy["recall"] >= busy["zxing_plain_recall"]
+    assert [c["px_per_module"] for c in doc["close_ups"]] == [4.0, 12.0]
+    assert all(c["recall"] == 1.0 and c["silent_misreads"] == 0 for c in doc["close_ups"])
+    (printed,) = doc["photos"]
+    assert printed["images"] == 1 and printed["superset_images"] == 1 and printed["wrong_texts"] == 0
+    assert printed["read"] >= printed["zxing_plain_read"]
     text = bench.format_report(doc)
-    assert "3.3" in text and "zxing" in text
+    assert "3.3" in text and "zxing" in text and "Close-ups" in text and "Busy card art" in text
+    assert "rephotographed" in text
+
+
+def _one_sticker(path, code, ppm, seed):
+    scene = render_table(FreeLayout([code]), width=640, height=640, px_per_module=ppm, seed=seed)
+    cv2.imwrite(str(path), scene.image)
+
+
+def test_photos_in_a_folder_are_measured_against_their_texts(tmp_path, capsys):
+    codes = demo_codes(3, "HIST")
+    (tmp_path / "a").mkdir()
+    _one_sticker(tmp_path / "a" / "1.png", codes[0], 5.0, 1)
+    (tmp_path / "a" / "1.txt").write_text(codes[0])
+    _one_sticker(tmp_path / "2.jpg", codes[1], 4.0, 2)
+    (tmp_path / "2.txt").write_text(codes[2])            # a wrong expectation: the code is read, not matched
+    _one_sticker(tmp_path / "3.png", codes[2], 4.0, 3)   # no text beside it: left out
+    rc = cli.main(["bench", "vision", "--levels", "3.3", "--stickers", "1", "--close-ups", "", "--printed", "0",
+                   "--photos", str(tmp_path), "--json"])
+    assert rc == 0
+    (photos,) = json.loads(capsys.readouterr().out)["photos"]
+    assert photos["images"] == 2 and photos["codes"] == 2
+    assert photos["read"] == photos["zxing_plain_read"] == 1
+    assert photos["wrong_texts"] == photos["zxing_plain_wrong_texts"] == 1
+    assert photos["superset_images"] == 2
+
+
+@pytest.mark.parametrize("make,args,says", [
+    (lambda d: None, lambda d: ["--photos", str(d / "missing")], "is not a folder"),
+    (lambda d: (d / "x.png").write_bytes(b"not a png"), lambda d: ["--photos", str(d)], "holds no image"),
+    (lambda d: ((d / "x.png").write_bytes(b"not a png"), (d / "x.txt").write_text("TC:HIST:001")),
+     lambda d: ["--photos", str(d)], "cannot be read as an image"),
+    (lambda d: None, lambda d: ["--close-ups", "2,40"], "between 1 and 16"),
+    (lambda d: None, lambda d: ["--printed", "-1"], "--printed"),
+])
+def test_bad_options_say_what_in_one_line(tmp_path, capsys, make, args, says):
+    make(tmp_path)
+    rc = cli.main(["bench", "vision", "--stickers", "1", *args(tmp_path)])
+    err = capsys.readouterr().err
+    assert rc == 2 and says in err and err.count("\n") == 1
+
+
+def test_control_characters_compare_as_zxing_names_them():
+    assert bench._readable("\x01\x10AD:SUB:\u963f;;\r\n") == "<SOH><DLE>AD:SUB:\u963f;;\r\n"
 
 
 def test_misreads_are_counted():

@@ -8,7 +8,7 @@ import pytest
 
 from companion.vision.layouts import GridLayout, RowLayout
 from companion.vision.reading_order import reading_order
-from companion.vision.scene import FreeLayout, demo_codes, render_table
+from companion.sim.scene import FreeLayout, demo_codes, render_table
 
 
 @dataclass

@@ -8,7 +8,7 @@ import pytest
 
 from companion import cli
 from companion.vision.layouts import GridLayout, RowLayout
-from companion.vision.scene import demo_codes, render_sequence, render_table
+from companion.sim.scene import demo_codes, render_sequence, render_table
 
 
 @pytest.fixture(scope="module")

@@ -26,14 +26,9 @@ class Det:
 
 
 def det(payload, x, y, s=12):
-    card = None
-    if payload.startswith("TC:"):
-        try:
-            card = resolve(payload)
-        except Exception:
-            card = None
+    """A detection as the decoder gives it: a code and its place (the tracker names the card)."""
     corners = ((x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s))
-    return Det(payload, corners, (float(x), float(y)), card)
+    return Det(payload, corners, (float(x), float(y)))
 
 
 def code(n):

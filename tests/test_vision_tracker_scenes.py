@@ -4,7 +4,7 @@ gap of the cooperative grid, a spot of a turned and tilted board, hands, foreign
 import pytest
 
 from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
-from companion.vision.scene import render_sequence, render_table
+from companion.sim.scene import render_sequence, render_table
 from companion.vision.tracker import (CardPlaced, CardPlacedInGrid, CardPlacedOnSpot, ForeignCode, TableMatches,
                                       Tracker, UnknownSticker)
 

@@ -36,16 +36,8 @@ FIXED = ("copy", "grey", "motion", "preview")
 def _render(width: int, height: int, seed: int) -> tuple[np.ndarray, int]:
     """A photo-like table as the camera sees it (BGR), from the project's scene generator, with as
     many stickers as fit (up to STICKERS), and how many."""
-    import importlib
-    for where in ("companion.sim.scene", "companion.vision.scene"):     # the generator may move to sim/
-        try:
-            scene_module = importlib.import_module(where)
-            break
-        except ModuleNotFoundError:
-            continue
-    else:
-        raise ModuleNotFoundError("the project's scene generator (companion/sim/scene.py) is missing")
     from companion.cards.decks import get_deck
+    from companion.sim import scene as scene_module
     codes = get_deck("DEMO").payloads()
     for n in range(min(STICKERS, len(codes)), 0, -1):
         try:

@@ -18,7 +18,20 @@ Reported per level, for single frames and for 5-frame sequences of a still table
   the codes of the frame before as ``known`` (re-checked in small crops, no full-frame pass): the
   steady-state cost per frame and the recall of the last frame;
 - the fallback decoder (pyzbar, plain full frame) on some of the same frames, for the choice of the
-  default decoder.
+  default decoder;
+- busy card art: the same kinds of tables, single frames, with cards whose pictures are sharp small
+  print and patterns that look like codes (block pictures with finder-like squares, checks, dots);
+- a close-up sweep: one sticker per frame (1440x1920, a phone held over one card or a low camera) at
+  1.8 to 15 pixels per module;
+- photos: the project's own printed sticker sheets and card pages rephotographed
+  (``companion/sim/rephotograph.py``: rendered from their PDF, turned, tilted, lit unevenly, blurred,
+  noised, JPEG), and with ``--photos DIR`` real photos: every image in DIR (and below it) with a
+  ``<name>.txt`` beside it that holds the text of the code it shows (the layout of zxing-cpp's
+  black-box samples). Per set: codes read by us and by the plain pass, the images where ours read
+  every code the plain pass read, and texts that are not the expected one.
+
+Every recall is printed beside zxing-cpp's plain pass on the same images (what ``decode`` runs first
+on every frame, so ours can only read more), and every time beside the plain pass's time.
 
 Frames are rendered by worker processes in batches, and decoded only while no batch renders, so the
 timings are not disturbed. Figures only: no time is a pass or a fail.
@@ -35,6 +48,9 @@ import time
 
 LEVELS = (3.3, 2.7, 2.2, 1.8)
 WIDTH, HEIGHT = 1920, 1080
+CLOSE_UPS = (1.8, 2.2, 2.7, 3.3, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0)
+CLOSE_UP_SIZE = (1440, 1920)      # a phone held upright over one card
+IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff")
 SEQUENCE = 5
 KINDS = ("row", "grid", "board", "free")
 
@@ -46,6 +62,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("--quick", action="store_true", help="a quick look: 150 stickers per level")
     parser.add_argument("--levels", default=",".join(map(str, LEVELS)),
                         help="pixels per module to measure, comma separated (3.3,2.7,2.2,1.8)")
+    parser.add_argument("--close-ups", default=",".join(map(str, CLOSE_UPS)),
+                        help="pixels per module of the close-up sweep, comma separated (1.8 to 15; '' for none)")
+    parser.add_argument("--printed", type=int, default=None, metavar="N",
+                        help="rephotographed printed pages to measure (9; --quick: 3; 0 for none)")
+    parser.add_argument("--photos", metavar="DIR",
+                        help="also measure real photos: each image in DIR (and below) with a NAME.txt beside it "
+                             "holding the text of its code (zxing-cpp's black-box sample layout)")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
 
 
@@ -65,7 +88,7 @@ def _spec(kind: str, ppm: float, seed: int) -> dict:
 
     from companion.vision.boards import load_board
     from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
-    from companion.vision.scene import FreeLayout, fits
+    from companion.sim.scene import FreeLayout, fits
 
     rng = np.random.default_rng([seed, int(ppm * 10), KINDS.index(kind)])
     pool = _payload_pool()
@@ -78,7 +101,10 @@ def _spec(kind: str, ppm: float, seed: int) -> dict:
 
     if kind == "row":
         n = 30
-        while n > 2 and not fits(RowLayout(["TC:X:1"] * n), width=WIDTH, height=HEIGHT, px_per_module=ppm, seed=seed):
+        # (as the table were wood: the figures stay comparable with earlier runs; a row that does not
+        # fit the table drawn is counted as left out)
+        while n > 2 and not fits(RowLayout(["TC:X:1"] * n), width=WIDTH, height=HEIGHT, px_per_module=ppm, seed=seed,
+                                 table="wood"):
             n -= 1
         layout = RowLayout(codes(max(2, n - int(rng.integers(0, 3)))))
     elif kind == "grid":
@@ -106,21 +132,23 @@ def _spec(kind: str, ppm: float, seed: int) -> dict:
         layout = FreeLayout(codes(n))
     n_codes = (len(layout.codes) if kind in ("row", "free") else
                sum(c is not None for r in layout.rows for c in r) if kind == "grid" else len(layout.spots))
-    return {"kind": kind, "ppm": ppm, "seed": seed, "layout": layout, "n": n_codes, "foreign": int(rng.integers(1, 4))}
+    return {"kind": kind, "ppm": ppm, "seed": seed, "layout": layout, "n": n_codes, "foreign": int(rng.integers(1, 4)),
+            "art": "soft"}
 
 
 def _render(job):
     """Worker: the frame(s) of one scene spec. Returns (spec, scenes) or (spec, error text)."""
     import cv2
 
-    from companion.vision.scene import render_sequence, render_table
+    from companion.sim.scene import render_sequence, render_table
 
     cv2.setNumThreads(1)
     spec, frames = job
+    width, height = spec.get("size", (WIDTH, HEIGHT))
     try:
         if frames == 1:
-            scenes = [render_table(spec["layout"], width=WIDTH, height=HEIGHT, px_per_module=spec["ppm"],
-                                   seed=spec["seed"], foreign_codes=spec["foreign"])]
+            scenes = [render_table(spec["layout"], width=width, height=height, px_per_module=spec["ppm"],
+                                   seed=spec["seed"], foreign_codes=spec["foreign"], art=spec["art"])]
         else:
             scenes = render_sequence(spec["layout"], frames, width=WIDTH, height=HEIGHT, px_per_module=spec["ppm"],
                                      seed=spec["seed"], foreign_codes=spec["foreign"])
@@ -129,10 +157,35 @@ def _render(job):
     return spec, scenes
 
 
-def _specs(ppm: float, stickers: int, seed: int) -> list[dict]:
+def _closeup_specs(ppm: float, count: int, seed: int) -> list[dict]:
+    """One sticker per frame, on a card with soft or (every other frame) busy art."""
+    import numpy as np
+
+    from companion.sim.scene import FreeLayout
+
+    pool = _payload_pool()
+    rng = np.random.default_rng([seed, int(ppm * 10), 99])
+    return [{"kind": "close-up", "ppm": ppm, "seed": seed * 100000 + 50000 + k, "n": 1, "foreign": 0,
+             "layout": FreeLayout([pool[int(rng.integers(len(pool)))]]), "art": ("soft", "busy")[k % 2],
+             "size": CLOSE_UP_SIZE} for k in range(count)]
+
+
+def _rephotograph(args):
+    """Worker: one photo of a printed page (companion/sim/rephotograph.py)."""
+    import cv2
+
+    from companion.sim.rephotograph import rephotograph
+
+    cv2.setNumThreads(1)
+    p = rephotograph(*args)
+    return p.image, set(p.payloads), f"{p.page} at {p.px_per_module} px/module"
+
+
+def _specs(ppm: float, stickers: int, seed: int, art: str = "soft") -> list[dict]:
     out, total, k = [], 0, 0
     while total < stickers:
         spec = _spec(KINDS[k % len(KINDS)], ppm, seed * 100000 + k)
+        spec["art"] = art
         out.append(spec)
         total += spec["n"]
         k += 1
@@ -172,9 +225,76 @@ def _score(scene, result) -> dict:
     return {"n": len(scene.truth), "read": read, "misreads": misreads, "order": order}
 
 
+# zxing-cpp's human-readable text names the control characters a code holds (<SOH>, <GS>, ...)
+_CONTROL = ("NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB ESC "
+            "FS GS RS US").split()
+
+
+def _readable(text: str) -> str:
+    return "".join(f"<{_CONTROL[ord(ch)]}>" if ord(ch) < 32 and ch not in "\t\n\r" else
+                   "<DEL>" if ch == "\x7f" else ch for ch in text)
+
+
+def load_photos(folder: str) -> list[tuple]:
+    """(grey image, {expected text}, name) for every image under ``folder`` with a NAME.txt beside it."""
+    from pathlib import Path
+
+    import cv2
+
+    from companion.errors import BadInput
+
+    root = Path(folder)
+    if not root.is_dir():
+        raise BadInput("--photos", f"{folder} is not a folder")
+    out = []
+    for path in sorted(p for p in root.rglob("*") if p.suffix.lower() in IMAGE_TYPES and p.is_file()):
+        expected = path.with_suffix(".txt")
+        if not expected.is_file():
+            continue
+        try:
+            text = expected.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadInput(str(expected), "is not UTF-8 text (the expected text of the image beside it)") from None
+        image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+        if image is None:
+            raise BadInput(str(path), "cannot be read as an image")
+        out.append((image, {text}, str(path.relative_to(root))))
+    if not out:
+        raise BadInput("--photos", f"{folder} holds no image with a NAME.txt beside it (the expected text)")
+    return out
+
+
+def _measure_photos(name: str, photos: list[tuple]) -> dict:
+    """Codes read by ours and by the plain pass on photos with known texts, and the time of each."""
+    from companion.vision.decode import decode
+
+    n = read = ref_read = held = wrong = ref_wrong = 0
+    ms, ref_ms, missed = [], [], []
+    for image, expected, label in photos:
+        expected_as = expected | {_readable(t) for t in expected}
+        result, t = _timed(lambda: decode(image))
+        ours = {d.payload for d in result.codes + result.foreign}
+        ms.append(t)
+        plain, t = _timed(lambda: _zxing_plain(image))
+        ref_ms.append(t)
+        n += len(expected)
+        read += sum(bool({e, _readable(e)} & ours) for e in expected)
+        ref_read += sum(bool({e, _readable(e)} & plain) for e in expected)
+        held += plain <= ours
+        if not plain <= ours:
+            missed.append(label)
+        wrong += len(ours - expected_as)
+        ref_wrong += len(plain - expected_as)
+    med, ref = statistics.median(ms), statistics.median(ref_ms)
+    return {"set": name, "images": len(photos), "codes": n, "read": read, "zxing_plain_read": ref_read,
+            "superset_images": held, "plain_reads_missed_in": missed[:10], "wrong_texts": wrong,
+            "zxing_plain_wrong_texts": ref_wrong, "ms_per_image": round(med, 2),
+            "zxing_plain_ms_per_image": round(ref, 2), "ratio_to_zxing": round(med / ref, 2) if ref else None}
+
+
 def _zxing_plain(gray):
-    import zxingcpp
-    return {r.text for r in zxingcpp.read_barcodes(gray, formats=zxingcpp.BarcodeFormat.QRCodeModel2)}
+    from companion.vision.decode.readers import plain_symbols
+    return {r.text for r in plain_symbols(gray)}
 
 
 def _pyzbar_plain(gray):
@@ -281,16 +401,22 @@ def run(args) -> int:
     from companion.errors import BadInput
     from companion.vision.decode import decoder_status, note_once, warm_up
 
-    try:
-        levels = [float(v) for v in str(args.levels).split(",") if v.strip()]
-    except ValueError:
-        raise BadInput("--levels", f"{args.levels!r} is not a comma-separated list of numbers") from None
-    if not levels or any(not 1.0 <= v <= 8.0 for v in levels):
-        raise BadInput("--levels", "pixels per module must lie between 1 and 8")
+    levels = _numbers("--levels", args.levels, 1.0, 8.0)
+    if not levels:
+        raise BadInput("--levels", "at least one level of pixels per module")
+    close_ups = _numbers("--close-ups", args.close_ups, 1.0, 16.0)
+    printed_count = (3 if args.quick else 9) if args.printed is None else args.printed
+    if printed_count < 0:
+        raise BadInput("--printed", f"{printed_count} is not a number of photos (0 or more)")
     stickers = 150 if args.quick else args.stickers
     if stickers < 1:
         raise BadInput("--stickers", "at least 1 sticker")
     seq_stickers = max(1, stickers // 5)
+    busy_stickers = max(1, stickers // 2)
+    per_close_up = max(3, stickers // 50)
+    real = load_photos(args.photos) if args.photos else None
+    from companion.sim.rephotograph import plan as rephotograph_plan
+    printed = rephotograph_plan(printed_count, args.seed, (1.6, 6.0))
     note_once()
     warm_up()
     status = decoder_status()
@@ -303,16 +429,29 @@ def run(args) -> int:
     with ctx.Pool(workers) as pool:
         for ppm in levels:
             level = {"px_per_module": ppm}
-            for name, frames, count in (("single", 1, stickers), ("sequences", SEQUENCE, seq_stickers)):
+            for name, frames, count in (("single", 1, stickers), ("sequences", SEQUENCE, seq_stickers),
+                                        ("busy", 1, busy_stickers)):
                 tally = _Tally()
-                budget = [3 if args.quick else 8]
-                jobs = [(spec, frames) for spec in _specs(ppm, count, args.seed + (0 if frames == 1 else 7))]
+                budget = [0 if name == "busy" else 3 if args.quick else 8]
+                jobs = [(spec, frames) for spec in _specs(ppm, count, args.seed + {"single": 0, "sequences": 7,
+                                                                                   "busy": 13}[name],
+                                                          "busy" if name == "busy" else "soft")]
                 batch = max(2, workers * (4 if frames == 1 else 1))
                 for i in range(0, len(jobs), batch):
                     for spec, scenes in pool.map(_render, jobs[i:i + batch]):
                         _measure(tally, spec, scenes, pyzbar_ok, budget)
                 level[name] = tally.as_dict()
             out["levels"].append(level)
+        out["close_ups"] = []
+        for ppm in close_ups:
+            tally = _Tally()
+            for spec, scenes in pool.map(_render, [(spec, 1) for spec in _closeup_specs(ppm, per_close_up, args.seed)]):
+                _measure(tally, spec, scenes, False, [0])
+            out["close_ups"].append({"px_per_module": ppm, **tally.as_dict()})
+        out["photos"] = [_measure_photos("printed pages, rephotographed (companion/sim/rephotograph.py)",
+                                         pool.map(_rephotograph, printed))] if printed else []
+    if real:
+        out["photos"].append(_measure_photos(f"photos in {args.photos}", real))
     out["seconds"] = round(time.perf_counter() - started, 1)
     if args.json:
         print(json.dumps(out))
@@ -321,8 +460,33 @@ def run(args) -> int:
     return 0
 
 
+def _numbers(option: str, text: str, least: float, most: float) -> list[float]:
+    from companion.errors import BadInput
+    try:
+        values = [float(v) for v in str(text).split(",") if v.strip()]
+    except ValueError:
+        raise BadInput(option, f"{text!r} is not a comma-separated list of numbers") from None
+    if any(not least <= v <= most for v in values):
+        raise BadInput(option, f"pixels per module must lie between {least:g} and {most:g}")
+    return values
+
+
 def _pct(x) -> str:
     return "-" if x is None else f"{100 * x:.2f} %"
+
+
+def _header() -> str:
+    return (f"  {'px/module':>9}  {'stickers':>8}  {'recall':>9}  {'misreads':>8}  {'ms/frame':>8}  {'zxing ms':>8}  "
+            f"{'ratio':>5}  {'zxing recall':>12}")
+
+
+def _row(ppm: float, t: dict) -> str:
+    line = (f"  {ppm:>9}  {t['stickers']:>8}  {_pct(t['recall']):>9}  {t['silent_misreads']:>8}  "
+            f"{t['ms_per_frame']:>8}  {t['zxing_plain_ms_per_frame']:>8}  "
+            f"{(str(t['ratio_to_zxing']) + 'x') if t['ratio_to_zxing'] else '-':>5}  {_pct(t['zxing_plain_recall']):>12}")
+    if t["silent_misreads"]:
+        line += f"\n      misread: {', '.join(t['misread_texts'])}"
+    return line
 
 
 def format_report(out: dict) -> str:
@@ -360,6 +524,28 @@ def format_report(out: dict) -> str:
                              f"{t['tracking_misreads']:>8}  {'':>9}  {t['tracking_ms_per_frame']:>8}  "
                              f"{t['zxing_plain_ms_per_frame']:>8}  "
                              f"{(str(round(t['tracking_ms_per_frame'] / t['zxing_plain_ms_per_frame'], 2)) + 'x') if t['tracking_ms_per_frame'] and t['zxing_plain_ms_per_frame'] else '-':>5}")
+        lines.append("")
+    if out["levels"] and "busy" in out["levels"][0]:
+        lines.append("Busy card art, single frames (sharp small print, block pictures with finder-like squares, "
+                     "checks and dots on every card)")
+        lines.append(_header())
+        lines += [_row(lv["px_per_module"], lv["busy"]) for lv in out["levels"]]
+        lines.append("")
+    if out.get("close_ups"):
+        lines.append(f"Close-ups: one sticker per {CLOSE_UP_SIZE[0]}x{CLOSE_UP_SIZE[1]} frame, soft or busy card art")
+        lines.append(_header())
+        lines += [_row(c["px_per_module"], c) for c in out["close_ups"]]
+        lines.append("")
+    for ph in out.get("photos", []):
+        lines.append(f"Photos: {ph['set']}")
+        lines.append(f"  {'images':>6}  {'codes':>6}  {'read':>5}  {'zxing read':>10}  {'ours >= zxing':>13}  "
+                     f"{'wrong':>5}  {'zxing wrong':>11}  {'ms/image':>8}  {'zxing ms':>8}  {'ratio':>5}")
+        lines.append(f"  {ph['images']:>6}  {ph['codes']:>6}  {ph['read']:>5}  {ph['zxing_plain_read']:>10}  "
+                     f"{str(ph['superset_images']) + '/' + str(ph['images']):>13}  {ph['wrong_texts']:>5}  "
+                     f"{ph['zxing_plain_wrong_texts']:>11}  {ph['ms_per_image']:>8}  "
+                     f"{ph['zxing_plain_ms_per_image']:>8}  {str(ph['ratio_to_zxing']) + 'x':>5}")
+        if ph["plain_reads_missed_in"]:
+            lines.append(f"      the plain pass read a code ours did not in: {', '.join(ph['plain_reads_missed_in'])}")
         lines.append("")
     pz = [(lv["px_per_module"], lv["single"]) for lv in out["levels"] if lv["single"]["pyzbar_stickers"]]
     if pz:

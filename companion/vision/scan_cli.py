@@ -111,9 +111,10 @@ def _point(p) -> list[float]:
 
 
 def entry(result, layout: str, ms: float) -> dict:
+    from companion.vision.identify import with_cards
     from companion.vision.reading_order import reading_order
 
-    ordered, rows = reading_order(result.codes, layout)
+    ordered, rows = reading_order(with_cards(result.codes), layout)
     codes = []
     for d in ordered:
         code = {"payload": d.payload, "center": _point(d.center), "corners": [_point(c) for c in d.corners]}

@@ -412,7 +412,7 @@ class VirtualSource:
     """The virtual table as a camera; ``table.set_layout(...)`` changes what lies on it."""
 
     def __init__(self, width: int, height: int, seed: int = 0):
-        from companion.vision.virtual_table import VirtualTable
+        from companion.sim.virtual_table import VirtualTable
         self.table = VirtualTable(width, height, seed)
         self.size = (width, height)
 

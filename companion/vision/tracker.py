@@ -31,6 +31,7 @@ import numpy as np
 
 from companion.cards.model import Card, year_label
 from companion.i18n import N_, Text, translate
+from companion.vision.identify import card_for, with_cards
 from companion.vision.shrink import factor, shrink
 
 BURST = 4                   # still frames kept for fusing
@@ -226,7 +227,7 @@ class Tracker:
             fused = decode_burst(list(self._still), known=tuple(self._known))
             codes = _merge(codes, fused.codes)
             foreign = _merge(foreign, fused.foreign)
-        codes = _one_each(codes)
+        codes = with_cards(_one_each(codes))
         self.detections = codes + foreign
         self._known = codes
         proposals = self._propose(frame, codes, foreign)
@@ -237,7 +238,7 @@ class Tracker:
         out: list = [ForeignCode(t) for t in sorted({d.payload for d in foreign})]
         cards, unknown = {}, []
         for d in codes:
-            card = d.card if d.card is not None else _resolve(d.payload)
+            card = d.card if d.card is not None else card_for(d.payload)
             if isinstance(card, Text):
                 unknown.append(UnknownSticker(d.payload, card))
             else:
@@ -275,15 +276,6 @@ def expected_codes(layout) -> set[str]:
     return {c for c in getattr(layout, "spots", {}).values() if c}
 
 
-def _resolve(payload: str):
-    """The card, or the UnknownCard message (a Text) when our sticker names no known card."""
-    from companion.cards.decks import UnknownCard, resolve
-    try:
-        return resolve(payload)
-    except UnknownCard as e:
-        return e.text
-
-
 def _merge(first: list, more: list) -> list:
     seen = {d.payload for d in first}
     return first + [d for d in more if d.payload not in seen]
@@ -303,7 +295,7 @@ def _name(payload: str, cards: dict):
     """The card for a message (an expected card that is not seen is looked up too)."""
     card = cards.get(payload)
     if card is None:
-        card = _resolve(payload) if payload.startswith("TC:") else None
+        card = card_for(payload) if payload.startswith("TC:") else None
     return card if isinstance(card, Card) else payload
 
 

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import math
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -135,6 +136,13 @@ class _Plan:
     board: object = None
     board_mm: float = 1.0          # board mm per table unit
     bayer: bool = True
+    art: str = "soft"
+
+
+def _art(art: str) -> str:
+    if art not in ART:
+        raise ValueError(f"art must be one of {', '.join(ART)}, not {art!r}")
+    return art
 
 
 def _rng_range(rng, value):
@@ -147,7 +155,7 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
                  table: str | None = None, blur=(0.6, 1.0), noise=(2.0, 4.0), tilt: float = 3.0,
                  perspective: float = 6.0, jitter: float = 2.0, light: float = 0.25, glare: float = 0.35,
                  jpeg=(80, 93), foreign_codes=0, hands: int = 0, occlude: dict | None = None,
-                 damage: dict | None = None, bayer: bool = True) -> Scene:
+                 damage: dict | None = None, bayer: bool = True, art: str = "soft") -> Scene:
     """One photo-like frame of ``layout`` (RowLayout, GridLayout, BoardLayout or FreeLayout).
 
     - ``table``: "wood" or "cloth" (default: drawn from the seed); ``blur``: lens blur sigma in
@@ -160,19 +168,23 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
       1080p from its 2304x1296 binned mode); False: an ideal sensor;
     - ``foreign_codes``: a count, or the texts, of other QR codes lying on the table (leaflets, a
       menu, a box); ``hands``: hands over the table; ``occlude``: payload -> fraction of its code
-      hidden under an object; ``damage``: payload -> number of modules scratched (flipped).
+      hidden under an object; ``damage``: payload -> number of modules scratched (flipped);
+    - ``art``: the cards' pictures: "soft" (blurred coloured shapes) or "busy" (sharp small print and
+      pictures that look like codes: block patterns, checks, dots, squares like finder patterns).
     """
     plan = _make_plan(layout, width, height, px_per_module, seed, table, blur, noise, tilt, perspective, jitter,
                       light, glare, jpeg, foreign_codes, hands, occlude or {}, damage or {})
     plan.bayer = bayer
+    plan.art = _art(art)
     return _draw(plan, np.random.default_rng([seed, 1]))
 
 
 def fits(layout, *, width: int = 1920, height: int = 1080, px_per_module: float = 3.3, seed: int = 0,
-         tilt: float = 3.0, perspective: float = 6.0, jitter: float = 2.0) -> bool:
-    """Whether ``layout`` fits the frame at this scale (without drawing anything)."""
+         tilt: float = 3.0, perspective: float = 6.0, jitter: float = 2.0, table: str | None = None) -> bool:
+    """Whether ``layout`` fits the frame at this scale (without drawing anything), drawn as
+    ``render_table`` draws it with the same arguments (the table is drawn from the seed too)."""
     try:
-        _make_plan(layout, width, height, px_per_module, seed, "wood", 0, 0, tilt, perspective, jitter, 0, 0, None, 0,
+        _make_plan(layout, width, height, px_per_module, seed, table, 0, 0, tilt, perspective, jitter, 0, 0, None, 0,
                    0, {}, {})
     except ValueError:
         return False
@@ -185,7 +197,7 @@ def render_sequence(layout, frames: int = 5, *, shake: float = 0.6, seed: int = 
     width, height = kw.pop("width", 1920), kw.pop("height", 1080)
     ppm = kw.pop("px_per_module", 3.3)
     args = dict(table=None, blur=(0.6, 1.0), noise=(2.0, 4.0), tilt=3.0, perspective=6.0, jitter=2.0, light=0.25,
-                glare=0.35, jpeg=(80, 93), foreign_codes=0, hands=0, occlude={}, damage={}, bayer=True)
+                glare=0.35, jpeg=(80, 93), foreign_codes=0, hands=0, occlude={}, damage={}, bayer=True, art="soft")
     unknown = set(kw) - set(args)
     if unknown:
         raise TypeError(f"render_sequence: unknown options {sorted(unknown)}")
@@ -194,6 +206,7 @@ def render_sequence(layout, frames: int = 5, *, shake: float = 0.6, seed: int = 
                       args["perspective"], args["jitter"], args["light"], args["glare"], args["jpeg"],
                       args["foreign_codes"], args["hands"], args["occlude"] or {}, args["damage"] or {})
     plan.bayer = args["bayer"]
+    plan.art = _art(args["art"])
     rng = np.random.default_rng([seed, 2])
     out = []
     for k in range(frames):
@@ -579,10 +592,44 @@ WORDS = ("Printing press", "Moon landing", "Great Wall", "Telephone", "Penicilli
          "Olympic Games", "Compass", "Eiffel Tower", "Vaccine", "Radio", "Pyramids", "Gunpowder", "Paper money",
          "Telescope", "Railway", "Photography", "Windmill", "Chess")
 PAPER = ((232, 238, 242), (215, 230, 240), (225, 232, 225), (236, 236, 236), (205, 225, 238))
+ART = ("soft", "busy")
+INK = (35.0, 30.0, 30.0)
+
+
+def _busy_picture(pic: np.ndarray, R: int, rng) -> None:
+    """Sharp card art that looks like code texture to a camera (R pixels per sticker module): a block
+    pattern of module-sized squares with three finder-like squares, a check, a dot screen, and lines
+    of small print over all of it."""
+    h, w = pic.shape[:2]
+    kind = int(rng.integers(3))
+    if kind == 0:
+        n = int(rng.integers(17, 30))                 # a random block picture, about a sticker's modules
+        blocks = rng.random((n, n)) < 0.5
+        for r0, c0 in ((0, 0), (0, n - 7), (n - 7, 0)):
+            blocks[r0:r0 + 7, c0:c0 + 7] = True
+            blocks[r0 + 1:r0 + 6, c0 + 1:c0 + 6] = False
+            blocks[r0 + 2:r0 + 5, c0 + 2:c0 + 5] = True
+        big = cv2.resize(blocks.astype(np.uint8), (min(w, n * R), min(h, n * R)), interpolation=cv2.INTER_NEAREST)
+        pic[:big.shape[0], :big.shape[1]][big > 0] = INK
+    elif kind == 1:
+        step = max(2, int(R * rng.uniform(1.0, 2.0)))  # a check of squares one to two modules wide
+        yy, xx = np.mgrid[0:h, 0:w]
+        pic[((yy // step + xx // step) % 2) == 0] = INK
+    else:
+        step = max(3, int(R * rng.uniform(1.2, 2.0)))  # a dot screen, as printed pictures are
+        for y in range(step // 2, h, step):
+            for x in range(step // 2, w, step):
+                cv2.circle(pic, (x, y), max(1, int(step * rng.uniform(0.2, 0.45))), INK, -1, cv2.LINE_AA)
+    size = R * 0.06
+    for k in range(max(1, int(h / (R * 1.6)))):
+        words = " ".join(WORDS[int(i)] for i in rng.integers(0, len(WORDS), 3))
+        cv2.putText(pic, words, (int(R * 0.5), int((k + 1) * R * 1.6)), cv2.FONT_HERSHEY_SIMPLEX, size,
+                    (20.0, 20.0, 20.0), max(1, R // 6), cv2.LINE_AA)
 
 
 @lru_cache(maxsize=48)
-def _card_texture(payload: str, w: float, h: float, R: int, style: int) -> tuple[np.ndarray, np.ndarray]:
+def _card_texture(payload: str, w: float, h: float, R: int, style: int, art: str = "soft"
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """A card face (no sticker): paper, a picture, a title and a year. BGR float32 and its alpha."""
     W, Hh = int(round(w * R)), int(round(h * R))
     rng = np.random.default_rng(style)
@@ -597,9 +644,11 @@ def _card_texture(payload: str, w: float, h: float, R: int, style: int) -> tuple
         for _ in range(6):
             c = (int(rng.uniform(0, pic.shape[1])), int(rng.uniform(0, pic.shape[0])))
             ax = (int(rng.uniform(0.1, 0.5) * pic.shape[1]), int(rng.uniform(0.1, 0.4) * pic.shape[0]))
-            cv2.ellipse(pic, c, ax, float(rng.uniform(0, 180)), 0, 360, tuple(float(v) for v in rng.uniform(30, 230, 3)),
-                        -1, cv2.LINE_AA)
+            colour = tuple(float(v) for v in rng.uniform(30, 230, 3))
+            cv2.ellipse(pic, c, ax, float(rng.uniform(0, 180)), 0, 360, colour, -1, cv2.LINE_AA)
         pic[:] = cv2.GaussianBlur(pic, (0, 0), R * 0.8)
+        if art == "busy":
+            _busy_picture(pic, R, rng)
     # the frame line, a title right of the sticker and the year under it
     cv2.rectangle(img, (int(R * 0.8), int(R * 0.8)), (W - int(R * 0.8), Hh - int(R * 0.8)),
                   tuple(float(v) * 0.75 for v in paper), max(1, R // 3))
@@ -701,7 +750,7 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
             _paste(img, tex, None, H @ _item_to_table(it), R, 2, shadow=1.0)
             board_to_image = H_out @ _item_to_table(it) @ np.diag([1 / plan.board_mm, 1 / plan.board_mm, 1.0])
         elif it.kind == "card":
-            tex, alpha = _card_texture(it.text, round(it.w, 3), round(it.h, 3), R_card, it.style)
+            tex, alpha = _card_texture(it.text, round(it.w, 3), round(it.h, 3), R_card, it.style, plan.art)
             _paste(img, tex, alpha, H @ _item_to_table(it), R_card, 2, shadow=1.0)
             stk = _sticker_texture(it.text, R_stk, it.damage, plan.seed)
             M = H @ _item_to_table(it) @ np.array([[1, 0, EDGE], [0, 1, EDGE], [0, 0, 1.0]])
@@ -848,19 +897,6 @@ def _glare(img, plan: _Plan):
     img += (g["strength"] * mask)[..., None] * (255 - img)
 
 
-def crop_view(scene: Scene, scale: float = 1.0) -> np.ndarray:
-    """The scene's image with the truth drawn on it (code outlines and reading-order numbers): to look at."""
-    img = scene.image.copy()
-    for k, t in enumerate(scene.truth):
-        cv2.polylines(img, [np.round(t.corners).astype(np.int32)], True, (0, 200, 0), 1)
-        cv2.putText(img, str(k), (int(t.center[0]), int(t.center[1])), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 255), 1)
-    for f in scene.foreign:
-        cv2.polylines(img, [np.round(f.corners).astype(np.int32)], True, (255, 0, 255), 1)
-    if scale != 1.0:
-        img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    return img
-
-
 def demo_codes(n: int, deck: str = "DEMO", start: int = 1) -> list[str]:
     """n sticker payloads of a deck, numbered from ``start`` (wrapping over the deck's numbers when known)."""
     from companion.cards.decks import get_deck
@@ -872,5 +908,5 @@ def demo_codes(n: int, deck: str = "DEMO", start: int = 1) -> list[str]:
     return [format_payload(deck, numbers[(start - 1 + i) % len(numbers)]) for i in range(n)]
 
 
-__all__ = ["Scene", "TruthCode", "ForeignTruth", "FreeLayout", "render_table", "render_sequence", "crop_view",
-           "demo_codes", "RowLayout", "GridLayout", "BoardLayout", "Sequence"]
+__all__ = ["Scene", "TruthCode", "ForeignTruth", "FreeLayout", "render_table", "render_sequence", "demo_codes",
+           "RowLayout", "GridLayout", "BoardLayout", "Sequence"]

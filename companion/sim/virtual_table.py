@@ -1,6 +1,6 @@
 """A camera that looks at a simulated table: the demo's and the tests' stand-in for the Pi camera.
 
-The picture of a layout is rendered once by the scene generator (scene.py: cards, stickers, table
+The picture of a layout is rendered once by the scene generator (companion/sim/scene.py: cards, stickers, table
 texture, light, blur) and cached while the layout stays the same; every ``read()`` adds fresh sensor
 noise so consecutive frames differ like a real camera's. The tracker reads it exactly as it reads a
 photo: nothing is passed on but pixels.
@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from companion.cards.payload import parse_sticker
+from companion.sim.scene import fits, release_scene_caches, render_table
 from companion.vision.layouts import GridLayout, RowLayout
-from companion.vision.scene import fits, release_scene_caches, render_table
 
 BEST_PX_PER_MODULE = 3.6      # a well-mounted camera (hardware/camera.md)
 LEAST_PX_PER_MODULE = 1.0     # below this nothing reads; above it a layout is always drawn, never refused
@@ -51,7 +51,7 @@ class VirtualTable:
         layout = split_foreign(self.layout)[0] if layout is None else layout
         ppm = BEST_PX_PER_MODULE
         while ppm > LEAST_PX_PER_MODULE and not fits(layout, width=self.width, height=self.height, px_per_module=ppm,
-                                                     seed=self.seed, tilt=LOOK["tilt"],
+                                                     seed=self.seed, table="wood", tilt=LOOK["tilt"],
                                                      perspective=LOOK["perspective"], jitter=LOOK["jitter"]):
             ppm = round(ppm - 0.1, 2)
         return ppm

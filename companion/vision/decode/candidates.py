@@ -1,0 +1,107 @@
+"""Sticker candidates: places in a frame dense with module-sized contrast, about square, with the
+size of the code they may hold."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.decode.image import crop, half
+
+MIN_PPM, MAX_PPM = 1.4, 9.0        # pixels per module the candidate search looks for
+CANDIDATE_CONTRAST = 36            # mean 3x3 grey-level range (half-size image) that marks code texture
+WELL_LIT = 200                     # the 99th percentile grey level from which a frame counts as well lit
+LEAST_LIGHT = 0.35                 # the threshold goes no lower than this share (a covered lens is noise)
+SIZE_BIAS = 1.25                   # the search's code size / the true size (docs/vision.md)
+_K3 = np.ones((3, 3), np.uint8)
+
+
+@dataclass
+class Candidate:
+    x: float          # centre, image pixels
+    y: float
+    r: float          # about half the code's side, pixels (the search measures codes SIZE_BIAS too big)
+    cut: float = 0.0  # half the side of the first cut, when known better than from ``r`` (a known code)
+
+    @property
+    def ppm(self) -> float:
+        """The module size as the search measures it (SIZE_BIAS times the true one): what picks the ways."""
+        return 2 * self.r / 21
+
+
+def _contrast(small: np.ndarray) -> float:
+    """The code texture's contrast threshold for this frame: CANDIDATE_CONTRAST in a well-lit frame,
+    lower in proportion in a dim one (a sticker's black-to-white range shrinks with the light)."""
+    # every 8th pixel each way is enough for a percentile (docs/vision.md)
+    counts = np.bincount(small[::8, ::8].ravel(), minlength=256).cumsum()
+    light = int(np.searchsorted(counts, 0.99 * counts[-1]))        # the 99th percentile grey level
+    return CANDIDATE_CONTRAST * min(1.0, max(light / WELL_LIT, LEAST_LIGHT))
+
+
+def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.ndarray | None = None
+                    ) -> list[Candidate]:
+    """Places that look like a sticker code: a patch dense with module-sized contrast, about square.
+
+    Local contrast (the 3x3 grey-level range, averaged over about 6x6) is measured on a half-size image
+    (``small``, when the caller has it); a code's modules make a solid patch of it, while a card edge
+    or a line of text makes a thin band. The distance to the patch's edge peaks in the middle of each
+    code (even where a code's patch touches a card edge), which gives its centre and size.
+    ``size_hint``: the side of codes already read in this frame, which narrows the search."""
+    h, w = gray.shape
+    if small is None:
+        small = half(gray)
+    grad = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, _K3)
+    # averaged over about 6x6 half-size pixels, and the patches' shapes measured, at quarter size: a
+    # code is still 9+ pixels across there
+    f = 4
+    texture = cv2.blur(cv2.resize(grad, (w // f, h // f), interpolation=cv2.INTER_AREA), (3, 3))
+    mask = cv2.threshold(texture, _contrast(small), 1, cv2.THRESH_BINARY)[1]
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    lo = 21 * MIN_PPM / f / 2 * 0.6 + 0.5
+    hi = 21 * MAX_PPM / f / 2 + 2
+    if size_hint:
+        lo = max(lo, size_hint / f / 2 * 0.55)
+        hi = min(hi, size_hint / f / 2 * 1.6 + 2)
+    peaks = cv2.bitwise_and(cv2.compare(dist, cv2.dilate(dist, _K3), cv2.CMP_GE), cv2.inRange(dist, lo, hi))
+    # (16-bit labels: a quarter-size frame holds far fewer than 65,536 separate peaks)
+    n, labels, _stats, centroids = cv2.connectedComponentsWithStats(peaks, connectivity=8, ltype=cv2.CV_16U)
+    peaks = peaks > 0
+    if n <= 1:
+        return []
+    vals = np.zeros(n, np.float32)
+    # a peak is a plateau: every pixel of one holds its neighbours' maximum, so all hold one value
+    vals[labels[peaks]] = dist[peaks]
+    # the strongest peak first; a weaker one within 0.9 of the stronger's value is the same code
+    order = np.argsort(-vals[1:], kind="stable") + 1
+    v, c = vals[order], centroids[order]
+    x, y = c[:, 0].astype(np.float32), c[:, 1].astype(np.float32)
+    # (two n x n sums, not one n x n x 2 array summed over its last axis: numpy reduces a short last
+    # axis slowly, and busy card art makes hundreds of peaks)
+    d2 = np.subtract.outer(x, x) ** 2 + np.subtract.outer(y, y) ** 2
+    near = d2 < (0.9 * v[:, None]) ** 2          # near[i, j]: j lies within reach of i (v[i] >= v[j])
+    gone = np.zeros(len(order), bool)
+    kept = []
+    for i in range(len(order)):
+        if not gone[i]:
+            kept.append(i)
+            gone |= near[i]
+    # patch half-width = code half-side + about half the averaging window's reach
+    return [Candidate(float(c[i, 0]) * f + (f - 1) / 2, float(c[i, 1]) * f + (f - 1) / 2,
+                      max(2.0, float(v[i]) - 0.5) * f) for i in kept]
+
+
+def isotropy(gray: np.ndarray, c: Candidate) -> float:
+    """1 when the grey-level edges around ``c`` run every way (a code's modules), near 0 when they run
+    one way (a line of text, a card edge, wood grain)."""
+    patch = crop(gray, c.x, c.y, 0.9 * c.r)[0].astype(np.float32)
+    if patch.shape[0] < 3 or patch.shape[1] < 3:
+        return 0.0
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1)
+    xx, yy, xy = float((gx * gx).mean()), float((gy * gy).mean()), float((gx * gy).mean())
+    trace = xx + yy
+    return 2 * math.sqrt(max(xx * yy - xy * xy, 0.0)) / trace if trace else 0.0
+

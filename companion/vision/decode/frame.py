@@ -1,0 +1,215 @@
+"""One frame: the plain full-frame pass, then sticker candidates where it read nothing, each cut out
+and read; codes already confirmed re-checked where they were; one entry per code."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from companion.cards.payload import parse_sticker
+from companion.vision.decode import readers
+from companion.vision.decode.candidates import SIZE_BIAS, Candidate, find_candidates, isotropy
+from companion.vision.decode.cuts import KNOWN_CUT, Job, read_jobs, ways
+from companion.vision.decode.image import gray as to_gray
+from companion.vision.decode.image import half
+from companion.vision.decode.readers import Hit, read_plain
+from companion.vision.decode.readers import backend as pick_backend
+
+SAME_PLACE = 0.5         # two reads closer than this many code sides are one code
+TOO_SMALL = 0.55         # candidates smaller than this share of the upper quartile's size are skipped
+PLAUSIBLE_SIZE = 0.7     # a second try only for candidates at least this share of the codes read
+PLAUSIBLE_ISOTROPY = 0.5
+
+
+@dataclass(frozen=True)
+class Detection:
+    payload: str                                  # the decoded text
+    corners: tuple[tuple[float, float], ...]      # 4 points, image pixels, the code's corners
+    center: tuple[float, float]
+    card: object | None = None                    # the card it names: set by vision.identify, never by the decoder
+
+    @property
+    def size(self) -> float:
+        """The code's side in pixels (mean of its four edges)."""
+        c = self.corners
+        return sum(math.dist(c[i], c[i - 1]) for i in range(4)) / 4
+
+
+@dataclass
+class DecodeResult:
+    codes: list[Detection]    # payloads of sticker form TC:<DECK>:<N> (a deck may or may not know them)
+    foreign: list[Detection]  # any other barcode text
+
+    def __iter__(self):
+        return iter(self.codes)
+
+    def __len__(self):
+        return len(self.codes)
+
+
+def decode(image: np.ndarray, *, known: Sequence[Detection] = (), upscale: bool = True,
+           decoder: str | None = None) -> DecodeResult:
+    """Every code truly decoded in one frame (BGR or grey): at least every code of the plain
+    full-frame pass, and the small stickers it misses. ``known``: codes confirmed in earlier frames;
+    ``upscale``: search, cut out and upscale sticker candidates (the default); without it, the plain
+    pass alone (and known codes re-checked in plain crops); ``decoder``: "zxing-cpp" (default) or
+    "pyzbar"."""
+    backend = pick_backend(decoder)
+    plain, cuts, _left = decode_gray(to_gray(image), backend, known, upscale, want_left=False)
+    return result(dedupe(plain, cuts))
+
+
+def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upscale: bool, want_left: bool
+                ) -> tuple[list[Hit], list[Hit], list[Job]]:
+    """The plain pass's hits and the cuts' hits in one frame, and (``want_left``, for bursts) the jobs
+    that still look like an unread code."""
+    known = list(known)
+    if min(gray.shape) < 21:
+        return [], [], []      # no QR code fits: the smallest has 21 modules a side
+    if not upscale:
+        plain = read_plain(gray, backend)
+        jobs = [_known_job(k) for k in known if not _seen(k, plain)]
+        return plain, [h for hs, _nearly in read_jobs(gray, jobs, backend, 0, plain=True) for h in hs], []
+    # the plain pass runs on the other thread while this one searches for candidates
+    pending_plain = readers.other_reader().submit(read_plain, gray, backend) if readers.TWO_READERS else None
+    hint = statistics.median(k.size for k in known) if known else None
+    cands = find_candidates(gray, hint, half(gray))
+    plain = pending_plain.result() if pending_plain else read_plain(gray, backend)
+    jobs = [_known_job(k) for k in known if not _seen(k, plain)]
+    # candidates only where the plain pass read nothing and no known code is being re-checked
+    pending = [Hit("", k.corners) for k in known]
+    # Stickers on one table are one size, and most candidates are stickers: much smaller ones are card
+    # text or art; and where the plain pass read stickers, they give the size
+    least = TOO_SMALL * _upper_quartile([c.r for c in cands]) if cands else 0.0
+    sides = [h.side for h in plain if parse_sticker(h.text) is not None]
+    lo, hi = _size_range(statistics.median(sides)) if sides else (least, math.inf)
+    for c in cands:
+        if lo <= c.r <= hi and not _covered(c, plain) and not _explained(c, pending):
+            jobs.append(Job(c))
+    if not jobs:
+        return plain, [], []
+    hits: list[Hit] = []
+    found = read_jobs(gray, jobs, backend, 0)
+    for hs, _nearly in found:
+        hits += hs
+    unread = [(j, nearly) for j, (hs, nearly) in zip(jobs, found) if not hs and not _explained(j.cand, hits)]
+    read_sizes = [j.cand.ppm for j, (hs, _nearly) in zip(jobs, found) if hs and not j.known]
+    ref = statistics.median(read_sizes) if read_sizes else (
+        statistics.median(k.size for k in known) / 21 * SIZE_BIAS if known else None)
+    # more work (a second way, or fusing a burst) only for places of a plausible size that look like
+    # a code (the look is tested last: it costs as much as a small read). Most candidates on a table
+    # are stickers; where the places left outnumber the stickers the cuts read, they are mostly card
+    # art that looks like code texture, and in a single frame only those where the decoder found a
+    # code it could not decode get a second way (art is never found as one)
+    again = [(j, nearly) for j, nearly in unread
+             if (j.known or ref is None or j.cand.ppm >= PLAUSIBLE_SIZE * ref)
+             and (want_left or len(ways(j.cand.ppm)) > 1)]
+    if not want_left and len(again) > len(read_sizes):
+        again = [(j, nearly) for j, nearly in again if nearly]
+    again = [j for j, _nearly in again if _looks_like_code(gray, j)]
+    left = []
+    if again:
+        for j, (hs, _nearly) in zip(again, read_jobs(gray, again, backend, 1)):
+            hits += hs
+            if not hs:
+                left.append(j)
+    return plain, hits, left
+
+
+def _seen(k: Detection, hits: Sequence[Hit]) -> bool:
+    """A known code read again, at its place."""
+    return any(h.text == k.payload and (h.center[0] - k.center[0]) ** 2 + (h.center[1] - k.center[1]) ** 2
+               < (0.5 * h.side) ** 2 for h in hits)
+
+
+def _known_job(k: Detection) -> Job:
+    """A known code's re-check: a cut of KNOWN_CUT code sides where it was."""
+    size = max(4.0, k.size)
+    return Job(Candidate(k.center[0], k.center[1], size / 2 * SIZE_BIAS, cut=KNOWN_CUT * size / 2 + 3), known=True)
+
+
+def _upper_quartile(xs: list[float]) -> float:
+    """numpy's 75th percentile (linear between the two nearest), without numpy's cost on a short list."""
+    xs = sorted(xs)
+    k = 0.75 * (len(xs) - 1)
+    i = int(k)
+    return xs[i] + (xs[min(i + 1, len(xs) - 1)] - xs[i]) * (k - i)
+
+
+def _size_range(side: float) -> tuple[float, float]:
+    """The candidate sizes (``r``) that a code of this side gives: the search measures codes SIZE_BIAS
+    too big, give or take a third, and to its quarter-size grid (4 pixels)."""
+    return SIZE_BIAS * side / 2 * 0.65 - 4, SIZE_BIAS * side / 2 * 1.35 + 4
+
+
+def _covered(c: Candidate, hits: Sequence[Hit]) -> bool:
+    """The candidate's centre lies on a code read (its square and a module of quiet zone): a part of
+    that code, or the code itself."""
+    for h in hits:
+        margin = h.side / 21
+        # the centre's distance from each edge's line, signed by side (a mirrored code runs the other way)
+        d = []
+        for (px, py), (qx, qy) in zip(h.corners, h.corners[1:] + h.corners[:1]):
+            ex, ey = qx - px, qy - py
+            d.append((ex * (c.y - py) - ey * (c.x - px)) / (math.hypot(ex, ey) or 1.0))
+        if min(d) >= -margin or max(d) <= margin or _explained(c, [h]):
+            return True
+    return False
+
+
+def _looks_like_code(gray: np.ndarray, job: Job) -> bool:
+    return job.known or isotropy(gray, job.cand) >= PLAUSIBLE_ISOTROPY
+
+
+def _explained(c: Candidate, hits: Sequence[Hit]) -> bool:
+    for h in hits:
+        if (c.x - h.center[0]) ** 2 + (c.y - h.center[1]) ** 2 < (0.5 * h.side + 0.3 * c.r) ** 2:
+            return True
+    return False
+
+
+def _near(a: Hit, b: Hit) -> bool:
+    return ((a.center[0] - b.center[0]) ** 2 + (a.center[1] - b.center[1]) ** 2
+            < (SAME_PLACE * max(a.side, b.side)) ** 2)
+
+
+def dedupe(plain: list[Hit], cuts: list[Hit]) -> list[Hit]:
+    """One entry per code on the table. The plain pass's hits stand as the decoder gave them (so the
+    result holds every one of them), and a cut's read at the place of one adds nothing. Among the
+    cuts' reads, the same text twice at one place is one code (corners averaged); two texts at one
+    place contradict each other, and neither is reported."""
+    cuts = [h for h in cuts if not any(_near(h, p) for p in plain)]
+    if not cuts:
+        return list(plain)
+    c = np.array([h.center for h in cuts])
+    side = np.array([h.side for h in cuts])
+    # near[i, j]: hits i and j lie at one place
+    near = (((c[:, None, :] - c[None, :, :]) ** 2).sum(axis=2)
+            < (SAME_PLACE * np.maximum(side[:, None], side)) ** 2).tolist()    # lists: read one by one
+    groups: list[list[Hit]] = []
+    firsts: list[int] = []          # each group's first hit, which the others are measured from
+    for i, h in enumerate(cuts):
+        for g, first in zip(groups, firsts):
+            if near[i][first]:
+                g.append(h)
+                break
+        else:
+            groups.append([h])
+            firsts.append(i)
+    out = list(plain)
+    for g in groups:
+        if len({h.text for h in g}) > 1:
+            continue
+        out.append(g[0] if len(g) == 1 else Hit(g[0].text, np.mean([h.corners for h in g], axis=0).tolist()))
+    return out
+
+
+def result(hits: list[Hit]) -> DecodeResult:
+    codes, foreign = [], []
+    for h in hits:
+        (codes if parse_sticker(h.text) is not None else foreign).append(Detection(h.text, h.corners, h.center))
+    return DecodeResult(codes, foreign)
