@@ -257,6 +257,10 @@ def _add(args) -> int:
     except ValidationError as e:
         err = e.errors()[0]
         raise BadInput("--" + str(err["loc"][0]).replace("_", "-"), err["msg"].removeprefix("Value error, ")) from None
+    same = next((e for e in deck.entries() if facts_of(e) == facts_of(entry)), None)
+    if same is not None:
+        raise BadInput(f"deck add {deck.id}", f"deck {deck.id} already has this card, as number {same.n}: "
+                                              f"{_facts(same)}")
     spec = deck.spec.model_copy(update={"cards": [*deck.spec.cards, entry]})
     try:
         DeckFile.model_validate(spec.model_dump())
