@@ -43,7 +43,8 @@ class Report:
         return {"steps": self.steps, "presses": self.presses, "screens_visited": len(self.screens),
                 "screens": dict(sorted(self.screens.items())), "faults_injected": dict(self.faults),
                 "actions_stored": self.actions_stored, "games_started": self.games_started,
-                "replay_checks": self.replay_checks, "table_tidied": self.tidied, "games_ended_by_players": self.games_ended,
+                "replay_checks": self.replay_checks, "table_tidied": self.tidied,
+                "games_ended_by_players": self.games_ended,
                 "unexpected_errors": len(self.errors),
                 "errors": self.errors[:20]}
 
@@ -113,7 +114,7 @@ def run_chaos(steps: int, seed: int = 1, press_rate: float = 0.25, size=(800, 48
     handler = _Errors(report)
     logging.getLogger().addHandler(handler)
     real_time = store_log.time
-    store_log.time = type("WallClock", (), {"time": staticmethod(clocks.wall)})
+    store_log.time = type("WallClock", (), {"time": staticmethod(clocks.wall)})  # type: ignore[assignment]
     camera_until = disk_until = -1
     seen_games: set = set()
     rate = press_rate

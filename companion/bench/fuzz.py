@@ -29,8 +29,10 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from companion.paths import PROJECT_ROOT, assets_dir
 
@@ -42,7 +44,7 @@ DOCS = PROJECT_ROOT / "docs"
 class Case:
     input: str
     argv: list[str] | None = None     # a command line for companion.cli.main
-    call: object = None               # or a callable() -> (exit code, stderr) for non-CLI inputs
+    call: Callable[[], tuple[int, str]] | None = None   # or () -> (exit code, stderr) for non-CLI inputs
     names: tuple[str, ...] = ()       # an exit-2 message must name one of these (the file, the option)
     note: str = ""                    # what was done to the input, for a report
 
@@ -106,7 +108,7 @@ def run_case(case: Case) -> Outcome:
                     code = main(case.argv)
                 except SystemExit as e:       # argparse: --help, or a mistyped option
                     code = e.code if isinstance(e.code, int) else 2
-            else:
+            elif case.call is not None:
                 code, message = case.call()
                 if message:
                     print(message, file=sys.stderr)
@@ -171,8 +173,9 @@ def random_value(rng: random.Random, keys: list[str], depth: int = 0):
         return rng.choice(keys + ["", " ", "TC:EXH20:017", "TC:DEMO:001", "TC:DEMO:999", "TC:NOPE:1", "TC::",
                                   "x" * 10_000, "Ana", "é\u0301", "\u0000", "🂡", "a\nb", "-753", "1969"])
     if kind in (7, 8):
-        return "".join(chr(rng.choice((rng.randrange(32, 127), rng.randrange(0x10000)))) for _ in range(rng.randrange(12))) \
-            .encode("utf-8", "replace").decode("utf-8", "replace")
+        text = "".join(chr(rng.choice((rng.randrange(32, 127), rng.randrange(0x10000))))
+                       for _ in range(rng.randrange(12)))
+        return text.encode("utf-8", "replace").decode("utf-8", "replace")
     if kind == 9:
         return [random_value(rng, keys, depth + 1) for _ in range(rng.choice((0, 1, 2, 5, 30)))]
     if kind == 10:
@@ -200,7 +203,9 @@ def mutate_json(doc, rng: random.Random, keys: list[str]):
     doc = json.loads(json.dumps(doc))
     notes = []
     for _ in range(rng.randint(1, 3)):
-        parent, key, path = None, None, []
+        parent: Any = None
+        key: Any = None
+        path: list = []
         node = doc
         while isinstance(node, (dict, list)) and node and rng.random() < 0.8:
             parent = node
@@ -299,7 +304,8 @@ def _ak_table(rng: random.Random) -> dict:
 def make_score(game: str):
     def make(rng: random.Random, folder: Path) -> Case:
         if game == "exhibition":
-            seed = json.loads((DOCS / "exhibition" / rng.choice(("table.json", "solo.json"))).read_text(encoding="utf-8"))
+            name = rng.choice(("table.json", "solo.json"))
+            seed = json.loads((DOCS / "exhibition" / name).read_text(encoding="utf-8"))
         else:
             seed = _ak_table(rng)
         if rng.random() < 0.25:
@@ -338,7 +344,8 @@ def make_deck_csv(rng: random.Random, folder: Path) -> Case:
             elif op == "drop" and len(rows) > 1:
                 del rows[r]
             elif op == "header":
-                rows[0] = [rng.choice(("n", "year", "año", "icons", "title", "nope", "", "N", "continent")) for _ in rows[0]]
+                names = ("n", "year", "año", "icons", "title", "nope", "", "N", "continent")
+                rows[0] = [rng.choice(names) for _ in rows[0]]
             else:
                 rows[r] = rows[r] + [rng.choice(CELLS)] * rng.randint(1, 3)
             notes.append(op)
@@ -395,7 +402,8 @@ def make_deck_json(rng: random.Random, folder: Path) -> Case:
 
 def _toml_value(rng: random.Random) -> str:
     return rng.choice(('""', '"es"', '"xx"', '"usb:0"', '"files:/nope"', "true", "0", "-1", "17", "27", "28", "1e308",
-                       "inf", "-inf", "nan", "0.0001", "1979-05-27T07:32:00Z", "[1, 2]", "{a = 1}", "99999999999999999999",
+                       "inf", "-inf", "nan", "0.0001", "1979-05-27T07:32:00Z", "[1, 2]", "{a = 1}",
+                       "99999999999999999999",
                        '"' + "9" * 50 + '"', "'''\n'''", "[[[[1]]]]", "0x1F", "1_000"))
 
 
@@ -486,11 +494,12 @@ def make_image_bytes(rng: random.Random, w: int, h: int) -> tuple[bytes, str]:
     gen = np.random.default_rng(rng.randrange(2 ** 32))
     if kind == "sticker":
         import cv2
+
         from companion.vision.stickers import make_sticker_matrix
         m = np.pad(make_sticker_matrix(f"TC:DEMO:{rng.randint(1, 999):03d}"), 4)      # with its quiet zone
         img = cv2.resize(np.where(m, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
     elif kind.endswith("16"):
-        shape = (h, w) if kind == "grey16" else (h, w, 3)
+        shape: tuple[int, ...] = (h, w) if kind == "grey16" else (h, w, 3)
         img = gen.integers(0, 65536, shape, dtype=np.uint16)
     else:
         shape = {"grey": (h, w), "bgr": (h, w, 3), "bgra": (h, w, 4), "bool": (h, w)}[kind]
@@ -589,11 +598,11 @@ def run_buttons(steps, hold: bool) -> tuple[int, str]:
     rig = _rig
     errors: list[str] = []
     old_time, old_hook = gpio.time, threading.excepthook
-    gpio.time = rig.clock
+    gpio.time = rig.clock  # type: ignore[assignment]  # the debouncer's clock, exact instead of slept
     threading.excepthook = lambda args: errors.append(f"{args.exc_type.__name__}: {args.exc_value}")
     try:
         rig.release_all()
-        presses = Counter()
+        presses: Counter[str] = Counter()
         for name, edge, wait in steps:
             rig.now += wait
             if edge == "press":
@@ -631,7 +640,8 @@ def run_buttons(steps, hold: bool) -> tuple[int, str]:
             if got != [want]:
                 errors.append(f"after the chatter, a clean press of {name.upper()} gave {got}, not [{want}]")
     finally:
-        gpio.time, threading.excepthook = old_time, old_hook
+        gpio.time = old_time
+        threading.excepthook = old_hook
     return (1, "; ".join(errors)) if errors else (0, "")
 
 
@@ -689,7 +699,8 @@ def run(args) -> int:
     if args.cases < 1:
         raise BadInput("--cases", f"{args.cases} is not a number of cases (1 or more)")
     if not (DOCS / "examples").is_dir():
-        raise BadInput(str(DOCS / "examples"), "the bundled examples are not here; run the bench from a source checkout")
+        raise BadInput(str(DOCS / "examples"),
+                       "the bundled examples are not here; run the bench from a source checkout")
     results = []
     with tempfile.TemporaryDirectory(prefix="companion-fuzz-") as tmp:
         os.environ["COMPANION_DATA"] = str(Path(tmp) / "data")   # decks the fuzz adds stay out of the user's
