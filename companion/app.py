@@ -62,6 +62,8 @@ def run(args) -> int:
         raise BadInput("--screenshots", "only with --autoplay N")
     if args.autoplay is not None and args.autoplay < 1:
         raise BadInput("--autoplay", "the number of turns must be 1 or more")
+    if args.seed < 0:
+        raise BadInput("--seed", f"{args.seed} is not a seed: use a whole number from 0 up")
     demo = args.demo or args.autoplay is not None
     size = _size(args.size)
     config = load_config()

@@ -162,3 +162,12 @@ def test_ranges_and_game_names_that_read_as_meant(capsys, tmp_path):
     one.write_text('{"type": "setup", "game": "timeline", "players": ["Ana"], "start": {"year": 1900}}\n')
     assert main(["replay", str(one)]) == 2
     assert "players: 1 player; " in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, where", [(["kiosk", "--autoplay", "2", "--seed", "-5"], "--seed"),
+                                         (["bench", "engine", "--games", "0"], "--games")])
+def test_bad_numbers_on_the_command_line_are_bad_input(argv, where, capsys):
+    from companion.cli import main
+
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith(where + ": ")

@@ -14,6 +14,7 @@ import json
 import random
 import time
 
+from companion.errors import BadInput
 from companion.games import random_play
 from companion.store import replay
 
@@ -40,6 +41,8 @@ def _long_setup(make, rng):
 
 
 def run(args) -> int:
+    if args.games < 1:
+        raise BadInput("--games", f"{args.games} is not a number of games: 1 or more")
     rng = random.Random(args.seed)
     rows: list[dict] = []
     for name, make in GAMES.items():
