@@ -124,8 +124,8 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
     threaded = (not autoplay) if threaded is None else threaded
     players = None
     if demo:
-        from companion.ui.demo import DemoCamera, DemoTable
         from companion.sim.virtual_table import VirtualTable
+        from companion.ui.demo import DemoCamera, DemoTable
         dtable = DemoTable(VirtualTable(1920, 1080, seed))   # a 5 x 5 grid with its gap rows needs 1080 rows
         table = table or TableFeed(DemoCamera(dtable), make_tracker, threaded=threaded, on_frame=dtable.apply)
         buttons, signals = None, NoSignals()

@@ -332,7 +332,7 @@ def check_buttons(config, pins: str = "auto") -> Check:
     if pins == "mock":
         from gpiozero.pins.mock import MockFactory
         Device.pin_factory = MockFactory()
-    opened = []
+    opened: list = []
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")       # gpiozero warns on each pin library it falls back from

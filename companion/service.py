@@ -164,4 +164,7 @@ def on_sigterm(stop: Callable[[], None]) -> Callable[[], None]:
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
     previous = signal.signal(signal.SIGTERM, lambda _signum, _frame: stop())
-    return lambda: signal.signal(signal.SIGTERM, previous)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, previous)
+    return restore

@@ -18,8 +18,8 @@ os.environ.setdefault("COMPANION_DATA", tempfile.mkdtemp(prefix="companion-scree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pygame  # noqa: E402
-
 from board_kiosk import Detection, choose, detection, make_kiosk, press, start_game  # noqa: E402
+
 from companion.games.base import refusal  # noqa: E402
 from companion.inputs.commands import NEXT, OK  # noqa: E402
 
@@ -30,8 +30,8 @@ def photograph(k, feed, board: str) -> None:
     import cv2
 
     from companion.cards.decks import resolve
-    from companion.vision.layouts import BoardLayout
     from companion.sim.scene import render_table
+    from companion.vision.layouts import BoardLayout
 
     scene = render_table(BoardLayout(board, dict(feed.board)), width=1280, height=720, px_per_module=1.4, seed=2,
                          hands=0, foreign_codes=0)

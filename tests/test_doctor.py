@@ -15,7 +15,6 @@ from companion.cli import main
 from companion.config import Config
 
 
-
 def by_name(checks):
     return {c.name: c for c in checks}
 

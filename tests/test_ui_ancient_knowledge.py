@@ -3,8 +3,8 @@ played by a fake board feed (tests/board_kiosk.py), what the screen says read th
 ``Kiosk.texts()``."""
 
 import pytest
-
 from board_kiosk import choose, detection, drawn, make_kiosk, press, start_game
+
 from companion.games.base import refusal
 from companion.inputs.commands import NEXT, OK, UNDO
 from companion.ui.games.ancient_knowledge import _codes

@@ -2,8 +2,8 @@
 fake board feed (tests/board_kiosk.py), and what the screen says read through ``Kiosk.texts()``."""
 
 import pytest
-
 from board_kiosk import BoardFeed, choose, detection, drawn, make_kiosk, press, start_game
+
 from companion.inputs.commands import NEXT, OK, UNDO
 
 # the market as dealt: six columns of three (EXH20 sticker number = year - 1899; 46 is the white

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from companion.errors import BadInput
-from companion.vision.boards import (draw_board, find_board, load_board, locate_board, marker_image, spot_of)
+from companion.vision.boards import draw_board, find_board, load_board, locate_board, marker_image, spot_of
 
 PPM = 2.0               # board pixels per mm in the flat rendering
 

@@ -4,10 +4,9 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.decode import DecodeResult, Detection, decode, decode_burst, decoder_status
-from companion.vision.decode import cuts, frame, readers
-from companion.vision.layouts import GridLayout, RowLayout
 from companion.sim.scene import FreeLayout, demo_codes, render_sequence, render_table
+from companion.vision.decode import DecodeResult, Detection, cuts, decode, decode_burst, decoder_status, frame, readers
+from companion.vision.layouts import GridLayout, RowLayout
 
 
 def _close(det, truth, tol):

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from companion.sim.scene import FreeLayout, demo_codes, render_table
 from companion.vision.layouts import GridLayout, RowLayout
 from companion.vision.reading_order import reading_order
-from companion.sim.scene import FreeLayout, demo_codes, render_table
 
 
 @dataclass

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from companion import cli
-from companion.vision.layouts import GridLayout, RowLayout
 from companion.sim.scene import demo_codes, render_sequence, render_table
+from companion.vision.layouts import GridLayout, RowLayout
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 import zxingcpp
 
-from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
 from companion.sim.scene import FreeLayout, demo_codes, render_sequence, render_table
+from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
 from companion.vision.stickers import make_sticker_matrix
 
 CLEAN = dict(blur=0, noise=0, jpeg=None, glare=0, light=0, tilt=0, perspective=0, jitter=0)

@@ -13,8 +13,17 @@ from companion.cards.decks import resolve
 from companion.vision import tracker as tr
 from companion.vision.boards import draw_board, load_board
 from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
-from companion.vision.tracker import (CardPlaced, CardPlacedInGrid, CardPlacedOnSpot, CardRemoved, ForeignCode,
-                                      TableDiffers, TableMatches, Tracker, UnknownSticker)
+from companion.vision.tracker import (
+    CardPlaced,
+    CardPlacedInGrid,
+    CardPlacedOnSpot,
+    CardRemoved,
+    ForeignCode,
+    TableDiffers,
+    TableMatches,
+    Tracker,
+    UnknownSticker,
+)
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,17 @@ gap of the cooperative grid, a spot of a turned and tilted board, hands, foreign
 
 import pytest
 
-from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
 from companion.sim.scene import render_sequence, render_table
-from companion.vision.tracker import (CardPlaced, CardPlacedInGrid, CardPlacedOnSpot, ForeignCode, TableMatches,
-                                      Tracker, UnknownSticker)
+from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
+from companion.vision.tracker import (
+    CardPlaced,
+    CardPlacedInGrid,
+    CardPlacedOnSpot,
+    ForeignCode,
+    TableMatches,
+    Tracker,
+    UnknownSticker,
+)
 
 W, H = 1280, 720
 

@@ -6,11 +6,11 @@ set_layout(layout), read()."""
 import numpy as np
 import pytest
 
+from companion.sim import virtual_table
+from companion.sim.scene import demo_codes
 from companion.vision.decode import decode
 from companion.vision.layouts import GridLayout, RowLayout
 from companion.vision.reading_order import reading_order
-from companion.sim import virtual_table
-from companion.sim.scene import demo_codes
 
 GRID = [demo_codes(5, "HIST", 1 + 5 * r) if r % 2 == 0 else [None, f"TC:HIST:{100 + r:03d}", None, None, None]
         for r in range(9)]

@@ -86,9 +86,9 @@ def _spec(kind: str, ppm: float, seed: int) -> dict:
     """What one scene holds (decided here, cheaply; drawn in a worker)."""
     import numpy as np
 
+    from companion.sim.scene import FreeLayout, fits
     from companion.vision.boards import load_board
     from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
-    from companion.sim.scene import FreeLayout, fits
 
     rng = np.random.default_rng([seed, int(ppm * 10), KINDS.index(kind)])
     pool = _payload_pool()

@@ -13,7 +13,6 @@ from companion.errors import BadInput, read_json
 from companion.games import registry
 
 
-
 def add_arguments(parser) -> None:
     parser.add_argument("game", metavar="GAME", help=f"the game: {', '.join(registry.scorable())}")
     parser.add_argument("table", metavar="TABLE.json", help="the table as it lies (format: shared/spec/cli.md)")

@@ -174,6 +174,7 @@ def open_buttons(pins: ButtonPins, outputs: OutputPins, stream: CommandStream):
     except Exception as e:  # gpiozero raises several kinds when no pin library is usable
         log.warning("no GPIO buttons (%s: %s); the keyboard and touch screen stand in", type(e).__name__, e)
         return None, NoSignals()
+    signals: Signals | NoSignals
     try:
         signals = Signals(outputs)
     except Exception as e:

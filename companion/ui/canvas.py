@@ -108,7 +108,7 @@ class Canvas:
         surf = RENDERED.get(shown, px, bold, tuple(color))
         rect = surf.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
         self.surface.blit(surf, rect)
-        self.drawn.append(Drawn(shown, role, tuple(rect), cut=shown != s))
+        self.drawn.append(Drawn(shown, role, (rect.x, rect.y, rect.w, rect.h), cut=shown != s))
         return rect
 
     def wrap(self, s: str, px: int, bold: bool, width: int) -> list[str]:
@@ -175,7 +175,7 @@ class Canvas:
             used.union_ip(r)
             y += line_h
         text = " ".join(shown) if cut else s        # whole: the message as given, line breaks and all
-        self.drawn.append(Drawn(text, role, tuple(used), cut=cut))
+        self.drawn.append(Drawn(text, role, (used.x, used.y, used.w, used.h), cut=cut))
         return used
 
     # -- shapes --------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ class KeypadScreen(Screen):
     typing = True
     keys: list[str] = []
     columns = 10
-    key_size = theme.LARGE
+    key_size: float = theme.LARGE
     note_colour = theme.WARN
 
     def __init__(self, kiosk):

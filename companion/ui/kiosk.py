@@ -11,6 +11,7 @@ import logging
 import time
 import traceback
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -18,9 +19,12 @@ from companion.i18n import Text
 from companion.inputs.commands import MENU, QUIT, TEXT, Command, CommandStream
 from companion.inputs.gpio import NoSignals
 from companion.paths import data_dir
-from companion.ui.canvas import Canvas
 from companion.ui import screens  # noqa: F401  (registers every screen by name)
+from companion.ui.canvas import Canvas
 from companion.ui.screen import ScreenStack
+
+if TYPE_CHECKING:
+    from companion.ui.session import GameSession
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +43,9 @@ class Kiosk:
         self.clock = clock
         self.save_settings = save_settings  # callable(config): write the settings file
         self.stack = ScreenStack(self)
-        self.session = None                 # companion.ui.session.GameSession while a game is on
+        self.session: GameSession | None = None      # while a game is on
+        self.buttons: Any = None            # the GPIO buttons (app.build), closed at the end
+        self.cafe: Any = None               # the café publisher, when the settings name a broker
         self.running = True
         self.last: Canvas | None = None
         self.last_input = clock()
@@ -82,9 +88,8 @@ class Kiosk:
             return
         idle = now - self.last_input > self.config.kiosk.idle_minutes * 60
         if idle and top.name != "attract" and not self.game_in_progress():
-            self.stack.reset("attract")
+            top = self.stack.reset("attract")
             self.last_input = now
-            top = self.stack.top
         top.update(now)
         if top.name == "fault:camera" and len(self.stack.screens) > 1:
             # the table screen under it keeps reading the camera, and takes it away when pictures come
@@ -107,6 +112,8 @@ class Kiosk:
 
     def screen_key(self) -> str:
         top = self.stack.top
+        if top is None:
+            return "none"
         phase = getattr(top, "phase", "")
         return f"{top.name}-{phase}" if phase else top.name
 

@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 import pygame
 
-from companion.i18n import N_
+from companion.i18n import N_, Msg
 from companion.inputs.commands import MENU, NEXT, OK, UNDO, Command
-from companion.ui import theme
 from companion.play.choice import Choice
+from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
 
 BUTTON_LABELS = {NEXT: N_("NEXT"), OK: N_("OK"), UNDO: N_("UNDO"), MENU: N_("MENU")}
@@ -23,9 +23,11 @@ BUTTON_COLOURS = {NEXT: theme.INFO, OK: theme.CORRECT, UNDO: theme.WARN, MENU: t
 
 class Screen:
     name = "screen"
-    typing = False            # True while the keyboard types letters (a name)
+    typing: bool = False      # True while the keyboard types letters (a name)
     opens_menu = True         # MENU opens the menu over this screen (and its box says so)
-    title = ""                # msgid or Text for the title bar
+    @property
+    def title(self) -> Msg:   # a msgid or Text for the title bar ("": none); a screen may compute it
+        return ""
 
     def __init__(self, kiosk):
         self.kiosk = kiosk

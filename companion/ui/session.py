@@ -26,7 +26,7 @@ class GameSession:
 
     # -- starting and resuming -----------------------------------------------------------------
     @classmethod
-    def start(cls, store, view, setup_line: dict) -> "GameSession":
+    def start(cls, store, view, setup_line: dict) -> GameSession:
         engine = view.engine()
         state = engine.setup(setup_line)      # BadInput before anything is stored
         complete = getattr(engine, "complete_setup", None)
@@ -36,7 +36,7 @@ class GameSession:
         return cls(store, game_id, view, setup_line, state, [])
 
     @classmethod
-    def resume(cls, store) -> "GameSession | None":
+    def resume(cls, store) -> GameSession | None:
         """The game that was in progress when the kiosk stopped, at the same turn, or None."""
         from companion.ui.games import view_for_setup
 

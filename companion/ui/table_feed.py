@@ -58,9 +58,9 @@ class TableFeed:
     def poll(self) -> Reading | None:
         """The newest reading not yet handed out, or None."""
         if not self.threaded:
-            reading = self._read_once()
-            self.camera_lost = reading.lost
-            return reading
+            once = self._read_once()
+            self.camera_lost = once.lost
+            return once
         with self._lock:
             reading, self._latest = self._latest, None
         if reading is not None and reading.generation != self._generation:
@@ -90,7 +90,8 @@ class TableFeed:
         if frame is None:
             return Reading(generation, lost="no picture")
         if self.tracker is None:
-            proposals, detections = [], []
+            proposals: list = []
+            detections: list = []
         else:
             proposals = list(self.tracker.feed(frame))
             detections = list(getattr(self.tracker, "detections", []) or [])

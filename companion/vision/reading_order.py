@@ -19,7 +19,7 @@ the same chaining with the image's axes.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -13,12 +13,12 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.games import registry
 from companion.games.base import refusal
 from companion.games.explained import ScoreRow  # noqa: F401  (the views' score sheets)
-from companion.games import registry
 from companion.i18n import N_, Msg, Text
 
-VIEWS: dict[str, "GameView"] = {}
+VIEWS: dict[str, GameView] = {}
 
 
 Choices = list[tuple[Msg, Any]]   # a menu: (label, what choosing it does)
@@ -209,7 +209,7 @@ def view_for(key: str) -> GameView:
     return VIEWS[key]
 
 
-def view_for_setup(setup_line: dict) -> "GameView | None":
+def view_for_setup(setup_line: dict) -> GameView | None:
     """The view that plays a stored game (its setup line), e.g. after a restart."""
     _load()
     for view in VIEWS.values():

@@ -18,8 +18,8 @@ from functools import lru_cache
 import pygame
 
 from companion.games.ancient_knowledge.catalog import catalog
-from companion.games.base import refusal
 from companion.games.ancient_knowledge.score import explained_rows
+from companion.games.base import refusal
 from companion.i18n import N_, Text, translate
 from companion.ui.canvas import Literal
 from companion.ui.games import Ask, BoardView, Choices, Option, ScoreRow, TurnInfo, Verdict, known_cards, register

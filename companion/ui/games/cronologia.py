@@ -8,10 +8,10 @@ from companion.cards.model import year_label
 from companion.games.base import refusal
 from companion.i18n import N_, Text
 from companion.ui.canvas import Literal
-from companion.words import Words
 from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._draw import grid_of_cards
 from companion.ui.games.timeline import RowGameView, card_of, title_of, tr
+from companion.words import Words
 
 LEVELS_COMPETITIVE = [("medio", N_("medio (6 cards)")), ("iniciado", N_("iniciado (4 cards)")),
                       ("experto", N_("experto (8 cards)"))]

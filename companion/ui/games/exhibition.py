@@ -21,8 +21,14 @@ from companion.games.base import refusal
 from companion.games.exhibition.board import CONTINENTS, DEPOT, OVERLAYS, SHOWCASES, board, default_layout
 from companion.games.exhibition.cards import DECADES, card_json, coloured, label, parse, same_card
 from companion.games.exhibition.score import explained_rows
-from companion.games.exhibition.words import (OVERLAY_NAMES, SHOWCASE_NAMES, continent_text,
-                                               fits_words, spot_text, spot_words)
+from companion.games.exhibition.words import (
+    OVERLAY_NAMES,
+    SHOWCASE_NAMES,
+    continent_text,
+    fits_words,
+    spot_text,
+    spot_words,
+)
 from companion.i18n import N_, Msg, Text, translate
 from companion.ui.canvas import Literal
 from companion.ui.games import Ask, BoardView, Choices, Option, ScoreRow, TurnInfo, Verdict, known_cards, register

@@ -10,7 +10,7 @@ from companion.i18n import N_, Text
 from companion.inputs.commands import NEXT, OK
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
-from companion.ui.screen import draw_hints, screen, Screen
+from companion.ui.screen import Screen, draw_hints, screen
 
 SLIDES = [
     (N_("Lay your cards on the table"), N_("A camera above the table reads the small code on every card.")),

@@ -10,7 +10,7 @@ from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, OK, UNDO
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
-from companion.ui.screen import screen, Screen
+from companion.ui.screen import Screen, screen
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO
 from companion.store.log import is_store_error
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
-from companion.ui.screen import ListChoice, screen, Screen
+from companion.ui.screen import ListChoice, Screen, screen
 
 
 @screen("history")

@@ -7,7 +7,7 @@ from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO
 from companion.ui import theme
 from companion.ui.canvas import Canvas
 from companion.ui.games import available_views
-from companion.ui.screen import ListChoice, screen, Screen
+from companion.ui.screen import ListChoice, Screen, screen
 
 
 @screen("picker")

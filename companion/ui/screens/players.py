@@ -9,8 +9,8 @@ from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
-from companion.ui.screen import ListChoice, screen, Screen
 from companion.ui.keypad import DELETE, DONE, KeypadScreen
+from companion.ui.screen import ListChoice, Screen, screen
 
 PRESET_NAMES = ["Ana", "Bruno", "Carla", "David", "Elena", "Fran", "Gala", "Hugo", "Inés", "Jorge",
                 "Lucía", "Mario", "Nuria", "Óscar", "Pilar", "Raúl"]
@@ -39,7 +39,7 @@ class PlayersScreen(Screen):
         return f"row{self.focus}"
 
     def rows(self) -> list[tuple]:
-        rows = [("count", Text(N_("Players: {n}"), {"n": self.count}))]
+        rows: list[tuple] = [("count", Text(N_("Players: {n}"), {"n": self.count}))]
         for i in range(self.count):
             rows.append((("name", i), Text(N_("Player {n}: {name}"), {"n": i + 1, "name": self.names[i]})))
         for o in self.opts:
@@ -131,7 +131,7 @@ class NameScreen(Screen):
         super().__init__(kiosk)
         self.form, self.index = form, index
         taken = set(form.names[: form.count]) - {form.names[index]}
-        items = [(Literal(n), n) for n in PRESET_NAMES if n not in taken]
+        items: list[tuple] = [(Literal(n), n) for n in PRESET_NAMES if n not in taken]
         items.append((Text(N_("Type a name…")), None))
         current = form.names[index]
         focus = next((i for i, (_, v) in enumerate(items) if v == current), 0)

@@ -11,7 +11,7 @@ from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, UNDO
 from companion.ui import theme
 from companion.ui.canvas import Canvas
-from companion.ui.screen import screen, Screen
+from companion.ui.screen import Screen, screen
 
 
 @screen("score")

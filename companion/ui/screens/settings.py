@@ -11,7 +11,7 @@ from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO, Command
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
 from companion.ui.keypad import DELETE, DONE, KeypadScreen
-from companion.ui.screen import screen, Screen
+from companion.ui.screen import Screen, screen
 
 IDLE_CHOICES = [2, 5, 10, 15, 30, 60]
 
@@ -162,12 +162,13 @@ class CafeFieldScreen(KeypadScreen):
         super().__init__(kiosk)
         self.field = field
         self.value = getattr(kiosk.config.cafe, field)
-        self.upper = False
+        self.shift(False)
 
-    @property
-    def keys(self):
-        shown = self.characters.upper() if self.upper else self.characters
-        return list(shown) + [SHIFT, DELETE, DONE]
+    def shift(self, upper: bool) -> None:
+        """Capitals or not: the keys shown (and typed) change with it."""
+        self.upper = upper
+        shown = self.characters.upper() if upper else self.characters
+        self.keys = list(shown) + [SHIFT, DELETE, DONE]
 
     @property
     def title(self):
@@ -180,7 +181,7 @@ class CafeFieldScreen(KeypadScreen):
         if ch == "\b":
             self.value = self.value[:-1]
         elif ch == SHIFT:
-            self.upper = not self.upper
+            self.shift(not self.upper)
         elif len(self.value) < 200 and ch.isprintable():
             self.value += ch
 

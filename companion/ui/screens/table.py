@@ -21,7 +21,7 @@ class TableScreen(Screen):
 
     def __init__(self, kiosk, new_game: dict | None = None):
         super().__init__(kiosk)
-        self.preview = None               # pygame surface of the last camera picture
+        self.preview: pygame.Surface | None = None   # the last camera picture
         self.preview_scale = 1.0
         self.turns = TurnController(kiosk, new_game)
 
@@ -134,7 +134,8 @@ class TableScreen(Screen):
         c.surface.blit(img, dest)
         k = s * self.preview_scale
         expected = set(self.view.codes_on_table(self.session)) if self.session else set()
-        for d in (self.turns.reading.detections if self.turns.reading else []):
+        seen: list = self.turns.reading.detections if self.turns.reading else []
+        for d in seen:
             corners = getattr(d, "corners", None)
             if corners is None:
                 continue
@@ -170,7 +171,7 @@ class TableScreen(Screen):
                         role="proposal-help")
         elif p == "refused":
             c.warn_mark((inner.x + c.px(28), inner.centery), c.px(26))
-            c.paragraph(Text(N_("Not recorded: {reason}"), {"reason": self.turns.refused_reason.render(c.lang)}),
+            c.paragraph(Text(N_("Not recorded: {reason}"), {"reason": render(self.turns.refused_reason or '', c.lang)}),
                         (inner.x + c.px(70), inner.y, inner.w - c.px(70), inner.h), theme.BODY, theme.WARN, bold=True,
                         role="refused", valign="middle")
         elif p == "reset":

@@ -3,7 +3,7 @@ it leaves unread fused from every frame (aligned, upscaled onto one grid and ave
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
