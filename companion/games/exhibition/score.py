@@ -33,7 +33,7 @@ from companion.games.exhibition.board import (
 from companion.games.exhibition.cards import DECADES, Card, coloured, decade, fixed, label, parse
 from companion.games.exhibition.options import Options, parse_options
 from companion.games.exhibition.rules import Context, Exhibit, claims_against, exhibit_problem
-from companion.games.exhibition.words import OVERLAY_NAMES, SHOWCASE_NAMES, fits_words
+from companion.games.exhibition.words import OVERLAY_NAMES, SHOWCASE_NAMES, fits_words, runs
 from companion.games.explained import ScoreRow, sheet_lines
 from companion.i18n import N_, Literal, Text
 from companion.words import Words, later
@@ -466,13 +466,7 @@ def _line(label_text: str, points: int, indent: int = 2) -> str:
 
 def decade_runs(decades: list[int], dash: str = "-") -> str:
     """[1900, 1910, 1920, 1950] -> '1900s-1920s, 1950s' (the kiosk draws an en dash)."""
-    runs: list[list[int]] = []
-    for d in decades:
-        if runs and d == runs[-1][-1] + 10:
-            runs[-1].append(d)
-        else:
-            runs.append([d])
-    return ", ".join(f"{r[0]}s" if len(r) == 1 else f"{r[0]}s{dash}{r[-1]}s" for r in runs) or dash
+    return ", ".join(f"{r[0]}s" if len(r) == 1 else f"{r[0]}s{dash}{r[-1]}s" for r in runs(decades, 10)) or dash
 
 
 def explained_rows(entry: dict, solo: bool, layout: Layout) -> list[ScoreRow]:

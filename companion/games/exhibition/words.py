@@ -35,15 +35,20 @@ def fits_words(spots: list[str], layout, lang: str) -> str:
         by_key.setdefault(key, []).append(index + 1)
     out = []
     for key, numbers in by_key.items():
-        runs: list[list[int]] = []
-        for n in numbers:
-            if runs and n == runs[-1][-1] + 1:
-                runs[-1].append(n)
-            else:
-                runs.append([n])
         name = spot_text(f"{key}[0]", layout).params["showcase"].render(lang)
-        out.append(name + " " + ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs))
+        out.append(name + " " + ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs(numbers, 1)))
     return ", ".join(out)
+
+
+def runs(values: list[int], step: int) -> list[list[int]]:
+    """[1, 2, 3, 5] with step 1 -> [[1, 2, 3], [5]]: consecutive values grouped."""
+    out: list[list[int]] = []
+    for v in values:
+        if out and v == out[-1][-1] + step:
+            out[-1].append(v)
+        else:
+            out.append([v])
+    return out
 
 
 def continent_text(k: str) -> Words:
