@@ -18,18 +18,20 @@ from cafe_support import (  # noqa: F401  (the fixture broker)
     broker_fixture,
     companion,
     kiosk_process,
+    needs,
     needs_mosquitto,
+    require,
     wait_until,
 )
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
-pytestmark = [needs_mosquitto, pytest.mark.skipif(not (CHROMIUM and DRIVER),
-                                                  reason="chromium and chromium-driver are not installed (./dev.sh)")]
+pytestmark = [needs_mosquitto, needs(not (CHROMIUM and DRIVER), "chromium and chromium-driver are not installed")]
 
 
 @pytest.fixture
 def browser(tmp_path):
+    require(not (CHROMIUM and DRIVER), "chromium and chromium-driver are not installed")
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 

@@ -192,7 +192,10 @@ def parse_cards(text: str, name: str, game: str, deck_id: str, known: Sequence[C
     cards: list[CardEntry] = []
     for r, fields in entries:
         if "n" not in fields:
-            same = number_of.get(facts_of(CardEntry.model_validate({**fields, "n": 1}))) if _valid(fields) else None
+            try:
+                same = number_of.get(facts_of(CardEntry.model_validate({**fields, "n": 1})))
+            except ValidationError:
+                same = None             # a bad row: validated below, where its error names the row
             if same is not None and same not in used:
                 fields["n"] = same
             else:
@@ -254,11 +257,3 @@ def _cell(e: CardEntry, col: str) -> str:
     if isinstance(value, bool):
         return "yes" if value else ""
     return "" if value is None else str(value)
-
-
-def _valid(fields: dict) -> bool:
-    try:
-        CardEntry.model_validate({**fields, "n": 1})
-    except ValidationError:
-        return False
-    return True

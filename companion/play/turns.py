@@ -48,6 +48,7 @@ class TurnController:
         self.setup_note: Text | None = None
         self.pending: dict | None = None  # the proposed action line
         self.judged: tuple[dict, list, Any] | None = None   # (line, events, what the view needs from before)
+        self.ending: Text | None = None   # who won, when the judged action ended the game (worked out once)
         self.verdict_at = 0.0
         self.after_verdict = "watch"
         self.table_note: Text | None = None
@@ -132,7 +133,7 @@ class TurnController:
         if p == "propose":
             return {UNDO: N_("misread"), OK: N_("confirm")}
         if p == "verdict":
-            return {OK: N_("see the score") if self.game_end() else N_("next turn")}
+            return {OK: N_("see the score") if self.ending else N_("next turn")}
         if p == "effect":
             return {NEXT: N_("next choice"), OK: N_("choose")}
         if p in ("reset", "refused"):
@@ -266,6 +267,7 @@ class TurnController:
         correct = self.view.is_correct(events)
         if correct is not None:
             self.host.signals.verdict(correct)
+        self.ending = self.game_end()
         self.verdict_at = self.now
         self.phase = "verdict"
         self.expect()
@@ -372,6 +374,7 @@ class TurnController:
             self.judged = (line, events, self.view.context(self.session))
             self.after_verdict = "watch"
             self.host.signals.verdict(False)
+            self.ending = None
             self.verdict_at = self.now
             self.phase = "verdict"
             return

@@ -190,7 +190,7 @@ class TableScreen(Screen):
         elif v.correct is False:
             c.cross_mark(centre, radius)
         x = centre[0] + radius + c.px(24)
-        end = self.turns.game_end()
+        end = self.turns.ending
         headline = end or v.headline          # the winner first; the card's verdict follows in words
         c.paragraph(headline, (x, rect.y + c.px(20), rect.right - x - c.px(20), radius * 2 + c.px(8)), theme.HUGE,
                     theme.ACCENT if end else colour, bold=True, role="verdict", valign="middle")
