@@ -141,7 +141,8 @@ def test_dry_run_again_on_an_installed_pi_skips_what_is_done(tmp_path):
                  "/opt/companion/venv exists", "keeping the existing /var/lib/companion/config.toml",
                  "/etc/companion/config.toml -> /var/lib/companion/config.toml",
                  "/etc/systemd/system/companion-kiosk.service is up to date",
-                 "/etc/systemd/journald.conf.d/companion.conf is up to date", "/etc/logrotate.d/companion is up to date",
+                 "/etc/systemd/journald.conf.d/companion.conf is up to date",
+                 "/etc/logrotate.d/companion is up to date",
                  "/usr/local/bin/companion is up to date"):
         assert said in out.stdout, said
     # the program is still copied and pip-installed: that is how an update (git pull) reaches the Pi
@@ -210,7 +211,8 @@ def test_dry_run_fresh_for_bookworm_and_trixie(tmp_path, codename, zbar, other, 
 
 def test_an_installed_trixie_pi_with_libzbar0t64_needs_no_packages(tmp_path):
     root, env, calls = make_pi(tmp_path, installed=True, codename="trixie")
-    (tmp_path / "bin" / "dpkg-query").write_text('#!/bin/sh\n[ "$3" = libzbar0 ] && exit 1\necho "install ok installed"\n')
+    (tmp_path / "bin" / "dpkg-query").write_text(
+        '#!/bin/sh\n[ "$3" = libzbar0 ] && exit 1\necho "install ok installed"\n')
     out = run_script(env, "--dry-run")
     assert out.returncode == 0, out.stderr
     assert "all 31 packages are installed" in out.stdout

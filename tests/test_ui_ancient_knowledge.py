@@ -237,7 +237,8 @@ def play_through_the_kiosk(k, feed, lines) -> None:
             elif line["prompt"] == "timeline" and value == "done":
                 choose(k, "Pass on the rest")
             else:
-                choose(k, catalog().name(label) if isinstance(label, str) and label in catalog().builders else str(label))
+                known = isinstance(label, str) and label in catalog().builders
+                choose(k, catalog().name(label) if known else str(label))
             if k.stack.top.name == "table" and k.stack.top.phase == "verdict":
                 press(k, OK)
         else:

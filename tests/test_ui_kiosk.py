@@ -225,7 +225,9 @@ def test_touch_is_the_same_as_the_buttons():
 
 def test_keyboard_map():
     from companion.inputs.keys import key_command
-    ev = lambda key, uni="": pygame.event.Event(pygame.KEYDOWN, key=key, unicode=uni, mod=0)
+    def ev(key, uni=""):
+        return pygame.event.Event(pygame.KEYDOWN, key=key, unicode=uni, mod=0)
+
     assert key_command(ev(pygame.K_RETURN)).kind == OK
     assert key_command(ev(pygame.K_SPACE, " ")).kind == OK
     assert key_command(ev(pygame.K_BACKSPACE)).kind == UNDO

@@ -140,7 +140,8 @@ def test_spot_names_match_the_games():
     exh = load_board("exhibition")
     from companion.games.exhibition.board import board as exhibition_board
     b = exhibition_board()
-    want = [f"{s.key}[{i}]" for s in b.showcases for i in range(s.spots)] + [f"depot[{i}]" for i in range(b.depot.spots)]
+    want = [f"{s.key}[{i}]" for s in b.showcases for i in range(s.spots)]
+    want += [f"depot[{i}]" for i in range(b.depot.spots)]
     assert sorted(exh.spot_names) == sorted(want)
     ak = load_board("ancient-knowledge")
     from companion.games.ancient_knowledge.state import ARTIFACT_SLOTS, ROWS, ZONES

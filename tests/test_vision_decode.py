@@ -16,8 +16,8 @@ def _close(det, truth, tol):
 @pytest.mark.parametrize("ppm,layout,seed", [
     (3.3, RowLayout(demo_codes(15, "HIST")), 1),
     (2.7, RowLayout(demo_codes(18, "HIST", 30)), 2),
-    (2.7, GridLayout([demo_codes(5, "HIST", 1 + 5 * r) if r % 2 == 0 else [None, None, f"TC:HIST:{100 + r:03d}", None, None]
-                      for r in range(9)]), 3),
+    (2.7, GridLayout([demo_codes(5, "HIST", 1 + 5 * r) if r % 2 == 0
+                      else [None, None, f"TC:HIST:{100 + r:03d}", None, None] for r in range(9)]), 3),
 ])
 def test_reads_every_sticker(ppm, layout, seed):
     scene = render_table(layout, px_per_module=ppm, seed=seed, foreign_codes=2)

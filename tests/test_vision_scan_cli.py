@@ -63,7 +63,7 @@ def test_bursts(pictures, capsys):
     (entry,) = json.loads(out)["images"]
     assert entry["files"] == [str(f) for f in files] and "file" not in entry
     assert [c["payload"] for c in entry["codes"]] == burst[0].payloads
-    for c, t in zip(entry["codes"], burst[0].truth):
+    for c, t in zip(entry["codes"], burst[0].truth, strict=True):
         assert abs(c["center"][0] - t.center[0]) < 3 and abs(c["center"][1] - t.center[1]) < 3
 
 

@@ -1,5 +1,7 @@
 """Camera sources: every kind of camera.source, and a camera that goes away and comes back."""
 
+from itertools import pairwise
+
 import cv2
 import numpy as np
 import pytest
@@ -79,7 +81,7 @@ def test_the_wait_between_attempts_grows_and_is_capped():
             src.read()
     gaps = np.diff(attempts)
     assert gaps[0] <= 1.0 and gaps[-1] == pytest.approx(sources.MAX_BACKOFF_S, abs=0.25)
-    assert all(b >= a - 1e-9 for a, b in zip(gaps, gaps[1:]))
+    assert all(b >= a - 1e-9 for a, b in pairwise(gaps))
     cam.plugged = True
     clock.t += sources.MAX_BACKOFF_S
     assert src.read() is not None
@@ -213,7 +215,8 @@ def test_a_picture_that_vanished_is_camera_lost(tmp_path):
 
 @pytest.mark.parametrize("spec, words", [
     ("webcam", "is not a camera"), ("usb:x", "camera number"), ("picamera2:-1", "camera number"),
-    ("files:", "needs a path"), ("files:/nonexistent/x", "no such file"), ("files:/nonexistent/*.png", "no file matches"),
+    ("files:", "needs a path"), ("files:/nonexistent/x", "no such file"),
+    ("files:/nonexistent/*.png", "no file matches"),
     ("auto:3", "is not a camera"), ("", "is not a camera")])
 def test_bad_settings_are_bad_input(spec, words):
     with pytest.raises(BadInput) as e:

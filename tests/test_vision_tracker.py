@@ -283,7 +283,9 @@ def test_row_cases():
     assert row([a, b, c], [d, a, b, c]) == [CardPlaced(d, 0)]
     assert row([a, b, c], [a, b, c, d]) == [CardPlaced(d, 3)]
     assert row([], [d]) == [CardPlaced(d, 0)]
-    msg = lambda out: out[0].message.render("en")
+    def msg(out):
+        return out[0].message.render("en")
+
     assert msg(row([a, b, c], [a, c])) == "“First Olympic Games” (776 BC) is not seen in the row."
     assert msg(row([a, b, c], [a])).startswith("2 cards of the row are not seen")
     assert msg(row([a, b], [a, b, c, d])).startswith("2 cards lie in the row that were not there")
@@ -449,7 +451,7 @@ class BoardTable(FakeTable):
     def frame(self, blob=None, noise_seed=None):
         img = self.background.copy()
         rng = np.random.default_rng(7)
-        for payload, spot in self.cards.items():
+        for spot in self.cards.values():
             s = self.board.spot(spot)
             poly = np.int32([self.mm(x, y) for x, y in s.corners])
             cv2.fillConvexPoly(img, poly, (235, 235, 235))

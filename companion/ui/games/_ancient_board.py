@@ -19,7 +19,7 @@ KIND_NAMES = {"city": N_("city"), "megalith": N_("megalith"), "pyramid": N_("pyr
 
 
 def _tint(colour, share: float = 0.35):
-    return tuple(int(a * share + b * (1 - share)) for a, b in zip(colour, theme.CARD))
+    return tuple(int(a * share + b * (1 - share)) for a, b in zip(colour, theme.CARD, strict=True))
 
 
 def monument_tile(c: Canvas, rect: pygame.Rect, card: dict | None, highlight=None) -> None:

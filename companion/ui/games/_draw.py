@@ -40,7 +40,8 @@ def _year(c: Canvas, rect: pygame.Rect, year: str, size: float, role: str) -> fl
     number, _, era = year.partition(" ")
     whole_px = c.fit_size(year, size, True, room)
     # one line while it stays about as big as the number alone would be
-    if not era or (font(whole_px, True).size(year)[0] <= room and whole_px >= 0.85 * c.fit_size(number, size, True, room)):
+    number_px = c.fit_size(number, size, True, room)
+    if not era or (font(whole_px, True).size(year)[0] <= room and whole_px >= 0.85 * number_px):
         c.text(Literal(year), (rect.centerx, rect.y + rect.h * 0.42), size, theme.CARD_TEXT, bold=True,
                anchor="center", max_width=room, role=role)
         return rect.y + rect.h * 0.6

@@ -17,11 +17,12 @@ WHITE_CARD = (250, 250, 250)
 SHOWCASE_LABELS = {"one_continent": N_("One\nContinent"), "one_era": N_("One Era"), "plain": N_("Plain"),
                    "years_gap": N_("Years\nGap"), "mid_century": N_("Mid-\nCentury")}
 OVERLAY_LABELS = {"spread_the_years": N_("Spread\nthe Years"), "links": N_("Links"), "short_era": N_("Short Era"),
-                  "one_decade": N_("One\nDecade"), "antiquity": N_("Antiquity"), "unique_decades": N_("Unique\nDecades")}
+                  "one_decade": N_("One\nDecade"), "antiquity": N_("Antiquity"),
+                  "unique_decades": N_("Unique\nDecades")}
 
 
 def _tint(colour, share: float = 0.5):
-    return tuple(int(a * share + b * (1 - share)) for a, b in zip(colour, theme.CARD))
+    return tuple(int(a * share + b * (1 - share)) for a, b in zip(colour, theme.CARD, strict=True))
 
 
 def card_lines(card) -> tuple[str, str]:
@@ -58,8 +59,8 @@ def tile(c: Canvas, rect: pygame.Rect, card, highlight=None, role: str = "card")
                anchor="center", max_width=room, role=role + "-continent")
     else:
         one = f"{top} {bottom}" if card.white != "einstein" else bottom
-        c.text(Literal(one), (rect.centerx + c.px(2), rect.centery), max(16.0, min(20.0, rect.h / c.u * 0.7)), theme.CARD_TEXT,
-               bold=True, anchor="center", max_width=room, role=role)
+        c.text(Literal(one), (rect.centerx + c.px(2), rect.centery), max(16.0, min(20.0, rect.h / c.u * 0.7)),
+               theme.CARD_TEXT, bold=True, anchor="center", max_width=room, role=role)
 
 
 def _label(c: Canvas, msgid: str, rect: pygame.Rect, colour=theme.MUTED) -> None:

@@ -81,7 +81,8 @@ class AncientKnowledgeView(BoardView):
     # -- setup ---------------------------------------------------------------------------------
     def options(self):
         on_off = [(False, N_("off")), (True, N_("on"))]
-        return [Option("extra_card_late_seats", N_("7 cards for seats 3 and 4"), [(True, N_("on")), (False, N_("off"))]),
+        return [Option("extra_card_late_seats", N_("7 cards for seats 3 and 4"),
+                       [(True, N_("on")), (False, N_("off"))]),
                 Option("strict_hand_limit", N_("Strict hand limit"), on_off),
                 Option("timeline_effects_mandatory", N_("Timeline effects must be used"), on_off),
                 Option("archive_unbounded", N_("Archive more cards than tokens"), on_off),
@@ -218,7 +219,8 @@ class AncientKnowledgeView(BoardView):
             def prompt_for(chosen):
                 if not chosen:
                     return prompt
-                return Words(N_("{question} Chosen: {cards}."), {"question": prompt, "cards": ", ".join(map(name, chosen))})
+                return Words(N_("{question} Chosen: {cards}."),
+                             {"question": prompt, "cards": ", ".join(map(name, chosen))})
             return pick_several(prompt_for, candidates, pp["count"], lambda chosen: answer(list(chosen)))
         return None
 
@@ -371,8 +373,8 @@ class AncientKnowledgeView(BoardView):
         kind, player = line["type"], line["player"]
         card = name(line["card"]) if "card" in line else ""
         if kind in ("create", "place") and line.get("zone"):
-            cost = next((o["cost"] for o in self.create_costs(session, line["card"], player) if o["zone"] == line["zone"]),
-                        None) if kind == "create" else 0
+            costs = self.create_costs(session, line["card"], player) if kind == "create" else []
+            cost = next((o["cost"] for o in costs if o["zone"] == line["zone"]), None) if kind == "create" else 0
             return t(N_("{player} puts {card} in zone {zone}: it costs {cost} cards besides itself."), lang,
                      player=player, card=card, zone=line["zone"], cost=cost)
         if kind in ("create", "place"):
@@ -457,7 +459,8 @@ class AncientKnowledgeView(BoardView):
             "create": N_("{player} created {card}"), "learn": N_("{player} learnt {card}"),
             "search": N_("{player} searched"), "draw": N_("{player} drew {count}"),
             "discard": N_("{player} discarded {count}"), "hand": N_("{player}'s hand set to {count}"),
-            "knowledge": N_("{card}: knowledge {delta:+d}"), "lost_knowledge": N_("{player}: lost knowledge {delta:+d}"),
+            "knowledge": N_("{card}: knowledge {delta:+d}"),
+            "lost_knowledge": N_("{player}: lost knowledge {delta:+d}"),
             "move": N_("{card} moved to zone {zone}"), "place": N_("{player} placed {card}"),
             "destroy": N_("{card} left {player}'s board"), "to_past": N_("{card} went to {player}'s Past"),
             "gain_tech": N_("{player} took {card}"), "skip_decline": N_("{player} skips the Decline phase"),
@@ -532,7 +535,8 @@ class AncientKnowledgeView(BoardView):
             if len(winners) > 1:
                 headline = Text(N_("Shared first place: {names}"), {"names": ", ".join(winners)})
             else:
-                headline = Text(N_("{player} wins with {total} VP!"), {"player": winners[0], "total": scores[0]["total"]})
+                headline = Text(N_("{player} wins with {total} VP!"),
+                                {"player": winners[0], "total": scores[0]["total"]})
             rows = []
             for p in scores:
                 tied = [o for o in scores if o is not p and o["total"] == p["total"]]

@@ -110,7 +110,8 @@ class CronologiaCompetitiveView(RowGameView):
 
     def history_text(self, line, session, lang):
         if line.get("type") == "effect":
-            text = tr(N_("{player} used: {effect}"), lang, player=line["player"], effect=tr(ICON_NAMES[line["icon"]], lang))
+            effect = tr(ICON_NAMES[line["icon"]], lang)
+            text = tr(N_("{player} used: {effect}"), lang, player=line["player"], effect=effect)
             return Literal(text + (f" → {line['target']}" if line.get("target") else ""))
         return super().history_text(line, session, lang)
 
@@ -270,7 +271,8 @@ class CronologiaCooperativeView(GameView):
     # -- bar, board, score ---------------------------------------------------------------------
     def turn(self, session):
         s = session.summary()
-        extra = [Text(N_("♥ {lives}"), {"lives": s.get("lives")}), Text(N_("Score {score}"), {"score": s.get("score", 0)})]
+        extra = [Text(N_("♥ {lives}"), {"lives": s.get("lives")}),
+                 Text(N_("Score {score}"), {"score": s.get("score", 0)})]
         return TurnInfo(self.current(session) if s.get("status") == "in_progress" else None, s.get("round"),
                         dict(s.get("hands", {})), False, (), extra)
 

@@ -11,6 +11,7 @@ its reason and the spots where the card does fit. Log lines: docs/exhibition.md.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pygame
@@ -79,7 +80,7 @@ class ExhibitionView(BoardView):
             keys = ("one_continent", "one_era", "plain")
             if split == tuple(sizes[k] for k in keys):
                 continue
-            if all(b.showcase(k).min_spots <= n <= b.showcase(k).max_spots for k, n in zip(keys, split)):
+            if all(b.showcase(k).min_spots <= n <= b.showcase(k).max_spots for k, n in zip(keys, split, strict=True)):
                 splits.append((split, Literal("/".join(map(str, split + (sizes["years_gap"], sizes["mid_century"]))))))
         overlays = [(None, N_("none"))] + [(o, OVERLAY_NAMES[o]) for o in OVERLAYS]
         opts = [Option("secret_decade", N_("Secret Decade"), [(False, N_("off")), (True, N_("on"))]),
@@ -99,7 +100,7 @@ class ExhibitionView(BoardView):
             line["secret_decade"] = True
         split = options.get("layout")
         if split:
-            line["layout"] = dict(zip(("one_continent", "one_era", "plain"), split))
+            line["layout"] = dict(zip(("one_continent", "one_era", "plain"), split, strict=True))
         variations = {key: options[f"overlay:{key}"] for key in SHOWCASES if options.get(f"overlay:{key}")}
         if variations:
             line["variations"] = variations
@@ -121,11 +122,11 @@ class ExhibitionView(BoardView):
             return None, Text(N_("The camera sees {seen} of the {n} market cards."), {"seen": len(known), "n": per * n})
         by_x = sorted(known, key=lambda d: d.center[0])
         columns = [by_x[i * per:(i + 1) * per] for i in range(n)]
-        for a, b in zip(columns, columns[1:]):
+        for a, b in pairwise(columns):
             spread = max(max(d.center[0] for d in col) - min(d.center[0] for d in col) for col in (a, b))
             if min(d.center[0] for d in b) - max(d.center[0] for d in a) <= spread:
                 return None, Text(N_("The camera cannot tell the six columns apart: leave a gap between them."))
-        market = {k: [d.payload for d in col] for k, col in zip(CONTINENTS, columns)}
+        market = {k: [d.payload for d in col] for k, col in zip(CONTINENTS, columns, strict=True)}
         return market, Text(N_("Read all {n} market cards, six columns of {per}. Press OK to start."),
                             {"n": per * n, "per": per})
 
@@ -447,7 +448,8 @@ class ExhibitionView(BoardView):
             elif len(winners) > 1:
                 headline = Text(N_("Shared first place: {names}"), {"names": ", ".join(winners)})
             else:
-                headline = Text(N_("{player} wins with {total} FP!"), {"player": winners[0], "total": scores[0]["total"]})
+                headline = Text(N_("{player} wins with {total} FP!"),
+                                {"player": winners[0], "total": scores[0]["total"]})
             rows = []
             for p in scores:
                 b = p["breakdown"]

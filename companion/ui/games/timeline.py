@@ -3,6 +3,8 @@ hands are face down, so the engine only counts them. Also the base of Cronologí
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from companion.cards.decks import resolve
 from companion.cards.json_cards import parse_card
 from companion.cards.model import year_label
@@ -63,7 +65,7 @@ class RowGameView(GameView):
                               {"seen": len(known), "n": n})
         ordered = sorted(known, key=lambda d: d.center[0])
         cards = [d.card for d in ordered]
-        if any(a.year > b.year for a, b in zip(cards, cards[1:])):
+        if any(a.year > b.year for a, b in pairwise(cards)):
             return None, Text(N_("Put the starting cards in date order, earliest on the left."))
         label = ", ".join(year_label(c.year) for c in cards)
         return [d.payload for d in ordered], Text(N_("Read: {cards}. Press OK to start."), {"cards": label})

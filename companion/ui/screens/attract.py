@@ -14,8 +14,10 @@ from companion.ui.screen import Screen, draw_hints, screen
 
 SLIDES = [
     (N_("Lay your cards on the table"), N_("A camera above the table reads the small code on every card.")),
-    (N_("Right or wrong, at once"), N_("Place a card in the row: the companion tells everyone if it is in the right place, and why.")),
-    (N_("Turns, rounds and scores"), N_("It keeps whose turn it is, the cards in every hand, sudden death and the final score.")),
+    (N_("Right or wrong, at once"),
+     N_("Place a card in the row: the companion tells everyone if it is in the right place, and why.")),
+    (N_("Turns, rounds and scores"),
+     N_("It keeps whose turn it is, the cards in every hand, sudden death and the final score.")),
 ]
 SLIDE_SECONDS = 6.0
 DEMO_YEARS = [-753, 1066, 1492, 1969]
@@ -65,7 +67,7 @@ class AttractScreen(Screen):
                     align="center", role="slide-body")
         self.draw_cards(c, pygame.Rect(c.px(60), c.px(236), c.w - c.px(120), c.px(96)))
         pulse = 0.5 + 0.5 * math.sin((self.now - self.t0) * 3)
-        colour = tuple(int(a + (b - a) * pulse) for a, b in zip(theme.TEXT, theme.ACCENT))
+        colour = tuple(int(a + (b - a) * pulse) for a, b in zip(theme.TEXT, theme.ACCENT, strict=True))
         prompt = N_("Press OK to continue the game") if self.kiosk.game_in_progress() else N_("Press OK to start")
         c.text(prompt, (c.w // 2, c.px(385)), theme.TITLE, colour, bold=True, anchor="center",
                max_width=c.w - c.px(40), role="prompt")

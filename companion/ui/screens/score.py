@@ -77,7 +77,7 @@ class ScoreScreen(Screen):
         explain_w = area.w - label_w - value_w - c.px(18)
         heights = _row_heights(c, rows, explain_w, area.bottom - top - gap * (len(rows) - 1))
         y = top
-        for row, row_h in zip(rows, heights):
+        for row, row_h in zip(rows, heights, strict=True):
             r = pygame.Rect(area.x, y, area.w, row_h)
             y += row_h + gap
             c.box(r, theme.PANEL_HI if row.highlight else theme.PANEL)

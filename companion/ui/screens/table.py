@@ -116,9 +116,9 @@ class TableScreen(Screen):
             mark = "✗" if name in info.eliminated else str(n)
             parts.append(f"{name} {mark}")
         if parts:
-            c.text(Text(N_("Cards in hand: {hands}"), {"hands": " · ".join(parts)}), (rect.right - c.px(12), rect.centery),
-                   theme.SMALL, theme.TEXT, anchor="midright", max_width=max(c.px(60), rect.right - c.px(12) - x),
-                   role="hands")
+            c.text(Text(N_("Cards in hand: {hands}"), {"hands": " · ".join(parts)}),
+                   (rect.right - c.px(12), rect.centery), theme.SMALL, theme.TEXT, anchor="midright",
+                   max_width=max(c.px(60), rect.right - c.px(12) - x), role="hands")
 
     def draw_camera(self, c: Canvas, rect: pygame.Rect):
         c.box(rect, (0, 0, 0))
@@ -142,7 +142,8 @@ class TableScreen(Screen):
             pts = [(dest.x + x * k, dest.y + y * k) for x, y in corners]
             payload = getattr(d, "payload", "")
             known = getattr(d, "card", True) is not None
-            colour = theme.OUTLINE_BAD if not known else (theme.OUTLINE_OK if payload in expected else theme.OUTLINE_NEW)
+            colour = (theme.OUTLINE_BAD if not known
+                      else theme.OUTLINE_OK if payload in expected else theme.OUTLINE_NEW)
             pygame.draw.polygon(c.surface, colour, pts, max(2, c.px(2)))
         c.text(N_("camera"), (rect.x + c.px(6), rect.y + c.px(4)), theme.SMALL * 0.8, theme.MUTED, role="camera")
 
@@ -164,8 +165,8 @@ class TableScreen(Screen):
                 c.paragraph(self.table_note, (inner.x, inner.y + inner.h * 0.58, inner.w, inner.h * 0.42), theme.SMALL,
                             theme.WARN, role="table-note")
         elif p == "propose":
-            c.paragraph(self.view.describe(self.turns.pending, self.session, c.lang), (inner.x, inner.y, inner.w, inner.h * 0.62), theme.LARGE * 0.85, bold=True,
-                        role="proposal")
+            c.paragraph(self.view.describe(self.turns.pending, self.session, c.lang),
+                        (inner.x, inner.y, inner.w, inner.h * 0.62), theme.LARGE * 0.85, bold=True, role="proposal")
             c.paragraph(N_("OK if that is what happened, UNDO if the camera got it wrong."),
                         (inner.x, inner.y + inner.h * 0.66, inner.w, inner.h * 0.34), theme.SMALL, theme.MUTED,
                         role="proposal-help")
