@@ -37,6 +37,7 @@ from companion.print.pdf import (
     ICON_NAMES,
     PAPERS,
     PERIOD_NAMES,
+    checked_numbers,
     code_modules,
     draw_code,
     fit_text,
@@ -92,11 +93,7 @@ def make_cards(deck: Deck, out: str | Path, *, paper: str = "a4", numbers: list[
     if not layout:
         raise BadInput(deck.id, f"{spec.name} cards are the publisher's and are not printed here; print "
                                 f"stickers for your box instead: companion stickers {deck.id} --out stickers.pdf")
-    if paper not in PAPERS:
-        raise BadInput("--paper", f"{paper!r} is not one of {', '.join(PAPERS)}")
-    numbers = sorted(deck.cards) if numbers is None else numbers
-    if not numbers:
-        raise BadInput(deck.id, "the deck has no cards yet; add some with 'companion deck add'")
+    numbers = checked_numbers(deck, numbers, paper)
     register_fonts()
     entries = {e.n: e for e in deck.entries()}
     width, height = PAPERS[paper]

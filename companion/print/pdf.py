@@ -156,6 +156,16 @@ def fit_text(text: str, font: str, size: float, width: float) -> str:
     return text.rstrip() + "…"
 
 
+def checked_numbers(deck, numbers: list[int] | None, paper: str) -> list[int]:
+    """The cards to print (all of the deck when None), once the paper is known and there is at least one."""
+    if paper not in PAPERS:
+        raise BadInput("--paper", f"{paper!r} is not one of {', '.join(PAPERS)}")
+    numbers = sorted(deck.cards) if numbers is None else numbers
+    if not numbers:
+        raise BadInput(deck.id, "the deck has no cards yet; add some with 'companion deck add'")
+    return numbers
+
+
 def parse_numbers(spec: str | None, deck) -> list[int]:
     """``--only 17,23-30``: the card numbers to print (all of the deck when None)."""
     if spec is None:

@@ -31,6 +31,7 @@ from companion.print.pdf import (
     FONT_BOLD,
     PAPERS,
     card_caption,
+    checked_numbers,
     code_modules,
     draw_code,
     draw_ruler,
@@ -125,11 +126,7 @@ def make_sheets(deck: Deck, out: str | Path, *, size_mm: float = DEFAULT_SIZE_MM
         raise BadInput("--size", f"{size_mm:g} mm is outside 8 to 60 mm")
     if shape not in SHAPES:
         raise BadInput("--shape", f"{shape!r} is not one of {', '.join(SHAPES)}")
-    if paper not in PAPERS:
-        raise BadInput("--paper", f"{paper!r} is not one of {', '.join(PAPERS)}")
-    numbers = sorted(deck.cards) if numbers is None else numbers
-    if not numbers:
-        raise BadInput(deck.id, "the deck has no cards yet; add some with 'companion deck add'")
+    numbers = checked_numbers(deck, numbers, paper)
     register_fonts()
     entries = {e.n: e for e in deck.entries()}
     payloads = [format_payload(deck.id, n) for n in numbers]

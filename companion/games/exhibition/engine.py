@@ -33,12 +33,10 @@ from companion.games.exhibition.board import (
 from companion.games.exhibition.cards import Card, card_json, coloured, label, parse, same_card
 from companion.games.exhibition.options import parse_options
 from companion.games.exhibition.rules import Context, Exhibit, claims_against, hall_spots_for, placement_problem
-from companion.games.exhibition.score import Final, score_finals
+from companion.games.exhibition.score import GAME_ID, MAX_PLAYERS, Final, score_finals
 from companion.games.exhibition.state import GameState, Player, Turn, sort_column
 from companion.i18n import N_
 
-GAME_ID = "exhibition"
-MAX_PLAYERS = 5
 _SETUP_KEYS = ("type", "game", "players", "market", "stock", "first_player", "layout", "variations", "options",
                "secret_decade")
 
