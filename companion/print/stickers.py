@@ -30,6 +30,8 @@ from companion.print.pdf import (
     FONT,
     FONT_BOLD,
     PAPERS,
+    RULER_HEIGHT,
+    RULER_NOTE,
     card_caption,
     code_modules,
     draw_code,
@@ -143,7 +145,7 @@ def make_sheets(deck: Deck, out: str | Path, *, size_mm: float = DEFAULT_SIZE_MM
 
     width, height = PAPERS[paper]
     header_h = 18 * mm
-    ruler_h = 14 * mm
+    ruler_h = RULER_NOTE + RULER_HEIGHT + 2 * mm    # and a gap above it: the last captions stay clear of the box
     captions = {n: card_caption(entries[n], lang) for n in numbers}
     caption_h = 0.6 * mm + CAPTION_LINE * max(len(lines) for lines in captions.values())
     cell_w = size + GAP_X
@@ -173,7 +175,7 @@ def make_sheets(deck: Deck, out: str | Path, *, size_mm: float = DEFAULT_SIZE_MM
                 c.drawCentredString(x + size / 2, y - (k + 1) * CAPTION_LINE,
                                     fit_text(line, FONT, 4.6, size + GAP_X - 0.6 * mm))
             c.setFillColorRGB(0, 0, 0)
-        draw_ruler(c, MARGIN, MARGIN + 6 * mm, lang)
+        draw_ruler(c, MARGIN, MARGIN + RULER_NOTE, lang)
         c.showPage()
     try:
         c.save()
