@@ -58,8 +58,8 @@ def bundled_only():
     reload_decks()
 
 
-@pytest.mark.parametrize("deck_id,shape,size", [("DEMO", "square", 12), ("EXH20", "square", 12),
-                                                ("EXH20", "round", 15), ("HIST", "square", 12)])
+@pytest.mark.parametrize("deck_id,shape,size", [("DEMO", "square", DEFAULT_SIZE_MM), ("EXH20", "square", 12),
+                                                ("EXH20", "round", 15), ("HIST", "square", DEFAULT_SIZE_MM)])
 def test_every_sticker_decodes(tmp_path, deck_id, shape, size):
     deck = get_deck(deck_id)
     out = tmp_path / "stickers.pdf"
