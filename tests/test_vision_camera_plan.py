@@ -82,7 +82,7 @@ def test_the_documented_plans_read_stickers_that_fit_a_card(doc):
         camera_plan.add_arguments(args)
         a = args.parse_args(argv)
         r = camera_plan.plan(camera_plan._size(a.sensor, ""), a.hfov, a.height_cm, a.table_cm,
-                             camera_plan._size(a.capture, ""))
+                             camera_plan._size(a.capture or camera_plan.DEFAULT_CAPTURE, ""))
         assert r["sees_table"], (doc, argv)
         assert r["captures"][0]["smallest_mm"]["single_frames"] <= max(camera_plan.SIZES_MM), (doc, argv)
 
@@ -134,3 +134,16 @@ def test_plan_camera_reports_focus_and_the_camera_memory(capsys, tmp_path, monke
     assert r["focus"]["setting"] == "once" and r["streams"]["lores"] == [480, 270]
     assert main(["plan-camera", "--focus", "sharp"]) == 2
     assert capsys.readouterr().err.startswith("--focus: must be auto, once or the camera's distance")
+
+
+def test_the_picture_size_planned_is_the_settings_files(capsys, tmp_path, monkeypatch):
+    settings = tmp_path / "config.toml"
+    settings.write_text("[camera]\nwidth = 1920\nheight = 1080\n")
+    monkeypatch.setenv("COMPANION_CONFIG", str(settings))
+    rc, out, _ = _run(capsys, "--json")
+    assert rc == 0 and [c["size"] for c in json.loads(out)["captures"]] == [[1920, 1080], [2304, 1296], [4608, 2592]]
+    rc, out, _ = _run(capsys, "--capture", "4608x2592", "--json")
+    assert [c["size"] for c in json.loads(out)["captures"]] == [[4608, 2592], [2304, 1296]]
+    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "none.toml"))
+    rc, out, _ = _run(capsys, "--json")
+    assert [c["size"] for c in json.loads(out)["captures"]] == [[4608, 2592], [2304, 1296]]

@@ -50,9 +50,9 @@ def add_arguments(parser) -> None:
                         help=f"camera height above the table (default {DEFAULT_HEIGHT_CM:g} cm)")
     parser.add_argument("--table-cm", type=float, default=DEFAULT_TABLE_CM,
                         help=f"width of the play area the camera must see (default {DEFAULT_TABLE_CM:g} cm)")
-    parser.add_argument("--capture", default=DEFAULT_CAPTURE, metavar="WxH",
-                        help=f"picture size the kiosk reads (default {DEFAULT_CAPTURE}, the config default); "
-                             "the sensor's binned and full sizes are shown beside it")
+    parser.add_argument("--capture", metavar="WxH",
+                        help=f"picture size the kiosk reads (default: [camera] width x height of the settings "
+                             f"file, else {DEFAULT_CAPTURE}); the sensor's binned and full sizes are shown beside it")
     parser.add_argument("--focus", metavar="auto|once|CM",
                         help="the camera.focus to plan with (default: the settings file's, else auto)")
     parser.add_argument("--json", action="store_true", help="one JSON document")
@@ -128,17 +128,22 @@ def default_sticker_mm() -> float:
     return plan()["captures"][0]["smallest_mm"]["single_frames"]
 
 
+def _settings() -> CameraSettings:
+    """The settings file's [camera] (its defaults when the file is missing or broken: this command
+    plans, ``companion doctor`` checks the file)."""
+    from companion.config import load_config
+    try:
+        return load_config().camera
+    except BadInput:
+        return CameraSettings()
+
+
 def _focus(text: str | None):
-    """--focus, else camera.focus of the settings file (its default when the file is missing or broken:
-    this command plans, ``companion doctor`` checks the file)."""
+    """--focus, else camera.focus of the settings file."""
     from pydantic import ValidationError
 
-    from companion.config import CameraSettings, load_config
     if text is None:
-        try:
-            return load_config().camera.focus
-        except BadInput:
-            return CameraSettings().focus
+        return _settings().focus
     try:
         return CameraSettings(focus=text).focus
     except ValidationError as e:
@@ -175,10 +180,14 @@ def streams(capture, sensor) -> dict:
 
 
 def run(args) -> int:
-    result = plan(_size(args.sensor, "--sensor"), args.hfov, args.height_cm, args.table_cm,
-                  _size(args.capture, "--capture"))
+    if args.capture:
+        capture = _size(args.capture, "--capture")
+    else:
+        settings = _settings()
+        capture = (settings.width, settings.height)
+    result = plan(_size(args.sensor, "--sensor"), args.hfov, args.height_cm, args.table_cm, capture)
     result["focus"] = focus_plan(_focus(args.focus), args.height_cm)
-    result["streams"] = streams(_size(args.capture, "--capture"), _size(args.sensor, "--sensor"))
+    result["streams"] = streams(capture, _size(args.sensor, "--sensor"))
     if args.json:
         print(json.dumps(result))
     else:
