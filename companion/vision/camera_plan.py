@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import math
 
-from companion.config import CameraSettings
+from companion.config import CameraSettings, load_config
 from companion.errors import BadInput
 
 STICKER_MODULES = 28.9          # square sticker side in code modules (print/stickers.py StickerGeometry)
@@ -131,7 +131,6 @@ def default_sticker_mm() -> float:
 def _settings() -> CameraSettings:
     """The settings file's [camera] (its defaults when the file is missing or broken: this command
     plans, ``companion doctor`` checks the file)."""
-    from companion.config import load_config
     try:
         return load_config().camera
     except BadInput:
