@@ -25,7 +25,8 @@ COMMANDS = {
     "stickers": ("companion.print.stickers", "print a sheet of stickers for a deck (PDF)"),
     "cards": ("companion.print.cards", "print a print-and-play deck (PDF)"),
     "plan-camera": ("companion.vision.camera_plan", "pixels per sticker module for a camera and table"),
-    "bench": ("companion.bench", "speed and accuracy figures (engine, vision, kiosk, cafe)"),
+    "bench": ("companion.bench", "figures: speed and accuracy (engine, vision, kiosk, cafe), bad input and "
+                                 "failing parts (fuzz, chaos)"),
     "doctor": ("companion.doctor", "check camera, decoders, display, buttons, disk; say what to fix"),
     "cafe": ("companion.cafe.cli", "the café: every table on one live dashboard over MQTT (serve, simulate)"),
 }

@@ -8,8 +8,8 @@ idle_minutes = 10        # back to the attract screen after this long untouched 
 cafe_pin = ""            # set a PIN to lock settings and ending a game early (café mode)
 [camera]
 source = "auto"          # auto | picamera2 | usb:0 | virtual | files:/path/to/folder
-width = 1920
-height = 1080
+width = 4608             # the Camera Module 3's full sensor, so small stickers read (hardware/camera.md);
+height = 2592            # a webcam gives its nearest size
 focus = "auto"           # auto (continuous) | once (at start, then locked) | the camera's height in cm, e.g. 36
 mains_hz = 50            # 50 | 60: exposure steps that do not flicker under mains lights; 0: no flicker control
 [buttons]                # BCM pin numbers; see hardware/wiring.md
@@ -63,8 +63,8 @@ FOCUS_CM = (5, 500)         # a lens focused nearer than 5 cm or beyond 5 m is n
 
 class CameraSettings(_Section):
     source: str = "auto"
-    width: int = Field(1920, ge=320)
-    height: int = Field(1080, ge=240)
+    width: int = Field(4608, ge=320)      # the default sticker size is planned for this (vision/camera_plan.py)
+    height: int = Field(2592, ge=240)
     focus: str | float = "auto"
     mains_hz: Literal[0, 50, 60] = 50
 

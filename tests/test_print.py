@@ -1,5 +1,6 @@
 """Every code on every generated page decodes to the expected payload: at 300 dpi, and shrunk to what a
-camera above the table sees (about 3 pixels per code module, area interpolation, a mild blur)."""
+camera above the table sees at the camera plan's single-frame threshold (px/module; area interpolation,
+a mild blur)."""
 
 
 import cv2
@@ -12,10 +13,11 @@ from companion.cards.decks import get_deck, reload_decks
 from companion.print import pdf
 from companion.print.cards import CARD_W, CODE_SIZE, COLS, make_cards
 from companion.print.pdf import code_modules
-from companion.print.stickers import make_sheets
+from companion.print.stickers import DEFAULT_SIZE_MM, make_sheets
+from companion.vision.camera_plan import SINGLE_PPM
 
 DPI = 300
-PHOTO_PX_PER_MODULE = 3.0
+PHOTO_PX_PER_MODULE = SINGLE_PPM
 PHOTO_BLUR_SIGMA = 0.6
 
 
@@ -56,8 +58,8 @@ def bundled_only():
     reload_decks()
 
 
-@pytest.mark.parametrize("deck_id,shape,size", [("DEMO", "square", 12), ("EXH20", "square", 12),
-                                                ("EXH20", "round", 15), ("HIST", "square", 12)])
+@pytest.mark.parametrize("deck_id,shape,size", [("DEMO", "square", DEFAULT_SIZE_MM), ("EXH20", "square", 12),
+                                                ("EXH20", "round", 15), ("HIST", "square", DEFAULT_SIZE_MM)])
 def test_every_sticker_decodes(tmp_path, deck_id, shape, size):
     deck = get_deck(deck_id)
     out = tmp_path / "stickers.pdf"
@@ -148,3 +150,18 @@ def test_printed_exhibition_cards_use_the_kiosks_colour_blind_safe_continent_col
     assert cards.CONTINENT_COLOURS == _exhibition_board.CONTINENT_COLOURS == theme.CONTINENT_COLOURS
     okabe_ito = {(0, 158, 115), (230, 159, 0), (204, 121, 167), (240, 228, 66), (0, 114, 178), (86, 180, 233)}
     assert set(theme.CONTINENT_COLOURS.values()) == okabe_ito
+
+
+@pytest.mark.parametrize("size", [8, 10, DEFAULT_SIZE_MM, 15, 21, 40])
+def test_the_last_captions_stay_clear_of_the_ruler(tmp_path, size):
+    import pypdfium2.raw as pdfium_c
+
+    out = tmp_path / "stickers.pdf"
+    make_sheets(get_deck("HIST"), out, size_mm=size)
+    page = pdfium.PdfDocument(str(out))[0]
+    mm = 72 / 25.4
+    paths = [o.get_bounds() for o in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH])]
+    box = next(b for b in paths if abs(b[2] - b[0] - 20 * mm) < 1 and abs(b[3] - b[1] - 10 * mm) < 1)
+    captions = [o.get_bounds() for o in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_TEXT])
+                if abs(o.get_font_size() - 4.6) < 0.01]
+    assert captions and min(b[1] for b in captions) > box[3] + 0.5 * mm

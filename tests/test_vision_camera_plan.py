@@ -1,12 +1,20 @@
 """``companion plan-camera``: the geometry, the thresholds from the bench, and bad input."""
 
+import argparse
 import json
 import math
+import re
+import shlex
+from pathlib import Path
 
 import pytest
 
 from companion import cli
+from companion.config import CameraSettings
+from companion.print.stickers import DEFAULT_SIZE_MM
 from companion.vision import camera_plan
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run(capsys, *argv):
@@ -28,23 +36,71 @@ def test_numbers_for_a_simple_setup(capsys):
     assert math.isclose(first["px_per_mm"], 2.0)
     s20 = next(s for s in first["stickers"] if s["mm"] == 20)
     assert math.isclose(s20["px_per_module"], round(2.0 * 20 / 28.9, 2))
-    # 2.7 px/module at 2 px/mm: 2.7 * 28.9 / 2 = 39.0 mm, rounded up to the half millimetre
-    assert first["smallest_mm"] == {"single_frames": 39.5, "bursts": 32.0, "comfortable": 48.0}
+    # 2.2 px/module at 2 px/mm: 2.2 * 28.9 / 2 = 31.8 mm, rounded up to the half millimetre
+    assert first["smallest_mm"] == {"single_frames": 32.0, "bursts": 26.5, "comfortable": 48.0}
     assert [s["mm"] for s in first["stickers"]] == list(range(10, 26))
 
 
-def test_defaults_are_the_camera_module_3_wide(capsys):
+def test_defaults_are_the_camera_module_3_wide_at_the_kiosks_picture_size(capsys):
     rc, out, _ = _run(capsys)
     assert rc == 0
-    assert "4608x2592, 102 deg across" in out and "1920x1080" in out and "2304x1296" in out
+    assert "4608x2592, 102 deg across" in out and "2304x1296" in out
     assert "smallest sticker" in out and "Other heights" in out
     r = camera_plan.plan()
-    full = r["captures"][-1]
-    assert full["size"] == [4608, 2592]
-    # the printer's default: 12 mm stickers read at ~3 px/module when 4608 pixels span 64 cm
-    r64 = camera_plan.plan(height_cm=32 / math.tan(math.radians(51)))
-    twelve = next(s for s in r64["captures"][-1]["stickers"] if s["mm"] == 12)
-    assert abs(twelve["px_per_module"] - 2.99) < 0.02
+    settings = CameraSettings()
+    assert r["captures"][0]["size"] == [settings.width, settings.height] == [4608, 2592]
+    assert [c["size"] for c in r["captures"]] == [[4608, 2592], [2304, 1296]]
+
+
+def test_the_default_sticker_is_the_smallest_the_default_plan_reads_in_single_frames(capsys):
+    capture = camera_plan.plan()["captures"][0]
+    ppm = capture["px_per_mm"] * DEFAULT_SIZE_MM / camera_plan.STICKER_MODULES
+    assert ppm >= camera_plan.SINGLE_PPM
+    assert capture["px_per_mm"] * (DEFAULT_SIZE_MM - 0.5) / camera_plan.STICKER_MODULES < camera_plan.SINGLE_PPM
+    assert DEFAULT_SIZE_MM == 12.5
+    rc, out, _ = _run(capsys)
+    assert f"smallest sticker {DEFAULT_SIZE_MM:g} mm for single frames" in out.split("\n\n")[2].splitlines()[0]
+    with pytest.raises(SystemExit):
+        cli.main(["stickers", "--help"])
+    assert "(default 12.5: the smallest square the default camera plan" in " ".join(capsys.readouterr().out.split())
+
+
+def _plan_camera_lines(text: str) -> list[list[str]]:
+    """The arguments of every ``companion plan-camera`` example of a document (options in [ ] too;
+    a line with a placeholder such as ``--height-cm CM`` is a pattern, not an example)."""
+    lines = [shlex.split(m.replace("[", " ").replace("]", " "))
+             for m in re.findall(r"companion plan-camera([^`#\n]*)", text)]
+    return [argv for argv in lines if not any(a.isupper() for a in argv)]
+
+
+@pytest.mark.parametrize("doc", ["README.md", "hardware/camera.md", "docs/decks.md"])
+def test_the_documented_plans_read_stickers_that_fit_a_card(doc):
+    examples = _plan_camera_lines((ROOT / doc).read_text())
+    assert examples
+    for argv in examples:
+        args = argparse.ArgumentParser()
+        camera_plan.add_arguments(args)
+        a = args.parse_args(argv)
+        r = camera_plan.plan(camera_plan._size(a.sensor, ""), a.hfov, a.height_cm, a.table_cm,
+                             camera_plan._size(a.capture or camera_plan.DEFAULT_CAPTURE, ""))
+        assert r["sees_table"], (doc, argv)
+        assert r["captures"][0]["smallest_mm"]["single_frames"] <= max(camera_plan.SIZES_MM), (doc, argv)
+
+
+def test_hardware_camera_md_shows_the_commands_real_output(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "none.toml"))      # the default settings
+    text = (ROOT / "hardware" / "camera.md").read_text()
+    shown = re.search(r"```\n\$ companion plan-camera(.*?)\n(.*?)```", text, re.S)
+    assert cli.main(["plan-camera", *shlex.split(shown.group(1))]) == 0
+    assert shown.group(2).rstrip() == capsys.readouterr().out.rstrip()
+    # the examples table: play area, height, the smallest sticker for single frames; with room to spare
+    rows = re.findall(r"^\| (\d+) cm[^|]*\| (\d+) cm \| ([\d.]+) mm[^;]*; ([\d.]+) mm \|$", text, re.M)
+    assert len(rows) == 4
+    for table, height, single, spare in rows:
+        r = camera_plan.plan(height_cm=float(height), table_cm=float(table))
+        assert r["sees_table"]
+        m = r["captures"][0]["smallest_mm"]
+        assert (m["single_frames"], m["comfortable"]) == (float(single), float(spare))
 
 
 def test_a_camera_too_low_says_so(capsys):
@@ -73,8 +129,21 @@ def test_plan_camera_reports_focus_and_the_camera_memory(capsys, tmp_path, monke
             "off. For a fixed mount: camera.focus = 36.") in out
     assert "lores 384x216 (motion check, preview), 3 buffers with the raw 4608x2592: about 98.9 MB" in out
     assert "RGB888 with 6 buffers took 304.6 MB" in out
-    assert main(["plan-camera", "--focus", "once", "--json"]) == 0
+    assert main(["plan-camera", "--focus", "once", "--capture", "1920x1080", "--json"]) == 0
     r = json.loads(capsys.readouterr().out)
     assert r["focus"]["setting"] == "once" and r["streams"]["lores"] == [480, 270]
     assert main(["plan-camera", "--focus", "sharp"]) == 2
     assert capsys.readouterr().err.startswith("--focus: must be auto, once or the camera's distance")
+
+
+def test_the_picture_size_planned_is_the_settings_files(capsys, tmp_path, monkeypatch):
+    settings = tmp_path / "config.toml"
+    settings.write_text("[camera]\nwidth = 1920\nheight = 1080\n")
+    monkeypatch.setenv("COMPANION_CONFIG", str(settings))
+    rc, out, _ = _run(capsys, "--json")
+    assert rc == 0 and [c["size"] for c in json.loads(out)["captures"]] == [[1920, 1080], [2304, 1296], [4608, 2592]]
+    rc, out, _ = _run(capsys, "--capture", "4608x2592", "--json")
+    assert [c["size"] for c in json.loads(out)["captures"]] == [[4608, 2592], [2304, 1296]]
+    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "none.toml"))
+    rc, out, _ = _run(capsys, "--json")
+    assert [c["size"] for c in json.loads(out)["captures"]] == [[4608, 2592], [2304, 1296]]

@@ -96,3 +96,25 @@ def test_a_tiny_picture_scans_to_no_codes(tmp_path, capsys, side):
     rc, out, err = _scan(capsys, path, "--json")
     assert rc == 0 and err == ""
     assert json.loads(out)["images"][0]["codes"] == []
+
+
+def test_the_readmes_sample_photo_reads_as_the_readme_shows(capsys):
+    """README.md shows ``companion scan docs/examples/cards-photo.jpg`` with its output: the same codes,
+    rows and cards come out of the committed photo (only the milliseconds differ between runs)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    shown = re.search(r"\$ companion scan (docs/examples/cards-photo\.jpg)\n(.*?)```", (root / "README.md").read_text(),
+                      re.S)
+    photo = root / shown.group(1)
+    assert photo.stat().st_size < 500_000
+    rc, out, _ = _scan(capsys, photo)
+    assert rc == 0
+
+    def read(text):     # the milliseconds differ between runs, a centre may by a pixel between machines
+        text = text.replace(str(photo), shown.group(1))
+        return re.sub(r" at \(\d+, \d+\)", "", re.sub(r"\d+(\.\d+)? ms", "ms", text)).rstrip()
+    assert read(out) == read(shown.group(2))
+    payloads = [c["payload"] for c in json.loads(_scan(capsys, photo, "--json")[1])["images"][0]["codes"]]
+    assert payloads == [f"TC:HIST:{n:03d}" for n in (3, 2, 1, 6, 5, 4, 9, 8, 7)]

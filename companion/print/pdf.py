@@ -101,8 +101,13 @@ def code_modules(payload: str) -> int:
     return code_matrix(payload).shape[0]
 
 
-def draw_ruler(c, x: float, y: float, lang: str) -> float:
-    """A 100 mm calibration ruler with mm ticks and a 20 mm square at (x, y); returns its height."""
+RULER_HEIGHT = 10 * mm      # the 20 x 10 mm box, the tallest part of the ruler above its line
+RULER_NOTE = 4.5 * mm       # the line under the ruler that says how to check it
+
+
+def draw_ruler(c, x: float, y: float, lang: str) -> None:
+    """A 100 mm calibration ruler with mm ticks and a 20 x 10 mm box, its line at (x, y): RULER_HEIGHT
+    above y, its note RULER_NOTE below."""
     c.saveState()
     c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(0.4)
@@ -121,7 +126,6 @@ def draw_ruler(c, x: float, y: float, lang: str) -> float:
     c.drawString(x, y - 3.5 * mm, tr(N_("Check: this ruler measures exactly 100 mm and the box 20 × 10 mm. If not, "
                                         "print again at 100 % (\"Actual size\", no \"Fit to page\")."), lang))
     c.restoreState()
-    return 8 * mm
 
 
 def card_caption(entry, lang: str) -> list[str]:

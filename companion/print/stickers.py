@@ -3,10 +3,10 @@
 Each sticker is the card's code (``TC:<DECK>:<NUMBER>``) with its number printed under it; a caption
 outside the sticker says which card it belongs on. Every page carries a calibration ruler, because a
 printer that scales the page ("fit to page") changes the sticker size the camera plan counted on.
-The default size comes from the camera plan (docs/decks.md, "Sticker size"): the camera should see
-about 3 pixels per code module. A 12 mm square gives 0.42 mm modules, which is 3 px when a
-4608-pixel-wide image (Raspberry Pi Camera Module 3) spans 64 cm of table; in general
-size_mm = 86.7 x table_width_mm / image_width_px (``companion plan-camera`` does this for a setup).
+The default size is the smallest that the default camera plan reads in single frames
+(``camera_plan.default_sticker_mm()``; docs/decks.md, "Sticker size"), so a sheet printed with the
+defaults works with the recommended camera set up as hardware/camera.md says; ``companion
+plan-camera`` gives the size for another setup.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from companion.print.pdf import (
     FONT,
     FONT_BOLD,
     PAPERS,
+    RULER_HEIGHT,
+    RULER_NOTE,
     card_caption,
     checked_numbers,
     code_modules,
@@ -41,8 +43,9 @@ from companion.print.pdf import (
     register_fonts,
     tr,
 )
+from companion.vision.camera_plan import default_sticker_mm
 
-DEFAULT_SIZE_MM = 12.0
+DEFAULT_SIZE_MM = default_sticker_mm()
 SHAPES = ("square", "round")
 MARGIN = 10 * mm
 GAP_X = 3 * mm          # room to cut between stickers
@@ -100,8 +103,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("deck", help="deck id (see 'companion deck list') or a deck file path")
     parser.add_argument("--out", required=True, help="the PDF file to write")
     parser.add_argument("--size", type=float, default=DEFAULT_SIZE_MM,
-                        help=f"sticker side or diameter in mm (default {DEFAULT_SIZE_MM:g}; see docs/decks.md and "
-                             f"'companion plan-camera' for the size your camera needs)")
+                        help=f"sticker side or diameter in mm (default {DEFAULT_SIZE_MM:g}: the smallest square the "
+                             f"default camera plan reads; 'companion plan-camera' gives the size for your camera)")
     parser.add_argument("--paper", choices=tuple(PAPERS), default="a4", help="paper size (default a4)")
     parser.add_argument("--shape", choices=SHAPES, default="square",
                         help="square (default; largest code for its size) or round (needs about 30%% more size)")
@@ -140,7 +143,7 @@ def make_sheets(deck: Deck, out: str | Path, *, size_mm: float = DEFAULT_SIZE_MM
 
     width, height = PAPERS[paper]
     header_h = 18 * mm
-    ruler_h = 14 * mm
+    ruler_h = RULER_NOTE + RULER_HEIGHT + 2 * mm    # and a gap above it: the last captions stay clear of the box
     captions = {n: card_caption(entries[n], lang) for n in numbers}
     caption_h = 0.6 * mm + CAPTION_LINE * max(len(lines) for lines in captions.values())
     cell_w = size + GAP_X
@@ -170,7 +173,7 @@ def make_sheets(deck: Deck, out: str | Path, *, size_mm: float = DEFAULT_SIZE_MM
                 c.drawCentredString(x + size / 2, y - (k + 1) * CAPTION_LINE,
                                     fit_text(line, FONT, 4.6, size + GAP_X - 0.6 * mm))
             c.setFillColorRGB(0, 0, 0)
-        draw_ruler(c, MARGIN, MARGIN + 6 * mm, lang)
+        draw_ruler(c, MARGIN, MARGIN + RULER_NOTE, lang)
         c.showPage()
     try:
         c.save()

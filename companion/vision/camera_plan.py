@@ -6,9 +6,16 @@ the sensor, so every sticker in view gets the same pixels per millimetre. A prin
 28.9 code modules across (the 21-module code, its white margin and its number; companion stickers),
 so its module is ``size / 28.9`` and its pixels per module ``px_per_mm x size / 28.9``.
 
-What reads reliably comes from ``companion bench vision`` on photo-like frames: 2.7 px/module for
-single frames (99.9 % of stickers), 2.2 with 5-frame bursts of a still table, 3.3 with room to spare
-(glare, a dirty lens, a sticker at the edge of the view).
+What reads comes from ``companion bench vision --close-ups '' --printed 0`` (seed 0: photo-like
+frames at 3.3, 2.7, 2.2 and 1.8 px/module; the table is in hardware/camera.md). Each threshold is the
+lowest level at which every sticker was read, with no misread: single frames read 100 % of 1006,
+1015 and 1022 stickers at 3.3, 2.7 and 2.2 (95.14 % of 1008 at 1.8); 5-frame bursts of a still table
+read 100 % at every level down to 1.8; zxing-cpp's plain full-frame pass alone reads all only at 3.3
+(97.73 % at 2.7), which is the room to spare (glare, a dirty lens, a sticker at the edge of the view).
+
+The default plan is the recommended camera (Camera Module 3 Wide) at the kiosk's default picture size
+(``[camera] width x height``, config.py), 36 cm above an 80 cm play area: ``default_sticker_mm()``, the
+smallest sticker it reads in single frames, is the printer's default size (print/stickers.py).
 """
 
 from __future__ import annotations
@@ -16,12 +23,13 @@ from __future__ import annotations
 import json
 import math
 
+from companion.config import CameraSettings, load_config
 from companion.errors import BadInput
 
 STICKER_MODULES = 28.9          # square sticker side in code modules (print/stickers.py StickerGeometry)
-SINGLE_PPM = 2.7                # reads in single frames (bench vision: >= 99.9 %)
-BURST_PPM = 2.2                 # reads with 5-frame bursts of a still table
-COMFORT_PPM = 3.3
+SINGLE_PPM = 2.2                # single frames read every sticker from here (bench vision)
+BURST_PPM = 1.8                 # 5-frame bursts of a still table read every sticker from here
+COMFORT_PPM = 3.3               # zxing-cpp's plain pass alone reads every sticker from here
 SIZES_MM = tuple(range(10, 26))
 HEIGHTS_CM = (30, 35, 40, 45, 50, 60, 70, 80, 90, 100, 120)
 # Camera Module 3 Wide (Sony IMX708): 4608x2592, 102 degrees horizontal field of view (120 diagonal).
@@ -29,7 +37,7 @@ DEFAULT_SENSOR = "4608x2592"
 DEFAULT_HFOV = 102.0
 DEFAULT_HEIGHT_CM = 36.0
 DEFAULT_TABLE_CM = 80.0
-DEFAULT_CAPTURE = "1920x1080"   # the kiosk's camera.width x camera.height (config default)
+DEFAULT_CAPTURE = f"{CameraSettings().width}x{CameraSettings().height}"   # what the kiosk asks the camera for
 
 
 def add_arguments(parser) -> None:
@@ -42,9 +50,9 @@ def add_arguments(parser) -> None:
                         help=f"camera height above the table (default {DEFAULT_HEIGHT_CM:g} cm)")
     parser.add_argument("--table-cm", type=float, default=DEFAULT_TABLE_CM,
                         help=f"width of the play area the camera must see (default {DEFAULT_TABLE_CM:g} cm)")
-    parser.add_argument("--capture", default=DEFAULT_CAPTURE, metavar="WxH",
-                        help=f"picture size the kiosk reads (default {DEFAULT_CAPTURE}, the config default); "
-                             "the sensor's binned and full sizes are shown beside it")
+    parser.add_argument("--capture", metavar="WxH",
+                        help=f"picture size the kiosk reads (default: [camera] width x height of the settings "
+                             f"file, else {DEFAULT_CAPTURE}); the sensor's binned and full sizes are shown beside it")
     parser.add_argument("--focus", metavar="auto|once|CM",
                         help="the camera.focus to plan with (default: the settings file's, else auto)")
     parser.add_argument("--json", action="store_true", help="one JSON document")
@@ -71,8 +79,10 @@ def smallest_mm(px_per_mm: float, ppm: float) -> float:
     return math.ceil(ppm * STICKER_MODULES / px_per_mm * 2) / 2
 
 
-def plan(sensor=(4608, 2592), hfov=DEFAULT_HFOV, height_cm=DEFAULT_HEIGHT_CM, table_cm=DEFAULT_TABLE_CM,
-         capture=(1920, 1080)) -> dict:
+def plan(sensor=None, hfov=DEFAULT_HFOV, height_cm=DEFAULT_HEIGHT_CM, table_cm=DEFAULT_TABLE_CM,
+         capture=None) -> dict:
+    sensor = sensor or _size(DEFAULT_SENSOR, "--sensor")
+    capture = capture or _size(DEFAULT_CAPTURE, "--capture")
     if not 10 <= hfov <= 170:
         raise BadInput("--hfov", f"{hfov:g} degrees is not a lens's field of view (10 to 170)")
     if not 5 <= height_cm <= 1000:
@@ -113,17 +123,26 @@ def plan(sensor=(4608, 2592), hfov=DEFAULT_HFOV, height_cm=DEFAULT_HEIGHT_CM, ta
             "captures": captures, "heights": heights}
 
 
+def default_sticker_mm() -> float:
+    """The smallest square sticker the default plan reads in single frames (the printer's default)."""
+    return plan()["captures"][0]["smallest_mm"]["single_frames"]
+
+
+def _settings() -> CameraSettings:
+    """The settings file's [camera] (its defaults when the file is missing or broken: this command
+    plans, ``companion doctor`` checks the file)."""
+    try:
+        return load_config().camera
+    except BadInput:
+        return CameraSettings()
+
+
 def _focus(text: str | None):
-    """--focus, else camera.focus of the settings file (its default when the file is missing or broken:
-    this command plans, ``companion doctor`` checks the file)."""
+    """--focus, else camera.focus of the settings file."""
     from pydantic import ValidationError
 
-    from companion.config import CameraSettings, load_config
     if text is None:
-        try:
-            return load_config().camera.focus
-        except BadInput:
-            return CameraSettings().focus
+        return _settings().focus
     try:
         return CameraSettings(focus=text).focus
     except ValidationError as e:
@@ -160,10 +179,14 @@ def streams(capture, sensor) -> dict:
 
 
 def run(args) -> int:
-    result = plan(_size(args.sensor, "--sensor"), args.hfov, args.height_cm, args.table_cm,
-                  _size(args.capture, "--capture"))
+    if args.capture:
+        capture = _size(args.capture, "--capture")
+    else:
+        settings = _settings()
+        capture = (settings.width, settings.height)
+    result = plan(_size(args.sensor, "--sensor"), args.hfov, args.height_cm, args.table_cm, capture)
     result["focus"] = focus_plan(_focus(args.focus), args.height_cm)
-    result["streams"] = streams(_size(args.capture, "--capture"), _size(args.sensor, "--sensor"))
+    result["streams"] = streams(capture, _size(args.sensor, "--sensor"))
     if args.json:
         print(json.dumps(result))
     else:
@@ -194,13 +217,13 @@ def format_plan(r: dict) -> str:
              "Pixels per code module for square stickers (companion stickers --size MM); reliable: "
              f">= {SINGLE_PPM} single frames, >= {BURST_PPM} with 5-frame bursts, >= {COMFORT_PPM} with room to spare."]
     head = "  sticker  module   " + "  ".join(f"{c['size'][0]}x{c['size'][1]}".ljust(14) for c in r["captures"])
-    lines.append(head)
+    lines.append(head.rstrip())
     for i, s in enumerate(SIZES_MM):
         row = f"  {s:>4} mm  {s / STICKER_MODULES:.2f} mm"
         for c in r["captures"]:
             ppm = c["stickers"][i]["px_per_module"]
             row += f"   {ppm:>4.2f} {_mark(ppm):<9}"
-        lines.append(row)
+        lines.append(row.rstrip())
     lines.append("")
     for c in r["captures"]:
         m = c["smallest_mm"]
