@@ -3,8 +3,8 @@
 ``Tracker(kind)`` reads a row (Timeline, Cronología competitive), a grid (Cronología cooperative) or
 a board (Exhibition, Ancient Knowledge). The kiosk says what the table should look like now with
 ``expect(layout)`` (after every confirmed action) and hands it every frame with ``feed(frame)``;
-``feed`` returns proposals (the dataclasses below; the kiosk matches them by class name and fields)
-and leaves the stickers it decoded in ``.detections`` for drawing.
+``feed`` returns proposals (the types of ``companion.play.proposals``, which the turn controller takes
+in) and leaves the stickers it decoded in ``.detections`` for drawing.
 
 Safety before speed:
 
@@ -31,6 +31,16 @@ import numpy as np
 
 from companion.cards.model import Card, year_label
 from companion.i18n import N_, Text, translate
+from companion.play.proposals import (
+    CardPlaced,
+    CardPlacedInGrid,
+    CardPlacedOnSpot,
+    CardRemoved,
+    ForeignCode,
+    TableDiffers,
+    TableMatches,
+    UnknownSticker,
+)
 from companion.vision.identify import card_for, with_cards
 from companion.vision.shrink import factor, shrink
 
@@ -43,52 +53,7 @@ MOTION_SHARE = 0.002        # the share of changed pixels above which the table 
 SETTLED_SHARE = 0.0003      # ... above which a settled table is no longer the one that was read
 
 
-# -- proposals ------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class CardPlaced:
-    code: str
-    gap: int                # 0..n over the n expected cards (0 = left of all)
-
-
-@dataclass(frozen=True)
-class CardPlacedInGrid:
-    code: str
-    gap_row: int            # 1..4: between card rows k and k+1
-    col: int                # 1..5
-
-
-@dataclass(frozen=True)
-class CardPlacedOnSpot:
-    code: str
-    spot: str
-
-
-@dataclass(frozen=True)
-class CardRemoved:
-    code: str
-
-
-@dataclass(frozen=True)
-class TableMatches:
-    pass
-
-
-@dataclass(frozen=True)
-class TableDiffers:
-    message: Text           # a sentence for the players (in their language: ``message.render(lang)``)
-
-
-@dataclass(frozen=True)
-class UnknownSticker:
-    payload: str
-    message: Text
-
-
-@dataclass(frozen=True)
-class ForeignCode:
-    text: str
-
+# -- messages ----------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Said(Text):
