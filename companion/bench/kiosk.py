@@ -152,7 +152,8 @@ def run(args) -> int:
           f"{r['table_view_fps_800x480']['frame_in_bare_frames']} bare frames)")
     m = r["memory"]
     lv, un = m["live_mb"], m["untrimmed_rss_mb"]
-    print(f"memory: {m['growth_mb']:+} MB over {m['turns']} turns = {m['growth_mb_per_10000_turns']:+} MB per 10,000 turns "
+    print(f"memory: {m['growth_mb']:+} MB over {m['turns']} turns = {m['growth_mb_per_10000_turns']:+} MB per "
+          f"10,000 turns "
           f"(target < 20 MB; lowest of the last quarter of {m['samples']} samples against the first quarter); "
           f"{m['turns_per_second']} turns/s, {m['games_finished']} games finished")
     print(f"  live memory {lv['first']} MB at the start, {lv['last']} MB at the end, {lv['min']}-{lv['max']} MB "

@@ -37,6 +37,7 @@ from companion.play.proposals import (
     CardPlacedOnSpot,
     CardRemoved,
     ForeignCode,
+    Proposal,
     TableDiffers,
     TableMatches,
     UnknownSticker,
@@ -138,9 +139,10 @@ class Tracker:
         self._motion = Motion()
         self._still: deque = deque(maxlen=BURST)
         self._known: list = []            # the detections of the last still reading (a hint to the decoder)
-        self._previous = None             # the last still frame's reading (key, proposals)
+        # the last still frame's reading: (what was read, the proposals)
+        self._previous: tuple[tuple, tuple[Proposal, ...]] | None = None
         self._settled = 0                 # still frames since the table settled (0: not settled)
-        self._settled_view = None         # the table as it settled (Motion's small picture)
+        self._settled_view: np.ndarray | None = None    # the table as it settled (Motion's small picture)
 
     # -- the kiosk's side ---------------------------------------------------------------------------
     def expect(self, layout) -> None:
@@ -149,7 +151,7 @@ class Tracker:
         self._previous = None
         self._settled = 0
 
-    def feed(self, frame: np.ndarray) -> list:
+    def feed(self, frame: np.ndarray) -> list[Proposal]:
         # everything after this reads grey levels; the kept still frames take a third of the memory
         # (4 frames of a 4608x2592 camera: 48 MB instead of 143)
         frame = _grey(frame)
@@ -162,7 +164,8 @@ class Tracker:
             self.detections = []
             return []
         self._still.append(frame)
-        if 0 < self._settled < RECHECK_EVERY and self._motion.unchanged_since(self._settled_view):
+        if (0 < self._settled < RECHECK_EVERY and self._previous is not None
+                and self._motion.unchanged_since(self._settled_view)):
             # Settled: two still frames agreed, every expected code was read, and the picture is the
             # one that was read, to a few pixels (a card cannot come or go without changing it). The
             # reading stands, and is read again every RECHECK_EVERY frames; the CPU rests meanwhile.
@@ -183,7 +186,7 @@ class Tracker:
             self._decode_burst = self._decode_burst or decode_module.decode_burst
         return self._decode, self._decode_burst
 
-    def _read(self, frame):
+    def _read(self, frame: np.ndarray) -> tuple[tuple, tuple[Proposal, ...]]:
         decode, decode_burst = self._decoders()
         result = decode(frame, known=tuple(self._known))
         codes, foreign = list(result.codes), list(result.foreign)
@@ -199,8 +202,8 @@ class Tracker:
         key = (tuple(sorted(d.payload for d in codes)), tuple(sorted({d.payload for d in foreign})))
         return key, tuple(proposals)
 
-    def _propose(self, frame, codes, foreign) -> list:
-        out: list = [ForeignCode(t) for t in sorted({d.payload for d in foreign})]
+    def _propose(self, frame, codes, foreign) -> list[Proposal]:
+        out: list[Proposal] = [ForeignCode(t) for t in sorted({d.payload for d in foreign})]
         cards, unknown = {}, []
         for d in codes:
             card = d.card if d.card is not None else card_for(d.payload)
@@ -290,7 +293,8 @@ def _row_difference(want: list[str], seen: list[str], cards: dict) -> Text:
         return Said(N_("{count} cards lie in the row that were not there, among them {card}: lay one card at "
                        "a time."), {"count": len(extra), "card": _name(extra[0], cards)})
     rest = [c for c in seen if c in want]
-    for i, (a, b) in enumerate(zip(rest, want)):
+    # (as long as want, unless the game's row names a card twice: then the last sentence below says it)
+    for i, (a, b) in enumerate(zip(rest, want, strict=False)):
         if a != b:
             return Said(N_("the cards are not in the order the game has them: {card} is at place {seen}, "
                            "the game has it at place {want}."),
@@ -360,7 +364,8 @@ def _grid_mapping(rows, at: dict):
                 dst.append((c, r))
     if len(src) < 4:
         return None
-    H, _mask = cv2.findHomography(np.float32(src), np.float32(dst), cv2.RANSAC, CARD_ROW_TOLERANCE)
+    H, _mask = cv2.findHomography(np.array(src, np.float32), np.array(dst, np.float32), cv2.RANSAC,
+                                  CARD_ROW_TOLERANCE)
     if H is None or not np.all(np.isfinite(H)):
         return None
     return H
@@ -464,8 +469,8 @@ def _spot_is_empty(grey: np.ndarray, pose, spot_name: str) -> bool:
     ppm = 3.0
     w, h = max(8, round(spot.w * ppm)), max(8, round(spot.h * ppm))
     x0, y0, x1, y1 = spot.x + 0.15 * spot.w, spot.y + 0.15 * spot.h, spot.x + 0.85 * spot.w, spot.y + 0.85 * spot.h
-    src = np.float32([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-    dst = np.float32([(0, 0), (w, 0), (w, h), (0, h)])
+    src = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32)
+    dst = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float32)
     to_patch = cv2.getPerspectiveTransform(src, dst) @ pose.to_board
     corners = np.array([pose.image_point(p) for p in src])
     H, W = grey.shape[:2]

@@ -65,15 +65,17 @@ def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.
     if size_hint:
         lo = max(lo, size_hint / f / 2 * 0.55)
         hi = min(hi, size_hint / f / 2 * 1.6 + 2)
-    peaks = cv2.bitwise_and(cv2.compare(dist, cv2.dilate(dist, _K3), cv2.CMP_GE), cv2.inRange(dist, lo, hi))
+    # (OpenCV takes scalar bounds; its stubs ask for arrays)
+    in_range = cv2.inRange(dist, lo, hi)  # type: ignore[call-overload]
+    peaks = cv2.bitwise_and(cv2.compare(dist, cv2.dilate(dist, _K3), cv2.CMP_GE), in_range)
     # (16-bit labels: a quarter-size frame holds far fewer than 65,536 separate peaks)
     n, labels, _stats, centroids = cv2.connectedComponentsWithStats(peaks, connectivity=8, ltype=cv2.CV_16U)
-    peaks = peaks > 0
     if n <= 1:
         return []
+    is_peak = peaks > 0
     vals = np.zeros(n, np.float32)
     # a peak is a plateau: every pixel of one holds its neighbours' maximum, so all hold one value
-    vals[labels[peaks]] = dist[peaks]
+    vals[labels[is_peak]] = dist[is_peak]
     # the strongest peak first; a weaker one within 0.9 of the stronger's value is the same code
     order = np.argsort(-vals[1:], kind="stable") + 1
     v, c = vals[order], centroids[order]

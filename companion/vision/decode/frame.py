@@ -96,8 +96,9 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
     found = read_jobs(gray, jobs, backend, 0)
     for hs, _nearly in found:
         hits += hs
-    unread = [(j, nearly) for j, (hs, nearly) in zip(jobs, found) if not hs and not _explained(j.cand, hits)]
-    read_sizes = [j.cand.ppm for j, (hs, _nearly) in zip(jobs, found) if hs and not j.known]
+    unread = [(j, nearly) for j, (hs, nearly) in zip(jobs, found, strict=True)
+              if not hs and not _explained(j.cand, hits)]
+    read_sizes = [j.cand.ppm for j, (hs, _nearly) in zip(jobs, found, strict=True) if hs and not j.known]
     ref = statistics.median(read_sizes) if read_sizes else (
         statistics.median(k.size for k in known) / 21 * SIZE_BIAS if known else None)
     # more work (a second way, or fusing a burst) only for places of a plausible size that look like
@@ -110,10 +111,10 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
              and (want_left or len(ways(j.cand.ppm)) > 1)]
     if not want_left and len(again) > len(read_sizes):
         again = [(j, nearly) for j, nearly in again if nearly]
-    again = [j for j, _nearly in again if _looks_like_code(gray, j)]
+    second = [j for j, _nearly in again if _looks_like_code(gray, j)]
     left = []
-    if again:
-        for j, (hs, _nearly) in zip(again, read_jobs(gray, again, backend, 1)):
+    if second:
+        for j, (hs, _nearly) in zip(second, read_jobs(gray, second, backend, 1), strict=True):
             hits += hs
             if not hs:
                 left.append(j)
@@ -153,7 +154,7 @@ def _covered(c: Candidate, hits: Sequence[Hit]) -> bool:
         margin = h.side / 21
         # the centre's distance from each edge's line, signed by side (a mirrored code runs the other way)
         d = []
-        for (px, py), (qx, qy) in zip(h.corners, h.corners[1:] + h.corners[:1]):
+        for (px, py), (qx, qy) in zip(h.corners, h.corners[1:] + h.corners[:1], strict=True):
             ex, ey = qx - px, qy - py
             d.append((ex * (c.y - py) - ey * (c.x - px)) / (math.hypot(ex, ey) or 1.0))
         if min(d) >= -margin or max(d) <= margin or _explained(c, [h]):
@@ -193,7 +194,7 @@ def dedupe(plain: list[Hit], cuts: list[Hit]) -> list[Hit]:
     groups: list[list[Hit]] = []
     firsts: list[int] = []          # each group's first hit, which the others are measured from
     for i, h in enumerate(cuts):
-        for g, first in zip(groups, firsts):
+        for g, first in zip(groups, firsts, strict=True):
             if near[i][first]:
                 g.append(h)
                 break
@@ -209,7 +210,8 @@ def dedupe(plain: list[Hit], cuts: list[Hit]) -> list[Hit]:
 
 
 def result(hits: list[Hit]) -> DecodeResult:
-    codes, foreign = [], []
+    codes: list[Detection] = []
+    foreign: list[Detection] = []
     for h in hits:
         (codes if parse_sticker(h.text) is not None else foreign).append(Detection(h.text, h.corners, h.center))
     return DecodeResult(codes, foreign)
