@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.cards.payload import parse_sticker
+from companion.cards.payload import PAYLOAD_RE
 from companion.vision.decode import readers
 from companion.vision.decode.candidates import SIZE_BIAS, Candidate, find_candidates, isotropy, repetition
 from companion.vision.decode.cuts import KNOWN_CUT, Job, read_jobs, ways
@@ -86,7 +86,7 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
     # Stickers on one table are one size, and most candidates are stickers: much smaller ones are card
     # text or art; and where the plain pass read stickers, they give the size
     least = TOO_SMALL * _upper_quartile(places[:, 2].tolist()) if len(places) else 0.0
-    sides = [h.side for h in plain if parse_sticker(h.text) is not None]
+    sides = [h.side for h in plain if PAYLOAD_RE.fullmatch(h.text)]
     lo, hi = _size_range(statistics.median(sides)) if sides else (least, math.inf)
     sized = places[(lo <= places[:, 2]) & (places[:, 2] <= hi)]
     jobs += [Job(Candidate(x, y, r)) for x, y, r in sized[_off_reads(sized, plain, pending)].tolist()]
@@ -236,5 +236,5 @@ def result(hits: list[Hit]) -> DecodeResult:
     codes: list[Detection] = []
     foreign: list[Detection] = []
     for h in hits:
-        (codes if parse_sticker(h.text) is not None else foreign).append(Detection(h.text, h.corners, h.center))
+        (codes if PAYLOAD_RE.fullmatch(h.text) else foreign).append(Detection(h.text, h.corners, h.center))
     return DecodeResult(codes, foreign)
