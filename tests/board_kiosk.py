@@ -11,8 +11,8 @@ from __future__ import annotations
 import pygame
 
 from companion.inputs.commands import OK, Command
+from companion.play.proposals import CardPlacedOnSpot, CardRemoved, TableMatches
 from companion.vision.decode import Detection
-from companion.vision.tracker import CardPlacedOnSpot, CardRemoved, TableMatches
 
 
 def detection(code: str, x: float, y: float) -> Detection:

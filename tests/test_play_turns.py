@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
 
 from companion.cards import decks
+from companion.i18n import N_, Text
 from companion.inputs.commands import NEXT, OK, UNDO, Command
+from companion.play.proposals import CardPlaced, ForeignCode, TableDiffers, TableMatches
 from companion.play.turns import TurnController
 from companion.store.log import GameLog
 from companion.ui.games import view_for
-from companion.vision.tracker import CardPlaced, ForeignCode
 
 
 class FakeStack:
@@ -83,6 +84,32 @@ def test_the_controller_imports_no_pygame():
     code = "import sys, companion.play.turns; print('pygame' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_proposal_types_need_nothing_of_the_camera():
+    code = ("import sys, companion.play.proposals, companion.play.turns\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('cv2', 'pygame', 'zxingcpp')"
+            " or m.startswith('companion.vision')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_proposals_are_told_apart_by_type_not_by_name(tmp_path):
+    """A look-alike of another class with the same name and fields is no foreign code: the controller
+    dispatches on the types of companion.play.proposals."""
+    cards = _deck()
+    host = Host(GameLog(tmp_path / "games.sqlite"))
+    turns = TurnController(host, {"view": view_for("timeline"), "players": ["Ana", "Bo"], "options": {}})
+    turns.reading_in(Reading(detections=[Seen(cards[0].code, cards[0])]), "en")
+    turns.command(Command(OK))
+
+    look_alike = make_dataclass("ForeignCode", ["text"], frozen=True)
+    turns.reading_in(Reading(proposals=[look_alike("hello")]), "en")
+    assert not [o for o in host.stack.opened if o[0] == "push"] and turns.phase == "watch"
+    turns.reading_in(Reading(proposals=[TableDiffers(Text(N_("the row is not the one the game has.")))]), "en")
+    assert turns.table_note is not None and "the row is not" in turns.table_note.render("en")
+    turns.reading_in(Reading(proposals=[TableMatches()]), "en")
+    assert turns.table_note is None
 
 
 def test_a_timeline_turn_from_deal_to_verdict(tmp_path):

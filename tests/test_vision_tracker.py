@@ -10,10 +10,7 @@ import numpy as np
 import pytest
 
 from companion.cards.decks import resolve
-from companion.vision import tracker as tr
-from companion.vision.boards import draw_board, load_board
-from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
-from companion.vision.tracker import (
+from companion.play.proposals import (
     CardPlaced,
     CardPlacedInGrid,
     CardPlacedOnSpot,
@@ -21,9 +18,12 @@ from companion.vision.tracker import (
     ForeignCode,
     TableDiffers,
     TableMatches,
-    Tracker,
     UnknownSticker,
 )
+from companion.vision import tracker as tr
+from companion.vision.boards import draw_board, load_board
+from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
+from companion.vision.tracker import Tracker
 
 
 @dataclass(frozen=True)

@@ -3,17 +3,17 @@ gap of the cooperative grid, a spot of a turned and tilted board, hands, foreign
 
 import pytest
 
-from companion.sim.scene import render_sequence, render_table
-from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
-from companion.vision.tracker import (
+from companion.play.proposals import (
     CardPlaced,
     CardPlacedInGrid,
     CardPlacedOnSpot,
     ForeignCode,
     TableMatches,
-    Tracker,
     UnknownSticker,
 )
+from companion.sim.scene import render_sequence, render_table
+from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
+from companion.vision.tracker import Tracker
 
 W, H = 1280, 720
 

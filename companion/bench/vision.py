@@ -45,6 +45,7 @@ import multiprocessing as mp
 import os
 import statistics
 import time
+from typing import Any
 
 LEVELS = (3.3, 2.7, 2.2, 1.8)
 WIDTH, HEIGHT = 1920, 1080
@@ -106,17 +107,21 @@ def _spec(kind: str, ppm: float, seed: int) -> dict:
         while n > 2 and not fits(RowLayout(["TC:X:1"] * n), width=WIDTH, height=HEIGHT, px_per_module=ppm, seed=seed,
                                  table="wood"):
             n -= 1
-        layout = RowLayout(codes(max(2, n - int(rng.integers(0, 3)))))
+        row_codes = codes(max(2, n - int(rng.integers(0, 3))))
+        layout: RowLayout | GridLayout | BoardLayout | FreeLayout = RowLayout(row_codes)
+        n_codes = len(row_codes)
     elif kind == "grid":
         gaps = [int(rng.integers(0, 3)) for _ in range(4)]
-        c = codes(25 + sum(gaps))
-        rows, k = [], 0
+        n_codes = 25 + sum(gaps)
+        c = codes(n_codes)
+        rows: list[list[str | None]] = []
+        k = 0
         for r in range(9):
             if r % 2 == 0:
                 rows.append(c[k:k + 5])
                 k += 5
             else:
-                row = [None] * 5
+                row: list[str | None] = [None] * 5
                 for col in rng.choice(5, size=gaps[r // 2], replace=False):
                     row[int(col)] = c[k]
                     k += 1
@@ -126,12 +131,11 @@ def _spec(kind: str, ppm: float, seed: int) -> dict:
         spots = load_board("exhibition").spot_names
         chosen = [spots[i] for i in sorted(rng.choice(len(spots), size=int(rng.integers(12, len(spots) + 1)),
                                                        replace=False))]
-        layout = BoardLayout("exhibition", dict(zip(chosen, codes(len(chosen)))))
+        layout = BoardLayout("exhibition", dict(zip(chosen, codes(len(chosen)), strict=True)))
+        n_codes = len(chosen)
     else:
-        n = int(rng.integers(10, 19))
-        layout = FreeLayout(codes(n))
-    n_codes = (len(layout.codes) if kind in ("row", "free") else
-               sum(c is not None for r in layout.rows for c in r) if kind == "grid" else len(layout.spots))
+        n_codes = int(rng.integers(10, 19))
+        layout = FreeLayout(codes(n_codes))
     return {"kind": kind, "ppm": ppm, "seed": seed, "layout": layout, "n": n_codes, "foreign": int(rng.integers(1, 4)),
             "art": "soft"}
 
@@ -198,7 +202,7 @@ def _score(scene, result) -> dict:
     """Recall, misreads and reading order of one decode against the scene's truth."""
     from companion.vision.reading_order import reading_order
 
-    truth = {}
+    truth: dict[str, list] = {}
     for t in scene.truth:
         truth.setdefault(t.payload, []).append(t)
     read, misreads = 0, []
@@ -272,10 +276,10 @@ def _measure_photos(name: str, photos: list[tuple]) -> dict:
     ms, ref_ms, missed = [], [], []
     for image, expected, label in photos:
         expected_as = expected | {_readable(t) for t in expected}
-        result, t = _timed(lambda: decode(image))
+        result, t = _timed(decode, image)
         ours = {d.payload for d in result.codes + result.foreign}
         ms.append(t)
-        plain, t = _timed(lambda: _zxing_plain(image))
+        plain, t = _timed(_zxing_plain, image)
         ref_ms.append(t)
         n += len(expected)
         read += sum(bool({e, _readable(e)} & ours) for e in expected)
@@ -339,13 +343,14 @@ class _Tally:
 TIMINGS = 3     # each decode of a frame is timed this many times, ours and the reference alike
 
 
-def _timed(read):
-    """``read()``'s result and its fastest time of TIMINGS runs, in ms: the same work each time, so
-    what the slower runs add is the machine's other load, not the decoder's (timeit does the same)."""
+def _timed(read, *args, **kwargs):
+    """``read(*args, **kwargs)``'s result and its fastest time of TIMINGS runs, in ms: the same work each
+    time, so what the slower runs add is the machine's other load, not the decoder's (timeit does the
+    same)."""
     best = math.inf
     for _ in range(TIMINGS):
         t0 = time.perf_counter()
-        result = read()
+        result = read(*args, **kwargs)
         best = min(best, time.perf_counter() - t0)
     return result, best * 1000
 
@@ -374,7 +379,7 @@ def _measure(tally: _Tally, spec, scenes, pyzbar_ok: bool, pyzbar_budget: list) 
     if len(images) > 1:
         known = decode(images[0]).codes
         for img in images[1:]:
-            step, ms = _timed(lambda: decode(img, known=known))
+            step, ms = _timed(decode, img, known=known)
             tally.track_ms.append(ms)
             known = step.codes
         last = _score(scenes[-1], step)
@@ -384,7 +389,7 @@ def _measure(tally: _Tally, spec, scenes, pyzbar_ok: bool, pyzbar_budget: list) 
     truth = set(scenes[0].payloads)
     ref_read: set[str] = set()
     for gray in images:
-        got, ms = _timed(lambda: _zxing_plain(gray))
+        got, ms = _timed(_zxing_plain, gray)
         ref_read |= got
         tally.ref_ms.append(ms)
     tally.ref_read += len(truth & ref_read)
@@ -424,11 +429,11 @@ def run(args) -> int:
     workers = max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
     ctx = mp.get_context("spawn")
     started = time.perf_counter()
-    out = {"frame": f"{WIDTH}x{HEIGHT}", "seed": args.seed, "sequence_frames": SEQUENCE,
+    out: dict[str, Any] = {"frame": f"{WIDTH}x{HEIGHT}", "seed": args.seed, "sequence_frames": SEQUENCE,
            "decoders": {k: status[k] for k in ("zxing-cpp", "pyzbar", "default")}, "levels": []}
     with ctx.Pool(workers) as pool:
         for ppm in levels:
-            level = {"px_per_module": ppm}
+            level: dict[str, Any] = {"px_per_module": ppm}
             for name, frames, count in (("single", 1, stickers), ("sequences", SEQUENCE, seq_stickers),
                                         ("busy", 1, busy_stickers)):
                 tally = _Tally()
@@ -475,6 +480,14 @@ def _pct(x) -> str:
     return "-" if x is None else f"{100 * x:.2f} %"
 
 
+def _ratio(ms: float | None, ref: float | None) -> float | None:
+    return round(ms / ref, 2) if ms and ref else None
+
+
+def _times(ratio: float | None) -> str:
+    return "-" if ratio is None else f"{ratio}x"
+
+
 def _header() -> str:
     return (f"  {'px/module':>9}  {'stickers':>8}  {'recall':>9}  {'misreads':>8}  {'ms/frame':>8}  {'zxing ms':>8}  "
             f"{'ratio':>5}  {'zxing recall':>12}")
@@ -483,7 +496,7 @@ def _header() -> str:
 def _row(ppm: float, t: dict) -> str:
     line = (f"  {ppm:>9}  {t['stickers']:>8}  {_pct(t['recall']):>9}  {t['silent_misreads']:>8}  "
             f"{t['ms_per_frame']:>8}  {t['zxing_plain_ms_per_frame']:>8}  "
-            f"{(str(t['ratio_to_zxing']) + 'x') if t['ratio_to_zxing'] else '-':>5}  {_pct(t['zxing_plain_recall']):>12}")
+            f"{_times(t['ratio_to_zxing']):>5}  {_pct(t['zxing_plain_recall']):>12}")
     if t["silent_misreads"]:
         line += f"\n      misread: {', '.join(t['misread_texts'])}"
     return line
@@ -509,7 +522,7 @@ def format_report(out: dict) -> str:
             lines.append(f"  {lv['px_per_module']:>9}  {t['stickers']:>8}  {_pct(t['recall']):>9}  "
                          f"{t['silent_misreads']:>8}  {t['reading_order_exact']:>4}/{t['reading_order_scenes']:<4}  "
                          f"{t['ms_per_frame']:>8}  {t['zxing_plain_ms_per_frame']:>8}  "
-                         f"{(str(t['ratio_to_zxing']) + 'x') if t['ratio_to_zxing'] else '-':>5}  "
+                         f"{_times(t['ratio_to_zxing']):>5}  "
                          f"{_pct(t['zxing_plain_recall']):>12}")
             if t["silent_misreads"]:
                 lines.append(f"      misread: {', '.join(t['misread_texts'])}")
@@ -523,7 +536,7 @@ def format_report(out: dict) -> str:
                 lines.append(f"  {lv['px_per_module']:>9}  {t['stickers']:>8}  {_pct(t['tracking_recall']):>9}  "
                              f"{t['tracking_misreads']:>8}  {'':>9}  {t['tracking_ms_per_frame']:>8}  "
                              f"{t['zxing_plain_ms_per_frame']:>8}  "
-                             f"{(str(round(t['tracking_ms_per_frame'] / t['zxing_plain_ms_per_frame'], 2)) + 'x') if t['tracking_ms_per_frame'] and t['zxing_plain_ms_per_frame'] else '-':>5}")
+                             f"{_times(_ratio(t['tracking_ms_per_frame'], t['zxing_plain_ms_per_frame'])):>5}")
         lines.append("")
     if out["levels"] and "busy" in out["levels"][0]:
         lines.append("Busy card art, single frames (sharp small print, block pictures with finder-like squares, "

@@ -34,6 +34,7 @@ from companion.games.base import refusal
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO, Command
 from companion.play.choice import Choice
+from companion.play.proposals import ForeignCode, Proposal, TableDiffers, TableMatches, UnknownSticker
 from companion.store.log import is_store_error
 
 
@@ -336,27 +337,27 @@ class TurnController:
         if self.phase == "deal":
             self.setup_codes, self.setup_note = self.view.read_setup(reading.detections, self.new_game, self.session)
 
-    def proposal(self, p, lang: str) -> None:
-        kind = type(p).__name__
+    def proposal(self, p: Proposal, lang: str) -> None:
         stack = self.host.stack
-        if kind == "UnknownSticker":
-            if p.payload not in self.ignored:
-                self.ignored.add(p.payload)
-                stack.push("fault:unknown-card", p.payload, on_ok=stack.pop)
-            return
-        if kind == "ForeignCode":
-            if p.text not in self.ignored:
-                self.ignored.add(p.text)
-                stack.push("fault:foreign-code", p.text, on_ok=stack.pop)
-            return
-        if kind == "TableDiffers":
-            message = p.message.render(lang) if isinstance(p.message, Text) else str(p.message)
-            self.table_note = Text(N_("The table does not look as expected: {message}"), {"message": message})
-            return
-        if kind == "TableMatches":
-            self.table_note = None
-            self.rejected = None
-            return
+        match p:
+            case UnknownSticker():
+                if p.payload not in self.ignored:
+                    self.ignored.add(p.payload)
+                    stack.push("fault:unknown-card", p.payload, on_ok=stack.pop)
+                return
+            case ForeignCode():
+                if p.text not in self.ignored:
+                    self.ignored.add(p.text)
+                    stack.push("fault:foreign-code", p.text, on_ok=stack.pop)
+                return
+            case TableDiffers():
+                self.table_note = Text(N_("The table does not look as expected: {message}"),
+                                       {"message": p.message.render(lang)})
+                return
+            case TableMatches():
+                self.table_note = None
+                self.rejected = None
+                return
         camera_ask = self.phase == "ask" and self.asks[0][0].camera
         if (self.phase != "watch" and not camera_ask) or self.session is None:
             return

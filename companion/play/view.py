@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Protocol, runtime_checkable
 
 from companion.i18n import Text
+from companion.play.proposals import CardMove
 
 
 @runtime_checkable
@@ -27,7 +28,7 @@ class TurnView(Protocol):
     def deal_line(self, codes) -> dict: ...
     # playing: what the table should look like, a camera proposal as a log line, the questions
     def expected_layout(self, session) -> Any: ...
-    def action_for(self, proposal, session) -> dict | None: ...
+    def action_for(self, proposal: CardMove, session) -> dict | None: ...
     def ask(self, session) -> Any: ...                 # a question the game waits for, or None
     def actions(self, session) -> Any: ...             # a menu the players may open, or None
     # after a confirmed line: what to remember, what comes next, how it went

@@ -176,7 +176,7 @@ def _check(spec: BoardFile, where: str, key: str) -> Board:
         if (cx > w / 2) != right or (cy > h / 2) != low:
             raise bad(json_path("markers", i), f"marker {i} must be the {CORNER_NAMES[i]} one (markers go "
                                                 "top-left, top-right, bottom-right, bottom-left)")
-    spots = []
+    spots: list[Spot] = []
     for name, (x, y, sw, sh) in spec.spots.items():
         at = json_path("spots") + f'["{name}"]'
         if not SPOT_NAME.fullmatch(name):
@@ -298,8 +298,8 @@ def detect_markers(image: np.ndarray) -> dict[int, list[np.ndarray]]:
     found: dict[int, list[np.ndarray]] = {}
     if ids is None:
         return found
-    for c, i in zip(corners, ids.ravel()):
-        pts = c.reshape(4, 2).astype(np.float32)
+    for c, i in zip(corners, ids.ravel(), strict=True):
+        pts: np.ndarray = c.reshape(4, 2).astype(np.float32)
         if scale > 1:
             pts = (pts + 0.5) * scale - 0.5
             side = float(np.min(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))

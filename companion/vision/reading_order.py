@@ -98,7 +98,8 @@ def reading_order(detections: Sequence, layout: str = "row") -> tuple[list, list
     rows = _chain_rows(u, v, side)
     mid = float(np.median(u))
     rows.sort(key=lambda r: _line_at(u[r], v[r], mid))
-    ordered, groups = [], []
+    ordered: list = []
+    groups: list[list[int]] = []
     for r in rows:
         r = sorted(r, key=lambda i: u[i])
         groups.append(list(range(len(ordered), len(ordered) + len(r))))

@@ -90,11 +90,12 @@ class ReconnectingSource:
         self._backoff = min(MAX_BACKOFF_S, self._backoff * 2)
 
     def read(self) -> np.ndarray | None:
-        if self._device is None:
-            if self._clock() < self._next_try or not self._try_open():
-                raise CameraLost(self._problem or "the camera is not open")
+        if self._device is None and (self._clock() < self._next_try or not self._try_open()):
+            raise CameraLost(self._problem or "the camera is not open")
+        device = self._device
+        assert device is not None, "opened above"
         try:
-            frame = self._device.grab()
+            frame = device.grab()
         except Exception as e:  # as above: the camera went away mid-stream
             self._drop()
             self._lost(_reason(e))

@@ -3,8 +3,8 @@
 ``Tracker(kind)`` reads a row (Timeline, Cronología competitive), a grid (Cronología cooperative) or
 a board (Exhibition, Ancient Knowledge). The kiosk says what the table should look like now with
 ``expect(layout)`` (after every confirmed action) and hands it every frame with ``feed(frame)``;
-``feed`` returns proposals (the dataclasses below; the kiosk matches them by class name and fields)
-and leaves the stickers it decoded in ``.detections`` for drawing.
+``feed`` returns proposals (the types of ``companion.play.proposals``, which the turn controller takes
+in) and leaves the stickers it decoded in ``.detections`` for drawing.
 
 Safety before speed:
 
@@ -31,6 +31,17 @@ import numpy as np
 
 from companion.cards.model import Card, year_label
 from companion.i18n import N_, Text, translate
+from companion.play.proposals import (
+    CardPlaced,
+    CardPlacedInGrid,
+    CardPlacedOnSpot,
+    CardRemoved,
+    ForeignCode,
+    Proposal,
+    TableDiffers,
+    TableMatches,
+    UnknownSticker,
+)
 from companion.vision.identify import card_for, with_cards
 from companion.vision.shrink import factor, shrink
 
@@ -43,52 +54,7 @@ MOTION_SHARE = 0.002        # the share of changed pixels above which the table 
 SETTLED_SHARE = 0.0003      # ... above which a settled table is no longer the one that was read
 
 
-# -- proposals ------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class CardPlaced:
-    code: str
-    gap: int                # 0..n over the n expected cards (0 = left of all)
-
-
-@dataclass(frozen=True)
-class CardPlacedInGrid:
-    code: str
-    gap_row: int            # 1..4: between card rows k and k+1
-    col: int                # 1..5
-
-
-@dataclass(frozen=True)
-class CardPlacedOnSpot:
-    code: str
-    spot: str
-
-
-@dataclass(frozen=True)
-class CardRemoved:
-    code: str
-
-
-@dataclass(frozen=True)
-class TableMatches:
-    pass
-
-
-@dataclass(frozen=True)
-class TableDiffers:
-    message: Text           # a sentence for the players (in their language: ``message.render(lang)``)
-
-
-@dataclass(frozen=True)
-class UnknownSticker:
-    payload: str
-    message: Text
-
-
-@dataclass(frozen=True)
-class ForeignCode:
-    text: str
-
+# -- messages ----------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Said(Text):
@@ -173,9 +139,10 @@ class Tracker:
         self._motion = Motion()
         self._still: deque = deque(maxlen=BURST)
         self._known: list = []            # the detections of the last still reading (a hint to the decoder)
-        self._previous = None             # the last still frame's reading (key, proposals)
+        # the last still frame's reading: (what was read, the proposals)
+        self._previous: tuple[tuple, tuple[Proposal, ...]] | None = None
         self._settled = 0                 # still frames since the table settled (0: not settled)
-        self._settled_view = None         # the table as it settled (Motion's small picture)
+        self._settled_view: np.ndarray | None = None    # the table as it settled (Motion's small picture)
 
     # -- the kiosk's side ---------------------------------------------------------------------------
     def expect(self, layout) -> None:
@@ -184,7 +151,7 @@ class Tracker:
         self._previous = None
         self._settled = 0
 
-    def feed(self, frame: np.ndarray) -> list:
+    def feed(self, frame: np.ndarray) -> list[Proposal]:
         # everything after this reads grey levels; the kept still frames take a third of the memory
         # (4 frames of a 4608x2592 camera: 48 MB instead of 143)
         frame = _grey(frame)
@@ -197,7 +164,8 @@ class Tracker:
             self.detections = []
             return []
         self._still.append(frame)
-        if 0 < self._settled < RECHECK_EVERY and self._motion.unchanged_since(self._settled_view):
+        if (0 < self._settled < RECHECK_EVERY and self._previous is not None
+                and self._motion.unchanged_since(self._settled_view)):
             # Settled: two still frames agreed, every expected code was read, and the picture is the
             # one that was read, to a few pixels (a card cannot come or go without changing it). The
             # reading stands, and is read again every RECHECK_EVERY frames; the CPU rests meanwhile.
@@ -218,7 +186,7 @@ class Tracker:
             self._decode_burst = self._decode_burst or decode_module.decode_burst
         return self._decode, self._decode_burst
 
-    def _read(self, frame):
+    def _read(self, frame: np.ndarray) -> tuple[tuple, tuple[Proposal, ...]]:
         decode, decode_burst = self._decoders()
         result = decode(frame, known=tuple(self._known))
         codes, foreign = list(result.codes), list(result.foreign)
@@ -234,8 +202,8 @@ class Tracker:
         key = (tuple(sorted(d.payload for d in codes)), tuple(sorted({d.payload for d in foreign})))
         return key, tuple(proposals)
 
-    def _propose(self, frame, codes, foreign) -> list:
-        out: list = [ForeignCode(t) for t in sorted({d.payload for d in foreign})]
+    def _propose(self, frame, codes, foreign) -> list[Proposal]:
+        out: list[Proposal] = [ForeignCode(t) for t in sorted({d.payload for d in foreign})]
         cards, unknown = {}, []
         for d in codes:
             card = d.card if d.card is not None else card_for(d.payload)
@@ -325,7 +293,8 @@ def _row_difference(want: list[str], seen: list[str], cards: dict) -> Text:
         return Said(N_("{count} cards lie in the row that were not there, among them {card}: lay one card at "
                        "a time."), {"count": len(extra), "card": _name(extra[0], cards)})
     rest = [c for c in seen if c in want]
-    for i, (a, b) in enumerate(zip(rest, want)):
+    # (as long as want, unless the game's row names a card twice: then the last sentence below says it)
+    for i, (a, b) in enumerate(zip(rest, want, strict=False)):
         if a != b:
             return Said(N_("the cards are not in the order the game has them: {card} is at place {seen}, "
                            "the game has it at place {want}."),
@@ -395,7 +364,8 @@ def _grid_mapping(rows, at: dict):
                 dst.append((c, r))
     if len(src) < 4:
         return None
-    H, _mask = cv2.findHomography(np.float32(src), np.float32(dst), cv2.RANSAC, CARD_ROW_TOLERANCE)
+    H, _mask = cv2.findHomography(np.array(src, np.float32), np.array(dst, np.float32), cv2.RANSAC,
+                                  CARD_ROW_TOLERANCE)
     if H is None or not np.all(np.isfinite(H)):
         return None
     return H
@@ -499,8 +469,8 @@ def _spot_is_empty(grey: np.ndarray, pose, spot_name: str) -> bool:
     ppm = 3.0
     w, h = max(8, round(spot.w * ppm)), max(8, round(spot.h * ppm))
     x0, y0, x1, y1 = spot.x + 0.15 * spot.w, spot.y + 0.15 * spot.h, spot.x + 0.85 * spot.w, spot.y + 0.85 * spot.h
-    src = np.float32([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-    dst = np.float32([(0, 0), (w, 0), (w, h), (0, h)])
+    src = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32)
+    dst = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float32)
     to_patch = cv2.getPerspectiveTransform(src, dst) @ pose.to_board
     corners = np.array([pose.image_point(p) for p in src])
     H, W = grey.shape[:2]

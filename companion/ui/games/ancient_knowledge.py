@@ -21,6 +21,7 @@ from companion.games.ancient_knowledge.catalog import catalog
 from companion.games.ancient_knowledge.score import explained_rows
 from companion.games.base import refusal
 from companion.i18n import N_, Text, translate
+from companion.play.proposals import CardPlacedOnSpot
 from companion.ui.canvas import Literal
 from companion.ui.games import Ask, BoardView, Choices, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._ancient_board import draw_board
@@ -148,7 +149,7 @@ class AncientKnowledgeView(BoardView):
         return None if s.finished else s.board.name
 
     def action_for(self, proposal, session):
-        if type(proposal).__name__ != "CardPlacedOnSpot":
+        if not isinstance(proposal, CardPlacedOnSpot):
             return None
         s = session.state
         card = ak_id(proposal.code)

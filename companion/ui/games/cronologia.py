@@ -7,6 +7,7 @@ from __future__ import annotations
 from companion.cards.model import year_label
 from companion.games.base import refusal
 from companion.i18n import N_, Text
+from companion.play.proposals import CardPlacedInGrid
 from companion.ui.canvas import Literal
 from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._draw import grid_of_cards
@@ -181,7 +182,7 @@ class CronologiaCooperativeView(GameView):
                                                                    "Press OK."))
 
     def action_for(self, proposal, session):
-        if type(proposal).__name__ != "CardPlacedInGrid":
+        if not isinstance(proposal, CardPlacedInGrid):
             return None
         return {"type": "place", "player": self.current(session), "card": proposal.code,
                 "gap_row": proposal.gap_row, "col": proposal.col}

@@ -31,6 +31,7 @@ from companion.games.exhibition.words import (
     spot_words,
 )
 from companion.i18n import N_, Msg, Text, translate
+from companion.play.proposals import CardPlacedOnSpot
 from companion.ui.canvas import Literal
 from companion.ui.games import Ask, BoardView, Choices, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._exhibition_board import draw_hall, draw_market
@@ -148,7 +149,7 @@ class ExhibitionView(BoardView):
         return None if s.finished else s.player.name
 
     def action_for(self, proposal, session):
-        if type(proposal).__name__ != "CardPlacedOnSpot":
+        if not isinstance(proposal, CardPlacedOnSpot):
             return None
         s = session.state
         if s.finished:

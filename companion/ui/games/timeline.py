@@ -10,6 +10,7 @@ from companion.cards.json_cards import parse_card
 from companion.cards.model import year_label
 from companion.errors import BadInput
 from companion.i18n import N_, Text, translate
+from companion.play.proposals import CardPlaced
 from companion.ui.canvas import Literal
 from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._draw import row_of_cards
@@ -71,7 +72,7 @@ class RowGameView(GameView):
         return [d.payload for d in ordered], Text(N_("Read: {cards}. Press OK to start."), {"cards": label})
 
     def action_for(self, proposal, session):
-        if type(proposal).__name__ != "CardPlaced":
+        if not isinstance(proposal, CardPlaced):
             return None
         return {"type": "place", "player": self.current(session), "card": proposal.code, "gap": proposal.gap}
 

@@ -9,12 +9,13 @@ misses many. So, per frame, by stage (one module each):
    searches for candidates;
 2. ``candidates``: regions dense with module-sized contrast (a code with its white quiet zone), found
    on a half-size image; much smaller ones than most (card text and art) are skipped, and so are
-   places where the plain pass read a code;
+   places where the plain pass read a code (all places against all its reads in one go);
 3. ``cuts``: every other candidate is cut out and read in the way its size calls for (as it is from
    about 3 px per module, else upscaled 1.5-2.5x with strong sharpening to undo the lens blur, and
    cut into black and white at the sticker's own grey levels). The cuts of one way are tiled into
    one picture, sharpened and scaled in one go, and each tile is decoded on its own; places that
-   still look like a code get a second way with a wider cut (not the smallest codes);
+   still look like a code (edges every way, a texture that does not repeat itself: not a check or a
+   dot screen of card art) get a second way with a wider cut (not the smallest codes);
 4. ``frame``: ``decode``, with ``known``: codes already confirmed on the table (the tracker passes
    them) are re-checked in cuts where they were, and candidates are searched only where no code was
    read or is being re-checked;

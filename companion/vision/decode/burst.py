@@ -81,7 +81,8 @@ def _fuse(first: np.ndarray, others: Sequence[np.ndarray], jobs: Sequence[Job], 
                 if abs(dx) >= w / 4 or abs(dy) >= h / 4:
                     continue
             # upscaled pixel (u, v) <- frame pixel ((u + 0.5) / s - 0.5 + x0 + dx, ...)
-            M = np.float32([[1 / s, 0, 0.5 / s - 0.5 + x0 - ox + dx], [0, 1 / s, 0.5 / s - 0.5 + y0 - oy + dy]])
+            M = np.array([[1 / s, 0, 0.5 / s - 0.5 + x0 - ox + dx], [0, 1 / s, 0.5 / s - 0.5 + y0 - oy + dy]],
+                         np.float32)
             stack += cv2.warpAffine(g, M, (w * s, h * s), flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
                                     borderMode=cv2.BORDER_REFLECT)
             n += 1
@@ -93,7 +94,7 @@ def _fuse(first: np.ndarray, others: Sequence[np.ndarray], jobs: Sequence[Job], 
             break
         found = read_tiled([fused[i] for i in todo], [(0, 0)] * len(todo), (1, sigma * s, amount), backend)
         still = []
-        for i, (hs, _nearly) in zip(todo, found):
+        for i, (hs, _nearly) in zip(todo, found, strict=True):
             out += [to_image(h, s, *origins[i]) for h in hs]
             if not hs:
                 still.append(i)

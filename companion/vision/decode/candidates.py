@@ -4,6 +4,7 @@ size of the code they may hold."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -42,8 +43,11 @@ def _contrast(small: np.ndarray) -> float:
 
 
 def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.ndarray | None = None
-                    ) -> list[Candidate]:
+                    ) -> np.ndarray:
     """Places that look like a sticker code: a patch dense with module-sized contrast, about square.
+    One row per place, strongest first: its centre and ``r`` as a ``Candidate`` has them. (Rows, not
+    Candidates: busy card art and small print make a hundred places a frame, most of which the size
+    of the codes read rules out, and making an object of each cost more than the search.)
 
     Local contrast (the 3x3 grey-level range, averaged over about 6x6) is measured on a half-size image
     (``small``, when the caller has it); a code's modules make a solid patch of it, while a card edge
@@ -65,15 +69,17 @@ def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.
     if size_hint:
         lo = max(lo, size_hint / f / 2 * 0.55)
         hi = min(hi, size_hint / f / 2 * 1.6 + 2)
-    peaks = cv2.bitwise_and(cv2.compare(dist, cv2.dilate(dist, _K3), cv2.CMP_GE), cv2.inRange(dist, lo, hi))
+    # (OpenCV takes scalar bounds; its stubs ask for arrays)
+    in_range = cv2.inRange(dist, lo, hi)  # type: ignore[call-overload]
+    peaks = cv2.bitwise_and(cv2.compare(dist, cv2.dilate(dist, _K3), cv2.CMP_GE), in_range)
     # (16-bit labels: a quarter-size frame holds far fewer than 65,536 separate peaks)
     n, labels, _stats, centroids = cv2.connectedComponentsWithStats(peaks, connectivity=8, ltype=cv2.CV_16U)
-    peaks = peaks > 0
     if n <= 1:
-        return []
+        return np.zeros((0, 3))
+    is_peak = peaks > 0
     vals = np.zeros(n, np.float32)
     # a peak is a plateau: every pixel of one holds its neighbours' maximum, so all hold one value
-    vals[labels[peaks]] = dist[peaks]
+    vals[labels[is_peak]] = dist[is_peak]
     # the strongest peak first; a weaker one within 0.9 of the stronger's value is the same code
     order = np.argsort(-vals[1:], kind="stable") + 1
     v, c = vals[order], centroids[order]
@@ -89,8 +95,10 @@ def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.
             kept.append(i)
             gone |= near[i]
     # patch half-width = code half-side + about half the averaging window's reach
-    return [Candidate(float(c[i, 0]) * f + (f - 1) / 2, float(c[i, 1]) * f + (f - 1) / 2,
-                      max(2.0, float(v[i]) - 0.5) * f) for i in kept]
+    places = np.empty((len(kept), 3))
+    places[:, :2] = c[kept] * f + (f - 1) / 2
+    places[:, 2] = np.maximum(2.0, v[kept].astype(np.float64) - 0.5) * f
+    return places
 
 
 def isotropy(gray: np.ndarray, c: Candidate) -> float:
@@ -105,3 +113,36 @@ def isotropy(gray: np.ndarray, c: Candidate) -> float:
     trace = xx + yy
     return 2 * math.sqrt(max(xx * yy - xy * xy, 0.0)) / trace if trace else 0.0
 
+
+def repetition(gray: np.ndarray, cands: Sequence[Candidate]) -> np.ndarray:
+    """For each candidate, how closely the texture around it matches itself shifted by a module and a
+    half or more: near 1 for a lattice (a check or a dot screen: card art), about 0.25 for a code. A QR
+    code's modules are close to random by design (its mask is chosen to break up regular patterns), so
+    its texture matches itself only unshifted. Each patch (as ``isotropy`` takes it) is resampled to
+    REPEAT_GRID pixels a side (about two per module) and all are measured in one go: the
+    autocorrelation of the patch's texture (what changes over more than four modules, such as the
+    light falling across it, left out), as a share of the unshifted one."""
+    if not cands:
+        return np.zeros(0)
+    n = REPEAT_GRID
+    stack = np.empty((len(cands), n, n), np.float64)
+    for i, c in enumerate(cands):
+        patch = crop(gray, c.x, c.y, 0.9 * c.r)[0]
+        stack[i] = cv2.resize(patch, (n, n), interpolation=cv2.INTER_AREA) if patch.size else 0.0
+    stack -= stack.mean(axis=(1, 2), keepdims=True)
+    stack *= _REPEAT_WINDOW
+    spectrum = np.fft.rfft2(stack)
+    power = spectrum.real ** 2 + spectrum.imag ** 2
+    power[:, _REPEAT_SLOW] = 0.0
+    ac = np.fft.irfft2(power, s=(n, n))
+    top = ac[:, 0, 0].copy()
+    k = _REPEAT_NEAR            # (circular: the shifts near zero lie at the four corners)
+    ac[:, :k, :k] = ac[:, :k, -k:] = ac[:, -k:, :k] = ac[:, -k:, -k:] = -np.inf
+    return np.where(top > 0, ac.reshape(len(cands), -1).max(axis=1) / np.where(top > 0, top, 1.0), 0.0)
+
+
+REPEAT_GRID = 48
+_MODULE = REPEAT_GRID / (1.8 * SIZE_BIAS * 21 / 2)      # grid pixels per module (the patch is 1.8 r a side)
+_REPEAT_WINDOW = np.outer(np.hanning(REPEAT_GRID), np.hanning(REPEAT_GRID))
+_REPEAT_SLOW = np.hypot(np.fft.fftfreq(REPEAT_GRID)[:, None], np.fft.rfftfreq(REPEAT_GRID)[None, :]) < 1 / (4 * _MODULE)
+_REPEAT_NEAR = math.ceil(1.5 * _MODULE)

@@ -80,8 +80,9 @@ def read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, float
                ) -> list[tuple[list[Hit], bool]]:
     """The hits in each crop read one way, in image pixels (``origins``: each crop's top-left corner in
     the image), and whether it held a code found but not decoded (``readers.read``). The crops are
-    tiled into one picture that is sharpened and scaled in one go; the decoder then reads each tile's view of it on its own: one call over all the tiles costs about
-    twice as much (it pairs up the finder patterns of different codes)."""
+    tiled into one picture that is sharpened and scaled in one go; the decoder then reads each tile's
+    view of it on its own: one call over all the tiles costs about twice as much (it pairs up the
+    finder patterns of different codes)."""
     scale = way[0]
     order = sorted(range(len(crops)), key=lambda i: -crops[i].shape[0])
     # shelves of tiles, as many shelves as MOSAIC_WIDTH calls for and as many tiles on each as can be
@@ -99,7 +100,7 @@ def read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, float
         width = max(width, x)
         y += crops[tiles[0]].shape[0] + _PAD      # the tallest first
     mosaic = np.full((y - _PAD, width), 255, np.uint8)
-    for tile, (px, py) in zip(crops, places):
+    for tile, (px, py) in zip(crops, places, strict=True):
         mosaic[py:py + tile.shape[0], px:px + tile.shape[1]] = tile
     _, sigma, amount = way
     sharpened = sigma > 0
@@ -111,20 +112,20 @@ def read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, float
         for tiles in shelves:
             py = places[tiles[0]][1]
             spans = [(places[i][0], places[i][0] + crops[i].shape[1]) for i in tiles]
-            for i, level in zip(tiles, _levels(blurred, py, crops[tiles[-1]].shape[0], spans)):
+            for i, level in zip(tiles, _levels(blurred, py, crops[tiles[-1]].shape[0], spans), strict=True):
                 px = places[i][0]
                 h, w = crops[i].shape
                 tile = mosaic[py:py + h, px:px + w]
                 cv2.addWeighted(tile, 1 + amount, blurred[py:py + h, px:px + w], -amount, 127.0 - level, dst=tile)
     big = mosaic if scale == 1 else cv2.resize(mosaic, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     views, ats = [], []
-    for tile, (px, py), (ox, oy) in zip(crops, places, origins):
+    for tile, (px, py), (ox, oy) in zip(crops, places, origins, strict=True):
         h, w = tile.shape
         u0, v0 = int(px * scale), int(py * scale)
         views.append(big[v0:int(math.ceil((py + h) * scale)), u0:int(math.ceil((px + w) * scale))])
         # the tile's view starts at mosaic pixel (u0, v0) / scale, which is image pixel origin + that - place
         ats.append((u0 / scale - px + ox, v0 / scale - py + oy))
-    return [read(view, backend, sharpened, scale, at) for view, at in zip(views, ats)]
+    return [read(view, backend, sharpened, scale, at) for view, at in zip(views, ats, strict=True)]
 
 
 def read_jobs(gray: np.ndarray, jobs: Sequence[Job], backend: str, step: int, plain: bool = False
@@ -152,7 +153,7 @@ def _read_jobs_here(gray: np.ndarray, jobs: Sequence[Job], backend: str, step: i
     out: list[tuple[list[Hit], bool]] = [([], False) for _ in jobs]
     for way, group in groups.items():
         found = read_tiled([g[1] for g in group], [g[2] for g in group], way, backend)
-        for (i, _c, _o), read_here in zip(group, found):
+        for (i, _c, _o), read_here in zip(group, found, strict=True):
             out[i] = read_here
     return out
 

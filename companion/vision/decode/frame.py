@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.cards.payload import parse_sticker
+from companion.cards.payload import PAYLOAD_RE
 from companion.vision.decode import readers
-from companion.vision.decode.candidates import SIZE_BIAS, Candidate, find_candidates, isotropy
+from companion.vision.decode.candidates import SIZE_BIAS, Candidate, find_candidates, isotropy, repetition
 from companion.vision.decode.cuts import KNOWN_CUT, Job, read_jobs, ways
 from companion.vision.decode.image import gray as to_gray
 from companion.vision.decode.image import half
@@ -23,6 +23,7 @@ SAME_PLACE = 0.5         # two reads closer than this many code sides are one co
 TOO_SMALL = 0.55         # candidates smaller than this share of the upper quartile's size are skipped
 PLAUSIBLE_SIZE = 0.7     # a second try only for candidates at least this share of the codes read
 PLAUSIBLE_ISOTROPY = 0.5
+LATTICE = 0.5            # a texture this like itself shifted is a lattice, not a code (candidates.repetition)
 
 
 @dataclass(frozen=True)
@@ -77,27 +78,27 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
     # the plain pass runs on the other thread while this one searches for candidates
     pending_plain = readers.other_reader().submit(read_plain, gray, backend) if readers.TWO_READERS else None
     hint = statistics.median(k.size for k in known) if known else None
-    cands = find_candidates(gray, hint, half(gray))
+    places = find_candidates(gray, hint, half(gray))      # rows: x, y, r
     plain = pending_plain.result() if pending_plain else read_plain(gray, backend)
     jobs = [_known_job(k) for k in known if not _seen(k, plain)]
     # candidates only where the plain pass read nothing and no known code is being re-checked
     pending = [Hit("", k.corners) for k in known]
     # Stickers on one table are one size, and most candidates are stickers: much smaller ones are card
     # text or art; and where the plain pass read stickers, they give the size
-    least = TOO_SMALL * _upper_quartile([c.r for c in cands]) if cands else 0.0
-    sides = [h.side for h in plain if parse_sticker(h.text) is not None]
+    least = TOO_SMALL * _upper_quartile(places[:, 2].tolist()) if len(places) else 0.0
+    sides = [h.side for h in plain if PAYLOAD_RE.fullmatch(h.text)]
     lo, hi = _size_range(statistics.median(sides)) if sides else (least, math.inf)
-    for c in cands:
-        if lo <= c.r <= hi and not _covered(c, plain) and not _explained(c, pending):
-            jobs.append(Job(c))
+    sized = places[(lo <= places[:, 2]) & (places[:, 2] <= hi)]
+    jobs += [Job(Candidate(x, y, r)) for x, y, r in sized[_off_reads(sized, plain, pending)].tolist()]
     if not jobs:
         return plain, [], []
     hits: list[Hit] = []
     found = read_jobs(gray, jobs, backend, 0)
     for hs, _nearly in found:
         hits += hs
-    unread = [(j, nearly) for j, (hs, nearly) in zip(jobs, found) if not hs and not _explained(j.cand, hits)]
-    read_sizes = [j.cand.ppm for j, (hs, _nearly) in zip(jobs, found) if hs and not j.known]
+    unread = [(j, nearly) for j, (hs, nearly) in zip(jobs, found, strict=True)
+              if not hs and not _explained(j.cand, hits)]
+    read_sizes = [j.cand.ppm for j, (hs, _nearly) in zip(jobs, found, strict=True) if hs and not j.known]
     ref = statistics.median(read_sizes) if read_sizes else (
         statistics.median(k.size for k in known) / 21 * SIZE_BIAS if known else None)
     # more work (a second way, or fusing a burst) only for places of a plausible size that look like
@@ -110,10 +111,10 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
              and (want_left or len(ways(j.cand.ppm)) > 1)]
     if not want_left and len(again) > len(read_sizes):
         again = [(j, nearly) for j, nearly in again if nearly]
-    again = [j for j, _nearly in again if _looks_like_code(gray, j)]
+    second = _look_like_codes(gray, [j for j, _nearly in again])
     left = []
-    if again:
-        for j, (hs, _nearly) in zip(again, read_jobs(gray, again, backend, 1)):
+    if second:
+        for j, (hs, _nearly) in zip(second, read_jobs(gray, second, backend, 1), strict=True):
             hits += hs
             if not hs:
                 left.append(j)
@@ -146,23 +147,46 @@ def _size_range(side: float) -> tuple[float, float]:
     return SIZE_BIAS * side / 2 * 0.65 - 4, SIZE_BIAS * side / 2 * 1.35 + 4
 
 
-def _covered(c: Candidate, hits: Sequence[Hit]) -> bool:
-    """The candidate's centre lies on a code read (its square and a module of quiet zone): a part of
-    that code, or the code itself."""
-    for h in hits:
-        margin = h.side / 21
-        # the centre's distance from each edge's line, signed by side (a mirrored code runs the other way)
-        d = []
-        for (px, py), (qx, qy) in zip(h.corners, h.corners[1:] + h.corners[:1]):
-            ex, ey = qx - px, qy - py
-            d.append((ex * (c.y - py) - ey * (c.x - px)) / (math.hypot(ex, ey) or 1.0))
-        if min(d) >= -margin or max(d) <= margin or _explained(c, [h]):
-            return True
-    return False
+def _off_reads(places: np.ndarray, plain: Sequence[Hit], pending: Sequence[Hit]) -> np.ndarray:
+    """For each place (rows x, y, r): its centre lies neither on a code the plain pass read (the
+    code's square and a module of quiet zone, or near its centre as ``_explained`` has it) nor near a
+    known code being re-checked. All pairs at once: busy card art makes dozens of places and the plain
+    pass reads dozens of stickers, and pair by pair in Python that cost more than reading the cuts."""
+    xy, r = places[:, :2], places[:, 2:]
+    off = np.ones(len(places), bool)
+    if not len(places):
+        return off
+    if plain:
+        corners = np.array([h.corners for h in plain])             # (H, 4, 2)
+        edges = np.roll(corners, -1, axis=1) - corners
+        length = np.hypot(edges[..., 0], edges[..., 1])
+        length[length == 0] = 1.0
+        # each centre's distance from each edge's line, signed by side (a mirrored code runs the other way)
+        rel = xy[:, None, None, :] - corners[None]                 # (C, H, 4, 2)
+        d = (edges[None, ..., 0] * rel[..., 1] - edges[None, ..., 1] * rel[..., 0]) / length[None]
+        margin = np.array([h.side / 21 for h in plain])[None]      # (1, H)
+        inside = (d.min(axis=2) >= -margin) | (d.max(axis=2) <= margin)
+        off &= ~(inside | _near_centres(xy, r, plain)).any(axis=1)
+    if pending:
+        off &= ~_near_centres(xy, r, pending).any(axis=1)
+    return off
 
 
-def _looks_like_code(gray: np.ndarray, job: Job) -> bool:
-    return job.known or isotropy(gray, job.cand) >= PLAUSIBLE_ISOTROPY
+def _near_centres(xy: np.ndarray, r: np.ndarray, hits: Sequence[Hit]) -> np.ndarray:
+    """(C, H): candidate i lies near the centre of hit j, as ``_explained`` measures it."""
+    centre = np.array([h.center for h in hits])
+    side = np.array([h.side for h in hits])
+    d2 = ((xy[:, None, :] - centre[None]) ** 2).sum(axis=2)
+    return d2 < (0.5 * side[None] + 0.3 * r) ** 2
+
+
+def _look_like_codes(gray: np.ndarray, jobs: Sequence[Job]) -> list[Job]:
+    """The jobs whose places look like a code: known codes, and places whose edges run every way (not
+    a line of text or wood grain) in a texture that does not repeat itself (not a check or a dot
+    screen: card art that the first way could not read either, as no code is a lattice)."""
+    edged = [j for j in jobs if j.known or isotropy(gray, j.cand) >= PLAUSIBLE_ISOTROPY]
+    repeats = repetition(gray, [j.cand for j in edged])
+    return [j for j, rep in zip(edged, repeats, strict=True) if j.known or rep < LATTICE]
 
 
 def _explained(c: Candidate, hits: Sequence[Hit]) -> bool:
@@ -193,7 +217,7 @@ def dedupe(plain: list[Hit], cuts: list[Hit]) -> list[Hit]:
     groups: list[list[Hit]] = []
     firsts: list[int] = []          # each group's first hit, which the others are measured from
     for i, h in enumerate(cuts):
-        for g, first in zip(groups, firsts):
+        for g, first in zip(groups, firsts, strict=True):
             if near[i][first]:
                 g.append(h)
                 break
@@ -209,7 +233,8 @@ def dedupe(plain: list[Hit], cuts: list[Hit]) -> list[Hit]:
 
 
 def result(hits: list[Hit]) -> DecodeResult:
-    codes, foreign = [], []
+    codes: list[Detection] = []
+    foreign: list[Detection] = []
     for h in hits:
-        (codes if parse_sticker(h.text) is not None else foreign).append(Detection(h.text, h.corners, h.center))
+        (codes if PAYLOAD_RE.fullmatch(h.text) else foreign).append(Detection(h.text, h.corners, h.center))
     return DecodeResult(codes, foreign)
