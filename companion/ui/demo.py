@@ -46,7 +46,8 @@ class DemoCamera:
 
 
 class DemoPlayers:
-    GAMES = ["timeline", "cronologia-competitive", "cronologia-cooperative"]
+    GAMES = ["timeline", "cronologia-competitive", "cronologia-cooperative", "exhibition", "ancient-knowledge"]
+    PLAYERS = {"exhibition": 2, "ancient-knowledge": 2}    # fewer than the picker's 3: shorter games
 
     def __init__(self, kiosk, table: DemoTable, seed: int = 1, autoplay: bool = False, wrong_rate: float = 0.3,
                  tour: bool = False, games: list[str] | None = None, think_seconds: float = 2.5):
@@ -77,6 +78,8 @@ class DemoPlayers:
         self.grid: list[list] = []       # 9 physical rows for the cooperative game
         self.laid = False
         self.placed = None               # the code just put down, and where
+        self.boards = None               # the board games' players (companion/ui/demo_boards.py)
+        self._lines_seen = 0
 
     def year(self, code: str) -> int:
         return self.deck.card(int(code.rsplit(":", 1)[1])).year
@@ -146,7 +149,11 @@ class DemoPlayers:
                 self.press(NEXT)
         elif name == "players":
             rows = top.rows()
-            self.press(OK if rows[top.focus][0] == "start" else NEXT)
+            want = self.PLAYERS.get(top.view.key, top.count)
+            if top.count != want and top.view.min_players <= want <= top.view.max_players:
+                self.press(OK, index=0)   # "Players: n" counts up, round and round
+            else:
+                self.press(OK if rows[top.focus][0] == "start" else NEXT)
         elif name == "score":
             self.games_done += 1
             self.game_index += 1
@@ -161,6 +168,9 @@ class DemoPlayers:
         k = self.kiosk
         phase = screen.phase
         view = screen.view
+        if view.table_kind == "board":
+            self.at_board(screen)
+            return
         if self.tour and self.tour[0][0] != "screen" and k.session is not None and phase == "watch" \
                 and self.turns >= 1 and self.autoplay:
             self.tour_step(screen)
@@ -201,6 +211,19 @@ class DemoPlayers:
                     hand.clear()
             if self.autoplay:
                 self.press(OK)
+
+    def at_board(self, screen) -> None:
+        from companion.ui.demo_boards import AncientKnowledgePlayers, ExhibitionPlayers
+        if self.boards is None or (screen.phase == "deal" and self.kiosk.session is None and
+                                   self.boards.board != screen.view.board):
+            kind = ExhibitionPlayers if screen.view.board == "exhibition" else AncientKnowledgePlayers
+            self.boards = kind(self.table, self.rng, self.press, self.wrong_rate / 2)
+            self._lines_seen = 0
+        session = self.kiosk.session
+        if session is not None and len(session.lines) != self._lines_seen:
+            self.turns += max(0, len(session.lines) - self._lines_seen)     # every action stored is a turn's step
+            self._lines_seen = len(session.lines)
+        self.boards.at_table(screen, self.autoplay)
 
     def lay_start(self, view) -> None:
         self._reset_game()
