@@ -244,17 +244,21 @@ def _make_plan(layout, width, height, ppm, seed, table, blur, noise, tilt, persp
         if it.text in damage:
             it.damage = int(damage[it.text])
     H = None
+    # A board lies still under the camera: its pose comes from the seed alone, so every layout of one
+    # board is a photo of the same board (and its picture is drawn once, _board_on_table).
+    pose = np.random.default_rng([seed, 4]) if board is not None else rng
+    whole = [] if board is None else [_Item("board", board.key, 0.0, 0.0, 0.0, board.width / board_mm,
+                                            board.height / board_mm)]
     for attempt in range(6):
         shrink = 0.5 ** attempt
-        turn = rng.uniform(-tilt, tilt) * shrink
-        tx, ty = rng.uniform(-perspective, perspective, 2) * shrink
+        turn = pose.uniform(-tilt, tilt) * shrink
+        tx, ty = pose.uniform(-perspective, perspective, 2) * shrink
         H = _camera(width, height, ppm, turn, tx, ty)
-        if _all_inside(items, H, width, height):
+        if _all_inside(whole + items, H, width, height):     # a board's corner markers too
             break
     else:
         raise ValueError(f"the layout does not fit a {width}x{height} frame at {ppm} px/module")
-    if board is not None:
-        items.insert(0, _Item("board", board.key, 0.0, 0.0, 0.0, board.width / board_mm, board.height / board_mm))
+    items[:0] = whole
     n_foreign = foreign_codes if isinstance(foreign_codes, int) else len(foreign_codes)
     texts = ([FOREIGN_TEXTS[(seed + i) % len(FOREIGN_TEXTS)] for i in range(n_foreign)]
              if isinstance(foreign_codes, int) else list(foreign_codes))
@@ -743,11 +747,7 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
     board_to_image = None
     for it in plan.items:
         if it.kind == "board":
-            from companion.vision.boards import draw_board
-            px_mm = max(2.0, R_card / plan.board_mm)
-            tex = draw_board(plan.board, px_mm, labels=True).astype(np.float32)
-            R = tex.shape[1] / it.w
-            _paste(img, tex, None, H @ _item_to_table(it), R, 2, shadow=1.0)
+            img = _board_on_table(img, plan, it, H, R_card)
             board_to_image = H_out @ _item_to_table(it) @ np.diag([1 / plan.board_mm, 1 / plan.board_mm, 1.0])
         elif it.kind == "card":
             tex, alpha = _card_texture(it.text, round(it.w, 3), round(it.h, 3), R_card, it.style, plan.art)
@@ -781,6 +781,24 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
     params = dict(table=plan.table, blur_sigma=round(plan.blur_sigma, 3), noise=round(plan.noise, 3), jpeg=plan.jpeg,
                   glare=round(plan.glare["strength"], 3), shift=tuple(float(v) for v in shift), seed=plan.seed)
     return Scene(out, truth, foreign, plan.ppm, plan.layout, H_out, spots, board_to_image, params)
+
+
+_BOARD_PICTURE: dict[tuple, np.ndarray] = {}
+
+
+def _board_on_table(img: np.ndarray, plan: _Plan, it: _Item, H: np.ndarray, R_card: int) -> np.ndarray:
+    """The table with the board pasted on it. Warping a board that fills the frame is most of a board
+    scene's drawing time, and the virtual table draws the same board at the same pose for every card
+    laid: the last one is kept (one picture, not released with the card textures)."""
+    key = (plan.table, plan.seed, img.shape, plan.board.key, R_card, plan.board_mm, H.tobytes(), it.w, it.h)
+    if key not in _BOARD_PICTURE:
+        from companion.vision.boards import draw_board
+        px_mm = max(2.0, R_card / plan.board_mm)
+        tex = draw_board(plan.board, px_mm, labels=True).astype(np.float32)
+        _paste(img, tex, None, H @ _item_to_table(it), tex.shape[1] / it.w, 2, shadow=1.0)
+        _BOARD_PICTURE.clear()
+        _BOARD_PICTURE[key] = img
+    return _BOARD_PICTURE[key].copy()
 
 
 def _sensor(img: np.ndarray, plan: _Plan, rng) -> np.ndarray:
