@@ -42,6 +42,8 @@ class VirtualTable:
         self._frames = 0
         self._rng = np.random.default_rng([seed, 99])
         self._noise: list[np.ndarray] | None = None
+        self._frames_of: np.ndarray | None = None   # the picture the frames below were made of
+        self._noisy: list[np.ndarray] = []
 
     def set_layout(self, layout) -> None:
         self.layout = layout
@@ -75,13 +77,23 @@ class VirtualTable:
         """The next camera frame (BGR)."""
         picture = self.picture()
         if self._noise is None or self._noise[0].shape != picture.shape:
-            # a few noise fields, shifted at random each frame: fresh-looking noise at little cost
+            # a few noise fields, shifted at random: fresh-looking noise at little cost
             self._noise = [np.clip(self._rng.normal(0, NOISE_SIGMA, picture.shape), -8, 8).astype(np.int16)
                            for _ in range(NOISE_FIELDS)]
+        if self._frames_of is not picture:
+            self._frames_of, self._noisy = picture, []
         self._frames += 1
-        dy, dx = self._rng.integers(0, 64, 2)
-        noise = np.roll(self._noise[self._frames % NOISE_FIELDS], (int(dy), int(dx)), axis=(0, 1))
-        return np.clip(picture.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+        k = self._frames % NOISE_FIELDS
+        if k >= len(self._noisy):
+            # A still table gives NOISE_FIELDS different frames in turn, each made once: adding noise to
+            # a whole frame costs more than reading most frames does.
+            dy, dx = self._rng.integers(0, 64, 2)
+            noise = np.roll(self._noise[len(self._noisy)], (int(dy), int(dx)), axis=(0, 1))
+            frame = np.clip(picture.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+            frame.flags.writeable = False
+            self._noisy.append(frame)
+            return frame
+        return self._noisy[k]
 
     def close(self) -> None:
         pass

@@ -48,6 +48,9 @@ class DemoCamera:
 class DemoPlayers:
     GAMES = ["timeline", "cronologia-competitive", "cronologia-cooperative", "exhibition", "ancient-knowledge"]
     PLAYERS = {"exhibition": 2, "ancient-knowledge": 2}    # fewer than the picker's 3: shorter games
+    # The cooperative game deals 25 cards and 4 to each player: from the 40 DEMO cards it would end
+    # at the first mistake, nobody holding a card (and no second grid could ever be dealt).
+    DECKS = {"cronologia-cooperative": "HIST"}
 
     def __init__(self, kiosk, table: DemoTable, seed: int = 1, autoplay: bool = False, wrong_rate: float = 0.3,
                  tour: bool = False, games: list[str] | None = None, think_seconds: float = 2.5):
@@ -226,6 +229,7 @@ class DemoPlayers:
         self.boards.at_table(screen, self.autoplay)
 
     def lay_start(self, view) -> None:
+        self.deck = get_deck(self.DECKS.get(view.key, "DEMO"))
         self._reset_game()
         self.laid = True
         if view.table_kind == "grid":
