@@ -19,6 +19,8 @@ bigger stickers (hardware/camera.md).
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import numpy as np
 
 from companion.cards.payload import parse_sticker
@@ -29,15 +31,31 @@ BEST_PX_PER_MODULE = 3.6      # a well-mounted camera (hardware/camera.md)
 LEAST_PX_PER_MODULE = 1.0     # below this nothing reads; above it a layout is always drawn, never refused
 NOISE_FIELDS = 4
 NOISE_SIGMA = 2.0             # grey levels of sensor noise, fresh in every frame
-LOOK = dict(blur=(0.4, 0.6), noise=0, jpeg=None, glare=0, bayer=False, tilt=1.5, perspective=2.0, light=0.15,
-            jitter=1.5)
+
+
+class Look(TypedDict):
+    """The camera and the room, as ``render_table`` takes them."""
+
+    blur: tuple[float, float]
+    noise: float
+    jpeg: None
+    glare: float
+    bayer: bool
+    tilt: float
+    perspective: float
+    light: float
+    jitter: float
+
+
+LOOK: Look = {"blur": (0.4, 0.6), "noise": 0, "jpeg": None, "glare": 0, "bayer": False, "tilt": 1.5,
+              "perspective": 2.0, "light": 0.15, "jitter": 1.5}
 
 
 class VirtualTable:
     def __init__(self, width: int = 1280, height: int = 720, seed: int = 0):
         self.width, self.height, self.seed = int(width), int(height), seed
         self.layout = RowLayout([])
-        self._key = None
+        self._key: str | None = None
         self._picture: np.ndarray | None = None
         self._frames = 0
         self._rng = np.random.default_rng([seed, 99])
@@ -61,7 +79,7 @@ class VirtualTable:
     def picture(self) -> np.ndarray:
         """The table as the layout lies now, without this frame's noise."""
         key = repr(self.layout)
-        if key != self._key:
+        if key != self._key or self._picture is None:
             layout, foreign = split_foreign(self.layout)
             # the same seed is the same table and light: another layout is another photo of it
             scene = render_table(layout, width=self.width, height=self.height, px_per_module=self.px_per_module(layout),
