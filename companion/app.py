@@ -6,10 +6,11 @@ UNDO) -> the store writes it to disk -> only then the screen shows it as done (`
 At start the store's game in progress is folded back, so after a power cut the kiosk shows the same
 game at the same turn.
 
-``--demo``: the virtual table stands in for the camera (simulated players deal and place cards from
-the bundled DEMO deck; the tracker reads the rendered frames) and the keyboard for the buttons.
-``--autoplay N --screenshots DIR``: the simulated players also press the buttons; N turns are
-played, a PNG of every screen shown is written to DIR, and the command exits 0.
+``--demo``: the virtual table stands in for the camera (simulated players deal and place cards, or
+lay them on the player boards, in each of the five games in turn; the tracker reads the rendered
+frames) and the keyboard for the buttons. ``--autoplay N --screenshots DIR``: the simulated players
+also press the buttons; N turns are played, a PNG of every screen shown is written to DIR, and the
+command exits 0.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def add_arguments(parser) -> None:
                         help="no camera or buttons: a virtual table with simulated players, the keyboard as buttons")
     parser.add_argument("--windowed", action="store_true", help="a window instead of full screen")
     parser.add_argument("--autoplay", type=int, metavar="N",
-                        help="play N turns of a demo game on its own, then exit 0 (implies --demo)")
+                        help="play N turns of the demo games on its own, then exit 0 (implies --demo)")
     parser.add_argument("--screenshots", metavar="DIR", help="with --autoplay: a PNG of every screen shown, into DIR")
     parser.add_argument("--size", default=None, metavar="WxH",
                         help="window or screenshot size, e.g. 800x480 (default: 800x480 windowed, the display's "

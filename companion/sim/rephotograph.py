@@ -92,15 +92,17 @@ def rephotograph(page: str, px_per_module: float, seed: int) -> Photo:
     page_px = cv2.warpPerspective(sheet, H, size, flags=cv2.INTER_LINEAR, borderValue=0).astype(np.float32)
     inside = cv2.warpPerspective(np.ones(sheet.shape, np.float32), H, size, flags=cv2.INTER_LINEAR)
     table = _table(size, rng)
-    photo = page_px * inside + table * (1 - inside)
-    photo *= _light(size, rng)
-    photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.5, 1.1))
+    lit = ((page_px * inside + table * (1 - inside)) * _light(size, rng)).astype(np.float32)
+    photo = np.asarray(cv2.GaussianBlur(lit, (0, 0), rng.uniform(0.5, 1.1)), np.float32)
     # sensor noise: a floor plus shot noise that grows with the light
     sigma = rng.uniform(1.5, 3.5) * np.sqrt(np.maximum(photo, 1.0) / 128)
-    photo += rng.standard_normal(photo.shape).astype(np.float32) * sigma
-    img = np.clip(photo + 0.5, 0, 255).astype(np.uint8)
-    ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(75, 94))])
-    return Photo(cv2.imdecode(data, cv2.IMREAD_GRAYSCALE), payloads, page, px_per_module)
+    noisy = photo + rng.standard_normal(photo.shape).astype(np.float32) * sigma
+    img = np.clip(noisy + 0.5, 0, 255).astype(np.uint8)
+    _ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(75, 94))])
+    decoded = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
+    if decoded is None:
+        raise RuntimeError("OpenCV could not decode the JPEG it has just encoded")
+    return Photo(decoded, payloads, page, px_per_module)
 
 
 def _camera(w: int, h: int, scale: float, rng) -> tuple[np.ndarray, tuple[int, int]]:
@@ -108,7 +110,7 @@ def _camera(w: int, h: int, scale: float, rng) -> tuple[np.ndarray, tuple[int, i
     its middle: the homography and the photo's size (the page and a margin of table)."""
     turn = math.radians(rng.uniform(0, 360))
     tx, ty = (math.radians(a) for a in rng.uniform(-22, 22, 2))
-    src = np.float32([(0, 0), (w, 0), (w, h), (0, h)])
+    src = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float32)
     pts = (src - (w / 2, h / 2)) * scale
     c, s = math.cos(turn), math.sin(turn)
     pts = pts @ np.array([[c, s], [-s, c]])
@@ -119,8 +121,9 @@ def _camera(w: int, h: int, scale: float, rng) -> tuple[np.ndarray, tuple[int, i
     dst = f * xyz[:, :2] / (f + xyz[:, 2:3])
     margin = 0.06 * max(w, h) * scale
     dst -= dst.min(axis=0) - margin
-    size = tuple(int(math.ceil(v + margin)) for v in dst.max(axis=0))
-    return cv2.getPerspectiveTransform(src, dst.astype(np.float32)), size
+    right, bottom = dst.max(axis=0)
+    size = (int(math.ceil(right + margin)), int(math.ceil(bottom + margin)))
+    return np.asarray(cv2.getPerspectiveTransform(src, dst.astype(np.float32))), size
 
 
 def _table(size: tuple[int, int], rng) -> np.ndarray:

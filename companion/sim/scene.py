@@ -26,13 +26,17 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
+from numpy.typing import ArrayLike
 
 from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
 from companion.vision.stickers import make_sticker_matrix
+
+if TYPE_CHECKING:
+    from companion.vision.boards import Board
 
 # The printed square sticker, in modules (companion/print/stickers.py, StickerGeometry "square"):
 # 28.9 modules across, the 21-module code centred 2.5 modules below the top, the number under it.
@@ -49,7 +53,8 @@ FOREIGN_TEXTS = ("https://example.com/shop/item/48213", "WIFI:S:CafeGuest;T:WPA;
                  "TC:DEMO:0001X", "TC::001")
 
 
-class TruthCode(NamedTuple):
+@dataclass(frozen=True)
+class TruthCode:
     payload: str
     corners: np.ndarray          # 4x2: the code's own top-left, top-right, bottom-right, bottom-left (pixels)
     center: tuple[float, float]
@@ -57,7 +62,8 @@ class TruthCode(NamedTuple):
     index: int                   # place in that row (grid: the column slot; board: order within its spot row)
 
 
-class ForeignTruth(NamedTuple):
+@dataclass(frozen=True)
+class ForeignTruth:
     text: str
     corners: np.ndarray
     center: tuple[float, float]
@@ -133,7 +139,7 @@ class _Plan:
     noise: float
     jpeg: int | None
     layout: object
-    board: object = None
+    board: Board | None = None
     board_mm: float = 1.0          # board mm per table unit
     bayer: bool = True
     art: str = "soft"
@@ -196,8 +202,9 @@ def render_sequence(layout, frames: int = 5, *, shake: float = 0.6, seed: int = 
     ``shake`` pixels (sub-pixel on a solid mount), fresh noise and JPEG each frame."""
     width, height = kw.pop("width", 1920), kw.pop("height", 1080)
     ppm = kw.pop("px_per_module", 3.3)
-    args = dict(table=None, blur=(0.6, 1.0), noise=(2.0, 4.0), tilt=3.0, perspective=6.0, jitter=2.0, light=0.25,
-                glare=0.35, jpeg=(80, 93), foreign_codes=0, hands=0, occlude={}, damage={}, bayer=True, art="soft")
+    args: dict[str, Any] = dict(table=None, blur=(0.6, 1.0), noise=(2.0, 4.0), tilt=3.0, perspective=6.0, jitter=2.0,
+                                light=0.25, glare=0.35, jpeg=(80, 93), foreign_codes=0, hands=0, occlude={}, damage={},
+                                bayer=True, art="soft")
     unknown = set(kw) - set(args)
     if unknown:
         raise TypeError(f"render_sequence: unknown options {sorted(unknown)}")
@@ -244,27 +251,32 @@ def _make_plan(layout, width, height, ppm, seed, table, blur, noise, tilt, persp
         if it.text in damage:
             it.damage = int(damage[it.text])
     H = None
+    # A board lies still under the camera: its pose comes from the seed alone, so every layout of one
+    # board is a photo of the same board (and its picture is drawn once, _board_on_table).
+    pose = np.random.default_rng([seed, 4]) if board is not None else rng
+    whole = [] if board is None else [_Item("board", board.key, 0.0, 0.0, 0.0, board.width / board_mm,
+                                            board.height / board_mm)]
     for attempt in range(6):
         shrink = 0.5 ** attempt
-        turn = rng.uniform(-tilt, tilt) * shrink
-        tx, ty = rng.uniform(-perspective, perspective, 2) * shrink
+        turn = pose.uniform(-tilt, tilt) * shrink
+        tx, ty = pose.uniform(-perspective, perspective, 2) * shrink
         H = _camera(width, height, ppm, turn, tx, ty)
-        if _all_inside(items, H, width, height):
+        if _all_inside(whole + items, H, width, height):     # a board's corner markers too
             break
     else:
         raise ValueError(f"the layout does not fit a {width}x{height} frame at {ppm} px/module")
-    if board is not None:
-        items.insert(0, _Item("board", board.key, 0.0, 0.0, 0.0, board.width / board_mm, board.height / board_mm))
+    items[:0] = whole
     n_foreign = foreign_codes if isinstance(foreign_codes, int) else len(foreign_codes)
     texts = ([FOREIGN_TEXTS[(seed + i) % len(FOREIGN_TEXTS)] for i in range(n_foreign)]
              if isinstance(foreign_codes, int) else list(foreign_codes))
     for i, text in enumerate(texts):
-        it = _place_foreign(text, items, H, width, height, ppm, rng, i)
-        if it is not None:
-            items.append(it)
+        leaflet = _place_foreign(text, items, H, width, height, ppm, rng, i)
+        if leaflet is not None:
+            items.append(leaflet)
     for _ in range(hands):
-        items.append(_Item("hand", "", *_random_point(width, height, H, rng), float(rng.uniform(0, 360)),
-                           float(rng.uniform(70, 110)), float(rng.uniform(90, 130)), style=int(rng.integers(4))))
+        hx, hy = _random_point(width, height, H, rng)
+        items.append(_Item("hand", "", hx, hy, float(rng.uniform(0, 360)), float(rng.uniform(70, 110)),
+                           float(rng.uniform(90, 130)), style=int(rng.integers(4))))
     # the room (table, lamps) depends on the seed only: another layout is the same table
     room = np.random.default_rng([seed, 8])
     colour = _table_colour(table, room)
@@ -419,7 +431,7 @@ def _item_to_table(it: _Item) -> np.ndarray:
         [[1, 0, -it.w / 2], [0, 1, -it.h / 2], [0, 0, 1.0]])
 
 
-def _project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def _project(H: np.ndarray, pts: ArrayLike) -> np.ndarray:
     return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), H).reshape(-1, 2)
 
 
@@ -452,9 +464,10 @@ def _all_inside(items, H, width, height, margin=6) -> bool:
     return True
 
 
-def _random_point(width, height, H, rng):
+def _random_point(width, height, H, rng) -> tuple[float, float]:
     p = rng.uniform([0.1 * width, 0.1 * height], [0.9 * width, 0.9 * height])
-    return tuple(_project(np.linalg.inv(H), [p])[0])
+    x, y = _project(np.linalg.inv(H), [p])[0]
+    return float(x), float(y)
 
 
 def _place_foreign(text, items, H, width, height, ppm, rng, i) -> _Item | None:
@@ -539,13 +552,13 @@ def _background(table: str, colour: tuple, rng, size) -> np.ndarray:
         plank = np.floor((ys + 1000) / plank_w)
         tone = (np.sin(plank * 12.9898) * 43758.5453) % 1.0         # a fixed tone per plank
         seam = np.clip(1.2 - np.minimum((ys + 1000) % plank_w, plank_w - (ys + 1000) % plank_w), 0, 1)
-        shade = (1 + 0.10 * (tone - 0.5) + 0.035 * streak - 0.10 * grain - 0.45 * seam).astype(np.float32)
+        flat = (1 + 0.10 * (tone - 0.5) + 0.035 * streak - 0.10 * grain - 0.45 * seam).astype(np.float32)
         ang = rng.uniform(-20, 20) + (90 if rng.random() < 0.3 else 0)
-        M = cv2.getRotationMatrix2D((side / 2, side / 2), ang, 1.0)
+        M = np.asarray(cv2.getRotationMatrix2D((side / 2, side / 2), ang, 1.0), np.float64)
         M[:, 2] += [ww / 2 - side / 2, hh / 2 - side / 2]
-        shade = cv2.warpAffine(shade, M, (ww, hh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        shade: np.ndarray = cv2.warpAffine(flat, M, (ww, hh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
         shade = cv2.resize(shade, (w, h), interpolation=cv2.INTER_LINEAR)
-        shade += 0.015 * rng.standard_normal((h, w), dtype=np.float32)
+        shade = shade + 0.015 * rng.standard_normal((h, w), dtype=np.float32)
     else:
         fine = rng.standard_normal((h, w), dtype=np.float32)
         fine = cv2.GaussianBlur(fine, (0, 0), 0.7)
@@ -739,15 +752,13 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
     img = _cached_background(plan.table, tuple(float(v) for v in plan.table_colour), plan.seed, size).copy()
     R_card = max(4, int(math.ceil(plan.ppm * k * 2)))
     R_stk = max(6, int(math.ceil(plan.ppm * k * SUPER * 1.2)))
-    truth, foreign, spots = [], [], {}
+    truth: list[TruthCode] = []
+    foreign: list[ForeignTruth] = []
+    spots: dict[str, str] = {}
     board_to_image = None
     for it in plan.items:
         if it.kind == "board":
-            from companion.vision.boards import draw_board
-            px_mm = max(2.0, R_card / plan.board_mm)
-            tex = draw_board(plan.board, px_mm, labels=True).astype(np.float32)
-            R = tex.shape[1] / it.w
-            _paste(img, tex, None, H @ _item_to_table(it), R, 2, shadow=1.0)
+            img = _board_on_table(img, plan, it, H, R_card)
             board_to_image = H_out @ _item_to_table(it) @ np.diag([1 / plan.board_mm, 1 / plan.board_mm, 1.0])
         elif it.kind == "card":
             tex, alpha = _card_texture(it.text, round(it.w, 3), round(it.h, 3), R_card, it.style, plan.art)
@@ -775,12 +786,34 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
     if k != 1.0:
         out = cv2.resize(out, (plan.width, plan.height), interpolation=cv2.INTER_AREA)
     if plan.jpeg is not None:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, plan.jpeg])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        _ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, plan.jpeg])
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        if decoded is None:
+            raise RuntimeError("OpenCV could not decode the JPEG it has just encoded")
+        out = decoded
     truth = _in_reading_order(truth, plan.layout)
     params = dict(table=plan.table, blur_sigma=round(plan.blur_sigma, 3), noise=round(plan.noise, 3), jpeg=plan.jpeg,
                   glare=round(plan.glare["strength"], 3), shift=tuple(float(v) for v in shift), seed=plan.seed)
     return Scene(out, truth, foreign, plan.ppm, plan.layout, H_out, spots, board_to_image, params)
+
+
+_BOARD_PICTURE: dict[tuple, np.ndarray] = {}
+
+
+def _board_on_table(img: np.ndarray, plan: _Plan, it: _Item, H: np.ndarray, R_card: int) -> np.ndarray:
+    """The table with the board pasted on it. Warping a board that fills the frame is most of a board
+    scene's drawing time, and the virtual table draws the same board at the same pose for every card
+    laid: the last one is kept (one picture, not released with the card textures)."""
+    assert plan.board is not None, "a board item without its board"
+    key = (plan.table, plan.seed, img.shape, plan.board.key, R_card, plan.board_mm, H.tobytes(), it.w, it.h)
+    if key not in _BOARD_PICTURE:
+        from companion.vision.boards import draw_board
+        px_mm = max(2.0, R_card / plan.board_mm)
+        tex = draw_board(plan.board, px_mm, labels=True).astype(np.float32)
+        _paste(img, tex, None, H @ _item_to_table(it), tex.shape[1] / it.w, 2, shadow=1.0)
+        _BOARD_PICTURE.clear()
+        _BOARD_PICTURE[key] = img
+    return _BOARD_PICTURE[key].copy()
 
 
 def _sensor(img: np.ndarray, plan: _Plan, rng) -> np.ndarray:
@@ -799,7 +832,7 @@ def _sensor(img: np.ndarray, plan: _Plan, rng) -> np.ndarray:
     if plan.noise > 0:
         sig = plan.noise * np.sqrt(0.3 + 0.7 * np.clip(planes, 0, 255) / 128.0)
         planes = planes + rng.standard_normal(planes.shape, dtype=np.float32) * sig
-    out = np.clip(planes + 0.5, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(planes + 0.5, 0, 255).astype(np.uint8)
     if plan.bayer:
         out = cv2.cvtColor(out, cv2.COLOR_BayerRG2BGR_EA)
     return out

@@ -19,6 +19,8 @@ bigger stickers (hardware/camera.md).
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import numpy as np
 
 from companion.cards.payload import parse_sticker
@@ -29,19 +31,37 @@ BEST_PX_PER_MODULE = 3.6      # a well-mounted camera (hardware/camera.md)
 LEAST_PX_PER_MODULE = 1.0     # below this nothing reads; above it a layout is always drawn, never refused
 NOISE_FIELDS = 4
 NOISE_SIGMA = 2.0             # grey levels of sensor noise, fresh in every frame
-LOOK = dict(blur=(0.4, 0.6), noise=0, jpeg=None, glare=0, bayer=False, tilt=1.5, perspective=2.0, light=0.15,
-            jitter=1.5)
+
+
+class Look(TypedDict):
+    """The camera and the room, as ``render_table`` takes them."""
+
+    blur: tuple[float, float]
+    noise: float
+    jpeg: None
+    glare: float
+    bayer: bool
+    tilt: float
+    perspective: float
+    light: float
+    jitter: float
+
+
+LOOK: Look = {"blur": (0.4, 0.6), "noise": 0, "jpeg": None, "glare": 0, "bayer": False, "tilt": 1.5,
+              "perspective": 2.0, "light": 0.15, "jitter": 1.5}
 
 
 class VirtualTable:
     def __init__(self, width: int = 1280, height: int = 720, seed: int = 0):
         self.width, self.height, self.seed = int(width), int(height), seed
         self.layout = RowLayout([])
-        self._key = None
+        self._key: str | None = None
         self._picture: np.ndarray | None = None
         self._frames = 0
         self._rng = np.random.default_rng([seed, 99])
         self._noise: list[np.ndarray] | None = None
+        self._frames_of: np.ndarray | None = None   # the picture the frames below were made of
+        self._noisy: list[np.ndarray] = []
 
     def set_layout(self, layout) -> None:
         self.layout = layout
@@ -59,7 +79,7 @@ class VirtualTable:
     def picture(self) -> np.ndarray:
         """The table as the layout lies now, without this frame's noise."""
         key = repr(self.layout)
-        if key != self._key:
+        if key != self._key or self._picture is None:
             layout, foreign = split_foreign(self.layout)
             # the same seed is the same table and light: another layout is another photo of it
             scene = render_table(layout, width=self.width, height=self.height, px_per_module=self.px_per_module(layout),
@@ -75,13 +95,23 @@ class VirtualTable:
         """The next camera frame (BGR)."""
         picture = self.picture()
         if self._noise is None or self._noise[0].shape != picture.shape:
-            # a few noise fields, shifted at random each frame: fresh-looking noise at little cost
+            # a few noise fields, shifted at random: fresh-looking noise at little cost
             self._noise = [np.clip(self._rng.normal(0, NOISE_SIGMA, picture.shape), -8, 8).astype(np.int16)
                            for _ in range(NOISE_FIELDS)]
+        if self._frames_of is not picture:
+            self._frames_of, self._noisy = picture, []
         self._frames += 1
-        dy, dx = self._rng.integers(0, 64, 2)
-        noise = np.roll(self._noise[self._frames % NOISE_FIELDS], (int(dy), int(dx)), axis=(0, 1))
-        return np.clip(picture.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+        k = self._frames % NOISE_FIELDS
+        if k >= len(self._noisy):
+            # A still table gives NOISE_FIELDS different frames in turn, each made once: adding noise to
+            # a whole frame costs more than reading most frames does.
+            dy, dx = self._rng.integers(0, 64, 2)
+            noise = np.roll(self._noise[len(self._noisy)], (int(dy), int(dx)), axis=(0, 1))
+            frame = np.clip(picture.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+            frame.flags.writeable = False
+            self._noisy.append(frame)
+            return frame
+        return self._noisy[k]
 
     def close(self) -> None:
         pass

@@ -10,20 +10,38 @@ interactive demo the person at the keyboard does.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.cards.decks import get_deck
 from companion.inputs.commands import BACK, NEXT, OK, Command
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from companion.sim.virtual_table import VirtualTable
+    from companion.ui.demo_boards import BoardPlayers
+    from companion.vision.layouts import Layout
+
+
+
+class Placed(NamedTuple):
+    """A card just put down: in the row's gap ``gap``, or in the cooperative grid's gap row ``gap`` at
+    ``column``."""
+
+    code: str
+    gap: int
+    column: int | None = None
 
 
 class DemoTable:
     """What lies on the simulated table, applied to the virtual camera from the camera's thread."""
 
-    def __init__(self, vtable):
+    def __init__(self, vtable: VirtualTable):
         self.vtable = vtable
-        self.wanted = None
+        self.wanted: Layout | None = None
         self.unplugged = False
 
-    def show(self, layout) -> None:
+    def show(self, layout: Layout) -> None:
         self.wanted = layout
 
     def apply(self) -> None:
@@ -38,7 +56,7 @@ class DemoCamera:
     def __init__(self, table: DemoTable):
         self.table = table
 
-    def read(self):
+    def read(self) -> np.ndarray:
         if self.table.unplugged:
             from companion.vision.sources import CameraLost
             raise CameraLost("the demo camera cable was pulled out")
@@ -46,16 +64,20 @@ class DemoCamera:
 
 
 class DemoPlayers:
-    GAMES = ["timeline", "cronologia-competitive", "cronologia-cooperative"]
+    GAMES = ["timeline", "cronologia-competitive", "cronologia-cooperative", "exhibition", "ancient-knowledge"]
+    PLAYERS = {"exhibition": 2, "ancient-knowledge": 2}    # fewer than the picker's 3: shorter games
+    # The cooperative game deals 25 cards and 4 to each player: from the 40 DEMO cards it would end
+    # at the first mistake, nobody holding a card (and no second grid could ever be dealt).
+    DECKS = {"cronologia-cooperative": "HIST"}
 
-    def __init__(self, kiosk, table: DemoTable, seed: int = 1, autoplay: bool = False, wrong_rate: float = 0.3,
+    def __init__(self, kiosk: Any, table: DemoTable, seed: int = 1, autoplay: bool = False, wrong_rate: float = 0.3,
                  tour: bool = False, games: list[str] | None = None, think_seconds: float = 2.5):
         self.kiosk = kiosk
         self.table = table
         self.rng = random.Random(seed)
         self.autoplay = autoplay
         self.wrong_rate = wrong_rate
-        self.tour = list(TOUR) if tour else []
+        self.tour: list[tuple[str, str | None]] = list(TOUR) if tour else []
         self.games = games or self.GAMES
         self.game_index = 0
         self.think = think_seconds if not autoplay else 0.0
@@ -63,23 +85,34 @@ class DemoPlayers:
         self.turns = 0                  # confirmed placements seen
         self.games_done = 0
         self._reset_game()
-        self._last_key = None
+        self._last_key: tuple | None = None
         self._since = 0.0
         self._frames_in_state = 0
+        self._stray_on = False          # the tour's stray code lies on the table
+        self._saved: tuple[list[str], list[list[str | None]]] = ([], [])
 
     # -- the physical cards --------------------------------------------------------------------
-    def _reset_game(self):
-        self.pile = [c.code for c in self.deck.cards.values()]
+    def _reset_game(self) -> None:
+        self.pile = [c.code for c in self.deck.cards.values() if c.code]
         self.rng.shuffle(self.pile)
         self.out: list[str] = []         # boxed, discarded, scored
         self.hands: dict[str, list[str]] = {}
         self.row: list[str] = []
-        self.grid: list[list] = []       # 9 physical rows for the cooperative game
+        self.grid: list[list[str | None]] = []    # 9 physical rows for the cooperative game
         self.laid = False
-        self.placed = None               # the code just put down, and where
+        self.placed: Placed | None = None
+        self.boards: BoardPlayers | None = None    # the board games' players (companion/ui/demo_boards.py)
+        self._lines_seen = 0
 
-    def year(self, code: str) -> int:
-        return self.deck.card(int(code.rsplit(":", 1)[1])).year
+    def year(self, code: str | None) -> int:
+        card = self.deck.card(int(code.rsplit(":", 1)[1])) if code else None
+        if card is None or card.year is None:
+            raise ValueError(f"{code} is no dated card of the {self.deck.id} deck")
+        return card.year
+
+    def draw_some(self, n: int) -> list[str]:
+        """Up to n cards from the pile (fewer when the whole deck is out)."""
+        return [c for c in (self.draw() for _ in range(n)) if c is not None]
 
     def draw(self) -> str | None:
         if not self.pile:
@@ -99,11 +132,11 @@ class DemoPlayers:
                     break
                 hand.append(code)
 
-    def show_row(self):
+    def show_row(self) -> None:
         from companion.vision.layouts import RowLayout
         self.table.show(RowLayout(list(self.row)))
 
-    def show_grid(self):
+    def show_grid(self) -> None:
         from companion.vision.layouts import GridLayout
         self.table.show(GridLayout([list(r) for r in self.grid]))
 
@@ -130,7 +163,7 @@ class DemoPlayers:
         elif self.autoplay:
             self.navigate(top)
 
-    def navigate(self, top) -> None:
+    def navigate(self, top: Any) -> None:
         """Autoplay's fingers on the buttons outside the table."""
         name = top.name
         if self.tour and (name.startswith("fault:") or name in ("menu", "history", "settings")):
@@ -146,7 +179,11 @@ class DemoPlayers:
                 self.press(NEXT)
         elif name == "players":
             rows = top.rows()
-            self.press(OK if rows[top.focus][0] == "start" else NEXT)
+            want = self.PLAYERS.get(top.view.key, top.count)
+            if top.count != want and top.view.min_players <= want <= top.view.max_players:
+                self.press(OK, index=0)   # "Players: n" counts up, round and round
+            else:
+                self.press(OK if rows[top.focus][0] == "start" else NEXT)
         elif name == "score":
             self.games_done += 1
             self.game_index += 1
@@ -157,10 +194,13 @@ class DemoPlayers:
         elif name in ("menu", "history", "settings", "confirm", "name", "keyboard", "pin"):
             self.press(BACK)
 
-    def at_table(self, screen) -> None:
+    def at_table(self, screen: Any) -> None:
         k = self.kiosk
         phase = screen.phase
         view = screen.view
+        if view.table_kind == "board":
+            self.at_board(screen)
+            return
         if self.tour and self.tour[0][0] != "screen" and k.session is not None and phase == "watch" \
                 and self.turns >= 1 and self.autoplay:
             self.tour_step(screen)
@@ -202,17 +242,31 @@ class DemoPlayers:
             if self.autoplay:
                 self.press(OK)
 
-    def lay_start(self, view) -> None:
+    def at_board(self, screen: Any) -> None:
+        from companion.ui.demo_boards import AncientKnowledgePlayers, ExhibitionPlayers
+        if self.boards is None or (screen.phase == "deal" and self.kiosk.session is None and
+                                   self.boards.board != screen.view.board):
+            kind = ExhibitionPlayers if screen.view.board == "exhibition" else AncientKnowledgePlayers
+            self.boards = kind(self.table, self.rng, self.press, self.wrong_rate / 2)
+            self._lines_seen = 0
+        session = self.kiosk.session
+        if session is not None and len(session.lines) != self._lines_seen:
+            self.turns += max(0, len(session.lines) - self._lines_seen)     # every action stored is a turn's step
+            self._lines_seen = len(session.lines)
+        self.boards.at_table(screen, self.autoplay)
+
+    def lay_start(self, view: Any) -> None:
+        self.deck = get_deck(self.DECKS.get(view.key, "DEMO"))
         self._reset_game()
         self.laid = True
         if view.table_kind == "grid":
             self.lay_new_grid()
             return
         n = getattr(view, "start_cards", 1)
-        self.row = sorted((self.draw() for _ in range(n)), key=self.year)
+        self.row = sorted(self.draw_some(n), key=self.year)
         self.show_row()
 
-    def sees_what_was_laid(self, setup_codes) -> bool:
+    def sees_what_was_laid(self, setup_codes: Any) -> bool:
         """The players press OK once the screen shows the cards they have just laid (the camera may
         still be reading the table as it was a moment before)."""
         if setup_codes is None:
@@ -235,7 +289,7 @@ class DemoPlayers:
                 self.grid.append([None] * 5)
         self.show_grid()
 
-    def place(self, view, session) -> None:
+    def place(self, view: Any, session: Any) -> None:
         player = view.current(session)
         hand = self.hands.get(player) or []
         if not hand:
@@ -247,7 +301,7 @@ class DemoPlayers:
             slots = [(k, c) for k in range(4) for c in range(5) if self.grid[2 * k + 1][c] is None]
             if not slots:
                 return
-            def fits(slot):
+            def fits(slot: tuple[int, int]) -> bool:
                 a, b = self.year(self.grid[2 * slot[0]][slot[1]]), self.year(self.grid[2 * slot[0] + 2][slot[1]])
                 return min(a, b) <= y <= max(a, b)
             good = [s for s in slots if fits(s)]
@@ -255,21 +309,21 @@ class DemoPlayers:
             pool = good if (want_right and good) or not bad else bad
             k, col = self.rng.choice(pool)
             self.grid[2 * k + 1][col] = code
-            self.placed = ("grid", code, (k, col))
+            self.placed = Placed(code, k, col)
             self.show_grid()
         else:
             years = [self.year(c) for c in self.row]
             right = [g for g in range(len(years) + 1)
                      if (g == 0 or years[g - 1] <= y) and (g == len(years) or y <= years[g])]
             wrong = [g for g in range(len(years) + 1) if g not in right]
-            pool = right if (want_right or not wrong) else wrong
-            gap = self.rng.choice(pool)
+            gaps = right if (want_right or not wrong) else wrong
+            gap = self.rng.choice(gaps)
             self.row.insert(gap, code)
-            self.placed = ("row", code, gap)
+            self.placed = Placed(code, gap)
             self.show_row()
         hand.remove(code)
 
-    def after_verdict(self, screen) -> None:
+    def after_verdict(self, screen: Any) -> None:
         """The players read the verdict on the screen and do what it says with the card."""
         line, events, _before = screen.turns.judged
         if line.get("type") != "place":
@@ -277,13 +331,12 @@ class DemoPlayers:
             return
         self.turns += 1
         correct = screen.view.is_correct(events)
-        kind, code, where = self.placed
-        self.placed = None
-        if correct:
+        placed, self.placed = self.placed, None
+        if correct or placed is None:
             return
-        if kind == "grid":
-            k, col = where
-            self.grid[2 * k + 1][col] = None
+        code = placed.code
+        if placed.column is not None:
+            self.grid[2 * placed.gap + 1][placed.column] = None
             self.out.append(code)
             self.show_grid()
         else:
@@ -297,14 +350,14 @@ class DemoPlayers:
             self.show_row()
 
     # -- the autoplay tour: every screen once, so the screenshots show them all ----------------
-    def tour_step(self, top) -> None:
+    def tour_step(self, top: Any) -> None:
         step, arg = self.tour[0]
         if step == "screen":
             self.tour.pop(0)
             return
         if step == "foreign" or step == "unknown":
             if top.name == "table":
-                if not getattr(self, "_stray_on", False):
+                if not self._stray_on and arg is not None:
                     self._stray_on = True
                     self._saved = (list(self.row), [list(r) for r in self.grid])
                     stray = arg
@@ -329,9 +382,10 @@ class DemoPlayers:
                 self.table.unplugged = False
                 self.tour.pop(0)
             return
-        if step == "press":
+        if step in ("press", "back"):
             self.tour.pop(0)
-            self.press(arg)
+            if arg is not None:
+                self.press(arg)
             return
         if step == "menu-item":
             if top.name == "menu":
@@ -340,14 +394,10 @@ class DemoPlayers:
                     self.press(OK, index=values.index(arg))
                 self.tour.pop(0)
             return
-        if step == "back":
-            self.tour.pop(0)
-            self.press(arg)
-            return
         self.tour.pop(0)
 
-    def _remove_stray(self):
-        if getattr(self, "_stray_on", False):
+    def _remove_stray(self) -> None:
+        if self._stray_on:
             self._stray_on = False
             self.row, self.grid = self._saved
             if self.grid:
@@ -356,7 +406,7 @@ class DemoPlayers:
                 self.show_row()
 
 
-TOUR = [
+TOUR: list[tuple[str, str | None]] = [
     ("foreign", "https://example.com/shop"),
     ("unknown", "TC:DEMO:999"),
     ("camera", None),

@@ -1,0 +1,312 @@
+"""The demo's simulated players of the board games (Exhibition, Ancient Knowledge).
+
+As in the row games (companion/ui/demo.py) they never talk to the engine: they lay cards in view of
+the virtual camera -- the market or the technology tiles at setup, then the mat of the player whose
+turn it is, with the card just played on one of its spots -- and the kiosk learns what happened by
+reading the rendered frames. What they know is what players at a real table know: the cards in
+their hands (with what is printed on them), the mat as the kiosk draws it (after a slide or a
+refused card they lay it out that way again) and the kiosk's questions, which they answer with the
+buttons in autoplay. They play simply: a random card where the screen says it fits, now and then
+one where it does not.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from companion.cards.decks import get_deck
+from companion.inputs.commands import OK, UNDO
+
+
+class Table(Protocol):
+    def show(self, layout: Any) -> None: ...
+
+
+Press = Callable[..., None]
+
+
+class BoardPlayers:
+    """The common part: the setup laid once, the active player's mat kept under the camera, a card
+    laid on a spot and taken back when the kiosk refuses it, the kiosk's questions answered."""
+
+    board = ""
+
+    def __init__(self, table: Table, rng: random.Random, press: Press, wrong_rate: float):
+        self.table = table
+        self.rng = rng
+        self.press = press
+        self.wrong_rate = wrong_rate
+        self.setup: list[str] | None = None     # the codes laid in view for the setup reading
+        self.placed: tuple[str, str] | None = None   # (code, spot) just laid, not judged yet
+        self.shown: dict | None = None
+        self.waited = 0                          # frames a laid card has waited for the camera
+
+    def at_table(self, screen: Any, autoplay: bool) -> None:
+        phase = screen.phase
+        if phase == "deal":
+            if self.setup is None:
+                self.setup = self.lay_setup()
+            elif autoplay and screen.setup_codes is not None and self.sees_setup(screen.setup_codes):
+                self.press(OK)
+            return
+        session = screen.session
+        if session is None:
+            return
+        if phase == "verdict" and self.placed is not None:
+            line, events, _before = screen.turns.judged
+            if screen.view.is_correct(events) is False and line.get("spot", self.placed[1]) == self.placed[1]:
+                self.refused(self.placed)
+            self.placed = None
+        if phase == "watch":
+            self.watch(screen, session, autoplay)
+        elif phase == "ask" and autoplay:
+            self.answer(screen, session)
+        elif phase in ("propose", "verdict", "refused", "reset") and autoplay:
+            self.press(OK)
+        self.show_mat(screen.view, session)
+        if self.placed is not None:
+            self.waited += 1
+            if self.waited > 40 and phase in ("watch", "ask"):
+                # the camera never proposed it (a misread called out, a spot taken meanwhile): take it back
+                self.placed, self.waited = None, 0
+
+    def show_mat(self, view: Any, session: Any) -> None:
+        """The active player's mat as the kiosk draws it, and the card just laid."""
+        from companion.vision.layouts import BoardLayout
+        spots = dict(view.spots(session))
+        if self.placed is not None:
+            code, spot = self.placed
+            spots = {s: c for s, c in spots.items() if c != code}
+            spots[spot] = code
+        if spots != self.shown:
+            self.shown = spots
+            self.table.show(BoardLayout(self.board, spots))
+
+    def lay(self, code: str, spot: str) -> None:
+        self.placed, self.waited = (code, spot), 0
+
+    def choose(self, index: int) -> None:
+        self.press(OK, index=index)
+
+    # -- each game's own ----------------------------------------------------------------------
+    def lay_setup(self) -> list[str]:
+        raise NotImplementedError
+
+    def sees_setup(self, setup_codes: Any) -> bool:
+        raise NotImplementedError
+
+    def watch(self, screen: Any, session: Any, autoplay: bool) -> None:
+        raise NotImplementedError
+
+    def answer(self, screen: Any, session: Any) -> None:
+        raise NotImplementedError
+
+    def refused(self, placed: tuple[str, str]) -> None:
+        """The kiosk said the card may not lie there: it goes back to the hand."""
+
+
+def _line(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+class ExhibitionPlayers(BoardPlayers):
+    """Exhibition: the market is laid as six columns of three; each turn the player takes a card by
+    the buttons (the kiosk asks which), tells the card turned up from the stock, and lays the card
+    on a spot of the mat; a card that fits nowhere goes to the Depot, or the exhibition ends."""
+
+    board = "exhibition"
+    DEPOT_CHANCE = 0.7
+
+    def __init__(self, table: Table, rng: random.Random, press: Press, wrong_rate: float):
+        super().__init__(table, rng, press, wrong_rate)
+        self.bad: set[tuple[str, str]] = set()     # (code, spot) the kiosk refused
+
+    def lay_setup(self) -> list[str]:
+        from companion.games.exhibition.board import CONTINENTS, board
+        from companion.games.exhibition.cards import coloured
+        from companion.vision.layouts import GridLayout
+        deck = get_deck("EXH20")
+        cards = list(deck.cards.values())
+        self.rng.shuffle(cards)
+        per = board().cards_per_column
+        columns = [sorted(cards[i * per:(i + 1) * per], key=lambda c: c.year if coloured(c) else 1945)
+                   for i in range(len(CONTINENTS))]
+        self.table.show(GridLayout([[col[r].code for col in columns] for r in range(per)]))
+        return [c.code for col in columns for c in col if c.code]
+
+    def sees_setup(self, setup_codes: Any) -> bool:
+        read = [c for column in setup_codes.values() for c in column]
+        return sorted(read) == sorted(self.setup or [])
+
+    def refused(self, placed: tuple[str, str]) -> None:
+        self.bad.add(placed)
+
+    def watch(self, screen: Any, session: Any, autoplay: bool) -> None:
+        s = session.state
+        held = s.turn.held
+        if s.finished or held is None or s.turn.placed or self.placed is not None or not held.code:
+            return
+        view = screen.view
+        fits = [spot for spot in view.fits(session) if (held.code, spot) not in self.bad]
+        taken = set(view.spots(session))
+        free = [spot for spot in s.layout.spot_names() if spot not in taken and (held.code, spot) not in self.bad]
+        wrong = [spot for spot in free if spot not in fits and not spot.startswith("depot")]
+        depot = [spot for spot in view.free_depot(session) if (held.code, spot) not in self.bad]
+        if wrong and self.rng.random() < self.wrong_rate:
+            self.lay(held.code, self.rng.choice(wrong))
+        elif fits:
+            self.lay(held.code, self.rng.choice(fits))
+        elif depot:
+            self.lay(held.code, self.rng.choice(depot))
+
+    def answer(self, screen: Any, session: Any) -> None:
+        ask, choice = screen.turns.asks[-1]
+        values = [value for _label, value in choice.items]
+        lines = [_line(v) for v in values]
+        if any(line.get("type") == "finish" for line in lines):
+            # fits nowhere in the Hall: into the Depot (laid there, the camera reads it), or the end
+            held = session.state.turn.held
+            depot = [line["spot"] for line in lines if line.get("type") == "place"]
+            if self.placed is None and depot and held is not None and held.code and \
+                    self.rng.random() < self.DEPOT_CHANCE:
+                self.lay(held.code, self.rng.choice(depot))
+            elif self.placed is None:
+                self.choose(next(i for i, line in enumerate(lines) if line.get("type") == "finish"))
+            return
+        # a card taken, a continent, a decade, the card turned up: any; "stock empty" only when it is
+        useful = [i for i, line in enumerate(lines) if not (line.get("type") == "refill" and line.get("card") is None)]
+        self.choose(self.rng.choice(useful or list(range(len(values)))))
+
+
+class AncientKnowledgePlayers(BoardPlayers):
+    """Ancient Knowledge: the nine technologies are laid in a row; on their turn the players create
+    monuments and artifacts from their hands by laying them on their mat (in the zone printed on the
+    card, now and then another), and when their hands run short they excavate their Past or search
+    with the buttons. The engine's questions get the answer the kiosk suggests (its focus), Pass in
+    the Timeline phase."""
+
+    board = "ancient-knowledge"
+
+    def __init__(self, table: Table, rng: random.Random, press: Press, wrong_rate: float):
+        super().__init__(table, rng, press, wrong_rate)
+        from companion.games.ancient_knowledge.catalog import catalog
+        self.catalog = catalog()
+        deck = get_deck("AK")
+        self.ids = {c.code: c.ak_id for c in deck.cards.values() if c.code and c.ak_id}
+        self.codes = {card: code for code, card in self.ids.items()}
+        builders = [code for code, card in self.ids.items() if card in self.catalog.builders]
+        self.rng.shuffle(builders)
+        self.pile = builders
+        self.discards: list[str] = []
+        self.hands: dict[str, list[str]] = {}
+        self.goal: str | None = None           # the action chosen with the buttons: excavate | search
+
+    def lay_setup(self) -> list[str]:
+        from companion.vision.layouts import RowLayout
+        techs, codes = self.catalog.techs, self.codes
+        one = [codes[t] for t in sorted(techs) if techs[t].level == 1 and t in codes]
+        two = [codes[t] for t in sorted(techs) if techs[t].level == 2 and t in codes]
+        laid = self.rng.sample(one, 6) + self.rng.sample(two, 3)
+        self.table.show(RowLayout(laid))
+        return laid
+
+    def sees_setup(self, setup_codes: Any) -> bool:
+        read = [card for tile in setup_codes for card in tile]
+        return sorted(read) == sorted(self.ids[c] for c in self.setup or [])
+
+    # -- the hands ----------------------------------------------------------------------------
+    def draw(self) -> str | None:
+        if not self.pile:
+            self.rng.shuffle(self.discards)
+            self.pile, self.discards = self.discards, []
+        return self.pile.pop() if self.pile else None
+
+    def sync_hands(self, session: Any) -> None:
+        """Each player holds as many cards as the kiosk's turn bar says (they drew or discarded)."""
+        on_mats = {self.codes.get(card) for b in session.state.boards for card in self.mat_cards(b)}
+        for name, n in session.summary()["hands"].items():
+            hand = self.hands.setdefault(name, [])
+            hand[:] = [c for c in hand if c not in on_mats]
+            while len(hand) > n:
+                self.discards.append(hand.pop(self.rng.randrange(len(hand))))
+            while len(hand) < n:
+                code = self.draw()
+                if code is None:
+                    break
+                if code not in on_mats:
+                    hand.append(code)
+
+    @staticmethod
+    def mat_cards(b: Any) -> list[str]:
+        return [m.card for zone in b.zones for m in zone] + [p.card for p in b.past] + list(b.artifacts) + \
+            list(b.techs)
+
+    def refused(self, placed: tuple[str, str]) -> None:
+        self.discards.append(placed[0])      # it went back into the hand; the next sync deals with it
+
+    # -- a turn -------------------------------------------------------------------------------
+    def watch(self, screen: Any, session: Any, autoplay: bool) -> None:
+        s = session.state
+        if self.placed is not None or s.finished:
+            return
+        self.sync_hands(session)
+        if s.pending_prompt is not None or s.phase != "action" or s.actions_left <= 0:
+            return
+        me = s.board
+        hand = self.hands.get(me.name, [])
+        move = self.create_move(me, hand)
+        if move is not None:
+            code, spot = move
+            hand.remove(code)
+            self.lay(code, spot)
+        elif autoplay:
+            self.goal = "excavate" if any(not p.rotated for p in me.past) and me.hand < 3 else "search"
+            self.press(OK)                   # the actions menu
+
+    def create_move(self, me: Any, hand: list[str]) -> tuple[str, str] | None:
+        """A card of the hand and the spot to lay it on: a monument in the zone printed on it (now
+        and then another zone, which may cost too much), an artifact in the next free slot."""
+        options = []
+        for code in hand:
+            b = self.catalog.builders.get(self.ids[code])
+            if b is None:
+                continue
+            if not b.is_monument:
+                if len(me.artifacts) < 5 and b.discard_cost <= me.hand - 1:
+                    options.append((code, f"artifact[{len(me.artifacts)}]"))
+                continue
+            zones = [z for z in range(1, 7) if len(me.zones[z - 1]) < 2]
+            if self.rng.random() < self.wrong_rate and zones:
+                zone = self.rng.choice(zones)
+            elif b.start_zone in zones and b.discard_cost <= me.hand - 1:
+                zone = b.start_zone
+            else:
+                continue
+            options.append((code, f"zone{zone}.{('lower', 'upper')[len(me.zones[zone - 1])]}"))
+        return self.rng.choice(options) if options else None
+
+    def answer(self, screen: Any, session: Any) -> None:
+        ask, choice = screen.turns.asks[-1]
+        items = choice.items
+        msgids = [getattr(label, "msgid", None) for label, _value in items]
+        if ask.optional and len(screen.turns.asks) == 1:
+            # the actions menu: what the players chose to do with the buttons
+            want = "Excavate" if self.goal == "excavate" and "Excavate" in msgids else "Search (draw 1)"
+            self.goal = None
+            if want in msgids:
+                self.choose(msgids.index(want))
+            else:
+                self.press(UNDO)
+            return
+        values = [value for _label, value in items]
+        if any(callable(v) for v in values) and any(isinstance(v, dict) and v.get("type") == "excavate"
+                                                    for v in values):
+            # excavating: every monument of the Past not yet excavated, then done
+            more = [i for i, v in enumerate(values) if callable(v)]
+            self.choose(more[0] if more else 0)
+            return
+        passes = [i for i, v in enumerate(values) if _line(v).get("prompt") == "timeline" and
+                  _line(v).get("value") == "done"]
+        self.choose(passes[0] if passes else choice.focus)
