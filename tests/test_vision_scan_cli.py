@@ -118,3 +118,10 @@ def test_the_readmes_sample_photo_reads_as_the_readme_shows(capsys):
     assert read(out) == read(shown.group(2))
     payloads = [c["payload"] for c in json.loads(_scan(capsys, photo, "--json")[1])["images"][0]["codes"]]
     assert payloads == [f"TC:HIST:{n:03d}" for n in (3, 2, 1, 6, 5, 4, 9, 8, 7)]
+
+
+def test_a_long_title_is_shortened_at_a_word_and_says_so():
+    from companion.vision.scan_cli import _describe
+    text = _describe({"year": -3200000, "title": "Lucy, an Australopithecus, lives in the Afar region"})
+    assert text.startswith("3200000 BC Lucy,") and text.endswith(" …") and len(text) <= 40
+    assert "Australopithecus, …" in text

@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import sys
+import textwrap
 import time
 import warnings
 from pathlib import Path
@@ -190,4 +191,4 @@ def _describe(card: dict | None) -> str:
     for key in ("continent", "title", "ak_id"):
         if key in card:
             parts.append(str(card[key]))
-    return " ".join(parts)[:40]
+    return textwrap.shorten(" ".join(parts), 40, placeholder=" …")  # whole words: a date is never cut
