@@ -1,5 +1,6 @@
 """The demo's simulated players: they deal, place cards (sometimes in the wrong gap), take wrong cards
-away and draw, on the virtual table -- exactly what people at a real table do.
+away and draw, on the virtual table -- exactly what people at a real table do. They play the games of
+the picker one after another; the board games' players are in companion/ui/demo_boards.py.
 
 They never talk to the engine. The kiosk learns what happened only by reading the virtual camera
 with the tracker, as at a real table; the players see the kiosk's screen (its phase and what it asks
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from companion.sim.virtual_table import VirtualTable
     from companion.ui.demo_boards import BoardPlayers
     from companion.vision.layouts import Layout
-
 
 
 class Placed(NamedTuple):
@@ -82,7 +82,7 @@ class DemoPlayers:
         self.game_index = 0
         self.think = think_seconds if not autoplay else 0.0
         self.deck = get_deck("DEMO")
-        self.turns = 0                  # confirmed placements seen
+        self.turns = 0                  # confirmed placements seen (a board game: every action stored)
         self.games_done = 0
         self._reset_game()
         self._last_key: tuple | None = None

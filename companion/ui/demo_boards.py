@@ -112,12 +112,14 @@ def _line(value: Any) -> dict:
 
 
 class ExhibitionPlayers(BoardPlayers):
-    """Exhibition: the market is laid as six columns of three; each turn the player takes a card by
-    the buttons (the kiosk asks which), tells the card turned up from the stock, and lays the card
-    on a spot of the mat; a card that fits nowhere goes to the Depot, or the exhibition ends."""
+    """Exhibition: the market is laid as six columns of three; each turn the player takes a card with
+    the buttons (the kiosk asks which) or lays it from the market straight on the mat, tells the
+    card turned up from the stock, and lays the card on a spot of the mat; a card that fits nowhere
+    goes to the Depot, or the exhibition ends."""
 
     board = "exhibition"
     DEPOT_CHANCE = 0.7
+    LAY_TO_TAKE = 0.3          # a take told by laying the card on the mat rather than with the buttons
 
     def __init__(self, table: Table, rng: random.Random, press: Press, wrong_rate: float):
         super().__init__(table, rng, press, wrong_rate)
@@ -174,6 +176,16 @@ class ExhibitionPlayers(BoardPlayers):
                 self.lay(held.code, self.rng.choice(depot))
             elif self.placed is None:
                 self.choose(next(i for i, line in enumerate(lines) if line.get("type") == "finish"))
+            return
+        takes = [line["card"] for line in lines if line.get("type") == "take" and isinstance(line.get("card"), str)]
+        if takes and self.placed is None and self.rng.random() < self.LAY_TO_TAKE:
+            # straight from the market onto the mat: the camera tells the take, then the placement
+            taken = set(screen.view.spots(session))
+            free = [spot for spot in session.state.layout.spot_names() if spot not in taken]
+            if free:
+                self.lay(self.rng.choice(takes), self.rng.choice(free))
+                return
+        if self.placed is not None:
             return
         # a card taken, a continent, a decade, the card turned up: any; "stock empty" only when it is
         useful = [i for i, line in enumerate(lines) if not (line.get("type") == "refill" and line.get("card") is None)]
