@@ -53,3 +53,8 @@ class Later(Text):
 
 def later(fn) -> Later:
     return Later("", {}, fn)
+
+
+def counted(n: int, noun: str) -> str:
+    """'1 card', '2 cards': English command-line output (the kiosk's messages go through translations)."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"

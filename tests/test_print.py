@@ -165,3 +165,10 @@ def test_the_last_captions_stay_clear_of_the_ruler(tmp_path, size):
     captions = [o.get_bounds() for o in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_TEXT])
                 if abs(o.get_font_size() - 4.6) < 0.01]
     assert captions and min(b[1] for b in captions) > box[3] + 0.5 * mm
+
+
+def test_one_sticker_on_one_page_is_said_in_the_singular(tmp_path, capsys):
+    from companion.cli import main
+    assert main(["stickers", "DEMO", "--only", "1", "--out", str(tmp_path / "s.pdf")]) == 0
+    out = capsys.readouterr().out
+    assert "Wrote 1 square sticker of" in out and "on 1 page to" in out

@@ -40,6 +40,7 @@ from companion.cards.decks import (
 from companion.cards.model import year_label
 from companion.cards.payload import format_payload
 from companion.errors import BadInput, present
+from companion.words import counted
 
 ID_RULE = "a deck id is 2 to 8 capital letters or digits (it is printed in every sticker: TC:<ID>:<NUMBER>)"
 
@@ -196,7 +197,7 @@ def _show(args) -> int:
         }, ensure_ascii=False))
         return 0
     source = "bundled, read-only" if deck.bundled else "yours"
-    print(f"{deck.id}: {deck.name} ({deck.game}, {len(deck)} cards, {source}; {deck.path})")
+    print(f"{deck.id}: {deck.name} ({deck.game}, {counted(len(deck), 'card')}, {source}; {deck.path})")
     if deck.spec.assumed:
         print("Facts are ASSUMED, not checked against a physical box: see docs/decks.md to correct them.")
     if deck.spec.notes:
@@ -290,7 +291,7 @@ def _import(args) -> int:
         spec = existing.spec.model_copy(update={"cards": cards, **({"name": args.name} if args.name else {})})
     else:
         spec = DeckFile(id=deck_id, name=args.name or deck_id, game=game, cards=cards)
-    summary = f"{len(cards)} cards"
+    summary = counted(len(cards), "card")
     backup = None
     if existing is not None:
         old = {e.n: e for e in existing.entries()}

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from companion.errors import BadInput
 from companion.i18n import Text
+from companion.words import counted
 
 
 class Illegal(Exception):
@@ -44,7 +45,7 @@ def parse_players(line: dict, lo: int, hi: int, game: str, order: str) -> tuple[
     if not isinstance(names, list) or not all(isinstance(p, str) and p.strip() for p in names):
         raise BadInput("players", f"a list of player names ({order}) is needed")
     if not lo <= len(names) <= hi:
-        raise BadInput("players", f"{len(names)} player{'' if len(names) == 1 else 's'}; {game} is for {lo} to {hi}")
+        raise BadInput("players", f"{counted(len(names), 'player')}; {game} is for {lo} to {hi}")
     if len(set(names)) != len(names):
         raise BadInput("players", "two players have the same name")
     return tuple(names)

@@ -44,6 +44,7 @@ from companion.print.pdf import (
     tr,
 )
 from companion.vision.camera_plan import default_sticker_mm
+from companion.words import counted
 
 DEFAULT_SIZE_MM = default_sticker_mm()
 SHAPES = ("square", "round")
@@ -117,8 +118,8 @@ def run(args) -> int:
     numbers = parse_numbers(args.only, deck)
     result = make_sheets(deck, args.out, size_mm=args.size, paper=args.paper, shape=args.shape,
                          numbers=numbers, lang=args.lang)
-    print(f"Wrote {result.stickers} {args.shape} stickers of {args.size:g} mm for {deck.id} on {result.pages} "
-          f"page(s) to {args.out} (code module {result.module_mm:.2f} mm). "
+    print(f"Wrote {counted(result.stickers, args.shape + ' sticker')} of {args.size:g} mm for {deck.id} on "
+          f"{counted(result.pages, 'page')} to {args.out} (code module {result.module_mm:.2f} mm). "
           f"Print at 100 % and check the ruler.")
     return 0
 

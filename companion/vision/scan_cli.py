@@ -17,6 +17,7 @@ import warnings
 from pathlib import Path
 
 from companion.errors import BadInput
+from companion.words import counted
 
 LAYOUTS = ("row", "grid", "free")
 # The largest picture a scan reads: 50 megapixels is four times a 12 MP camera's frame and more than
@@ -165,8 +166,7 @@ def format_plain(images: list[dict]) -> str:
     for img in images:
         name = img.get("file") or " + ".join(img["files"])
         n = len(img["codes"])
-        lines.append(f"{name}: {n} code{'s' if n != 1 else ''} in {len(img['rows'])} "
-                     f"row{'s' if len(img['rows']) != 1 else ''}, {img['ms']} ms")
+        lines.append(f"{name}: {counted(n, 'code')} in {counted(len(img['rows']), 'row')}, {img['ms']} ms")
         for r, row in enumerate(img["rows"], 1):
             lines.append(f"  row {r}:")
             for i in row:

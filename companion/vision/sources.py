@@ -28,6 +28,7 @@ from typing import Protocol
 import numpy as np
 
 from companion.errors import BadInput
+from companion.words import counted
 
 FIRST_BACKOFF_S = 0.5
 MAX_BACKOFF_S = 5.0
@@ -386,7 +387,7 @@ class FileSource:
         self._cache = None
 
     def describe(self) -> str:
-        return f"files:{self.pattern} ({len(self.paths)} picture{'s' if len(self.paths) != 1 else ''})"
+        return f"files:{self.pattern} ({counted(len(self.paths), 'picture')})"
 
 
 def image_paths(pattern: str) -> list[Path]:

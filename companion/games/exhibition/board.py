@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from companion.errors import BadInput, json_path, present
 from companion.i18n import N_, Text
 from companion.paths import assets_dir
+from companion.words import counted
 
 SHOWCASES = ("one_continent", "one_era", "plain", "years_gap", "mid_century")
 OVERLAYS = ("spread_the_years", "links", "short_era", "one_decade", "antiquity", "unique_decades")
@@ -289,5 +290,5 @@ def parse_spot(text, layout: Layout, where: str = "spot") -> tuple[str, int]:
         raise BadInput(where, f"{key!r} is not a showcase; one of {', '.join(SHOWCASES)}, or depot")
     n = layout.size(key)
     if index >= n:
-        raise BadInput(where, f"{key} has {n} spot{'s' if n != 1 else ''} in this layout: {key}[0] to {key}[{n - 1}]")
+        raise BadInput(where, f"{key} has {counted(n, 'spot')} in this layout: {key}[0] to {key}[{n - 1}]")
     return key, index
