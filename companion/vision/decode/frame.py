@@ -23,7 +23,7 @@ SAME_PLACE = 0.5         # two reads closer than this many code sides are one co
 TOO_SMALL = 0.55         # candidates smaller than this share of the upper quartile's size are skipped
 PLAUSIBLE_SIZE = 0.7     # a second try only for candidates at least this share of the codes read
 PLAUSIBLE_ISOTROPY = 0.5
-LATTICE = 0.5            # a texture this like itself shifted is a lattice, not a code (candidates.repetition)
+LATTICE = 0.6            # a texture this like itself shifted is a lattice, not a code (candidates.repetition)
 
 
 @dataclass(frozen=True)
