@@ -185,8 +185,8 @@ def _look_like_codes(gray: np.ndarray, jobs: Sequence[Job]) -> list[Job]:
     a line of text or wood grain) in a texture that does not repeat itself (not a check or a dot
     screen: card art that the first way could not read either, as no code is a lattice)."""
     edged = [j for j in jobs if j.known or isotropy(gray, j.cand) >= PLAUSIBLE_ISOTROPY]
-    repeats = repetition(gray, [j.cand for j in edged])
-    return [j for j, rep in zip(edged, repeats, strict=True) if j.known or rep < LATTICE]
+    repeats = iter(repetition(gray, [j.cand for j in edged if not j.known]).tolist())
+    return [j for j in edged if j.known or next(repeats) < LATTICE]
 
 
 def _explained(c: Candidate, hits: Sequence[Hit]) -> bool:
