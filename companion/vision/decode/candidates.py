@@ -18,6 +18,11 @@ WELL_LIT = 200                     # the 99th percentile grey level from which a
 LEAST_LIGHT = 0.35                 # the threshold goes no lower than this share (a covered lens is noise)
 SIZE_BIAS = 1.25                   # the search's code size / the true size (docs/vision.md)
 _K3 = np.ones((3, 3), np.uint8)
+REPEAT_GRID = 48                   # pixels a side of the patches that ``repetition`` measures
+_MODULE = REPEAT_GRID / (1.8 * SIZE_BIAS * 21 / 2)      # their pixels per module (a patch is 1.8 r a side)
+_REPEAT_WINDOW = np.outer(np.hanning(REPEAT_GRID), np.hanning(REPEAT_GRID))
+_REPEAT_SLOW = np.hypot(np.fft.fftfreq(REPEAT_GRID)[:, None], np.fft.rfftfreq(REPEAT_GRID)[None, :]) < 1 / (4 * _MODULE)
+_REPEAT_NEAR = math.ceil(1.5 * _MODULE)
 
 
 @dataclass
@@ -140,9 +145,3 @@ def repetition(gray: np.ndarray, cands: Sequence[Candidate]) -> np.ndarray:
     ac[:, :k, :k] = ac[:, :k, -k:] = ac[:, -k:, :k] = ac[:, -k:, -k:] = -np.inf
     return np.where(top > 0, ac.reshape(len(cands), -1).max(axis=1) / np.where(top > 0, top, 1.0), 0.0)
 
-
-REPEAT_GRID = 48
-_MODULE = REPEAT_GRID / (1.8 * SIZE_BIAS * 21 / 2)      # grid pixels per module (the patch is 1.8 r a side)
-_REPEAT_WINDOW = np.outer(np.hanning(REPEAT_GRID), np.hanning(REPEAT_GRID))
-_REPEAT_SLOW = np.hypot(np.fft.fftfreq(REPEAT_GRID)[:, None], np.fft.rfftfreq(REPEAT_GRID)[None, :]) < 1 / (4 * _MODULE)
-_REPEAT_NEAR = math.ceil(1.5 * _MODULE)

@@ -23,7 +23,7 @@ SAME_PLACE = 0.5         # two reads closer than this many code sides are one co
 TOO_SMALL = 0.55         # candidates smaller than this share of the upper quartile's size are skipped
 PLAUSIBLE_SIZE = 0.7     # a second try only for candidates at least this share of the codes read
 PLAUSIBLE_ISOTROPY = 0.5
-LATTICE = 0.5            # a texture this like itself shifted is a lattice, not a code (candidates.repetition)
+LATTICE = 0.6            # a texture this like itself shifted is a lattice, not a code (candidates.repetition)
 
 
 @dataclass(frozen=True)
@@ -185,8 +185,8 @@ def _look_like_codes(gray: np.ndarray, jobs: Sequence[Job]) -> list[Job]:
     a line of text or wood grain) in a texture that does not repeat itself (not a check or a dot
     screen: card art that the first way could not read either, as no code is a lattice)."""
     edged = [j for j in jobs if j.known or isotropy(gray, j.cand) >= PLAUSIBLE_ISOTROPY]
-    repeats = repetition(gray, [j.cand for j in edged])
-    return [j for j, rep in zip(edged, repeats, strict=True) if j.known or rep < LATTICE]
+    repeats = iter(repetition(gray, [j.cand for j in edged if not j.known]).tolist())
+    return [j for j in edged if j.known or next(repeats) < LATTICE]
 
 
 def _explained(c: Candidate, hits: Sequence[Hit]) -> bool:
