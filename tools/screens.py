@@ -2,6 +2,7 @@
 
     .venv/bin/python tools/screens.py             # docs/screens/<name>-<W>x<H>.png, docs/screens/es/<same name>
     .venv/bin/python tools/screens.py OUT_DIR     # somewhere else, to compare before replacing
+    .venv/bin/python tools/screens.py OUT_DIR 800x480     # one size only
 
 The row games' screens come from the demo's autoplay (seed 1: simulated players reading the virtual
 table and pressing the buttons), one run per language and size; each name is the first frame of its
@@ -275,11 +276,13 @@ def ancient_knowledge(shots: Shots, tmp: Path) -> None:
     save("score")
 
 
-def main(out: str | None = None) -> int:
+def main(out: str | None = None, only: str | None = None) -> int:
     base = Path(out) if out else ROOT / "docs" / "screens"
     missing, cut = [], []
     pygame.display.init()
     for size in SIZES:
+        if only and only != f"{size[0]}x{size[1]}":
+            continue
         shots = Shots(base, size)
         for lang in LANGS:
             start = time.monotonic()
@@ -304,4 +307,4 @@ def main(out: str | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else None))
+    sys.exit(main(*sys.argv[1:3]))

@@ -129,6 +129,7 @@ class CronologiaCooperativeView(GameView):
                "between rows. Fill a whole column to score; each mistake costs a life.")
     min_players, max_players = 2, 8
     table_kind = "grid"
+    band_height = 104             # nine rows of cards and their legend need the height more than the prompt
 
     def options(self):
         return [Option("level", N_("Level"), LEVELS_COOPERATIVE)]

@@ -384,7 +384,7 @@ class ExhibitionView(BoardView):
         s = session.state
         hands = {p.name: f"{p.exhibit.filled}/{s.layout.hall_size}" + ("✓" if p.finished else "") for p in s.players}
         return TurnInfo(None if s.finished else s.player.name, s.round, hands, False, (),
-                        [Text(N_("Stock {n}"), {"n": s.stock})])
+                        [Text(N_("Stock {n}"), {"n": s.stock})], N_("Spots filled: {hands}"))
 
     def draw_board(self, c, rect, session, pending):
         if session is None:

@@ -59,8 +59,7 @@ class TableScreen(Screen):
     # -- drawing -------------------------------------------------------------------------------
     def draw(self, c: Canvas):
         c.fill(theme.BG)
-        bar_h = c.px(56)
-        self.draw_turn_bar(c, pygame.Rect(0, 0, c.w, bar_h))
+        bar_h = self.draw_turn_bar(c, pygame.Rect(0, 0, c.w, c.px(56)))
         bottom = c.h - hint_bar_height(c)
         band_h = c.px(self.view.band_height)
         main = pygame.Rect(c.px(10), bar_h + c.px(8), c.w - c.px(20), bottom - bar_h - band_h - c.px(20))
@@ -82,12 +81,14 @@ class TableScreen(Screen):
             self.draw_band(c, band)
         draw_hints(c, self.button_hints())
 
-    def draw_turn_bar(self, c: Canvas, rect: pygame.Rect):
+    def draw_turn_bar(self, c: Canvas, rect: pygame.Rect) -> int:
+        """Whose turn, the round and the game's figures; returns where the bar ends (lower than ``rect``
+        when the counts in hand need a line of their own)."""
         c.box(rect, theme.PANEL, radius=0)
         if self.session is None:
             c.text(self.view.title, (rect.x + c.px(14), rect.centery), theme.LARGE, theme.ACCENT, bold=True,
                    anchor="midleft", max_width=rect.w - c.px(28), role="turn")
-            return
+            return rect.bottom
         info = self.view.turn(self.session)
         if self.phase == "effect":
             info = dataclasses.replace(info, player=self.turns.effect_player())
@@ -113,12 +114,23 @@ class TableScreen(Screen):
             x = r.right + c.px(12)
         parts = []
         for name, n in info.hands.items():
-            mark = "✗" if name in info.eliminated else str(n)
-            parts.append(f"{name} {mark}")
-        if parts:
-            c.text(Text(N_("Cards in hand: {hands}"), {"hands": " · ".join(parts)}),
-                   (rect.right - c.px(12), rect.centery), theme.SMALL, theme.TEXT, anchor="midright",
-                   max_width=max(c.px(60), rect.right - c.px(12) - x), role="hands")
+            mark = c.tr(N_("out")) if name in info.eliminated else str(n)
+            parts.append(f"{name}\u00a0{mark}")        # a name and its count never part at a line break
+        if not parts:
+            return rect.bottom
+        hands = Text(info.hands_label, {"hands": "\u00a0· ".join(parts)})    # a line never starts with "·"
+        left = x + c.px(4)
+        room = pygame.Rect(left, rect.y + c.px(3), rect.right - c.px(12) - left, rect.h - c.px(6))
+        if room.w > c.px(60) and c.fits(hands, room, theme.SMALL, readable=True):
+            # beside the names, on two lines if need be
+            c.paragraph(hands, room, theme.SMALL, theme.TEXT, align="right", valign="middle", role="hands")
+            return rect.bottom
+        # many players or long names: a line of their own under the bar, rather than smaller type
+        strip = pygame.Rect(rect.x, rect.bottom, rect.w, c.px(30))
+        c.box(strip, theme.PANEL, radius=0)
+        c.paragraph(hands, strip.inflate(-c.px(24), -c.px(4)), theme.SMALL * 0.9, theme.TEXT, align="right",
+                    valign="middle", role="hands")
+        return strip.bottom
 
     def draw_camera(self, c: Canvas, rect: pygame.Rect):
         c.box(rect, (0, 0, 0))

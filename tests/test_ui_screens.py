@@ -1,0 +1,105 @@
+"""What the screenshots in docs/screens/ showed a player and a newcomer, each fixed at its cause and
+checked here through what the kiosk drew (tools/screens.py makes the pictures)."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from board_kiosk import press
+from test_ui_kiosk import make, run_until
+
+from companion.config import Config
+from companion.inputs.commands import OK
+from companion.ui.games import TurnInfo
+
+SIZES = [(800, 480), (1920, 1080)]
+
+
+def at_table(size, lang="en"):
+    config = Config()
+    config.kiosk.language = lang
+    k = make(size=size, config=config)
+    run_until(k, lambda k: k.stack.top.name == "table" and k.stack.top.phase == "watch" and k.session is not None)
+    return k
+
+
+def drawn(k, role):
+    return [d for d in k.last.drawn if d.role == role]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_turn_bar_shows_every_count_whole_in_sudden_death(size, lang, monkeypatch):
+    k = at_table(size, lang)
+    names = ["Alejandra", "Bartolomé", "Carlota", "Dionisio", "Eulalia"]
+    info = TurnInfo("Alejandra", 12, {n: i for i, n in enumerate(names)}, True, ("Bartolomé", "Dionisio"))
+    monkeypatch.setattr(k.session.view, "turn", lambda session: info)
+    k.step()
+    hands = drawn(k, "hands")
+    assert len(hands) == 1 and not hands[0].cut, hands
+    text = hands[0].text
+    assert all(n in text for n in names)
+    out = "fuera" if lang == "es" else "out"
+    assert f"Bartolomé\u00a0{out}" in text and "Eulalia\u00a04" in text and "✗" not in text
+    assert not [d for d in k.last.drawn if d.cut]
+    others = [d for d in k.last.drawn if d.role in ("turn", "round", "sudden-death", "prompt")]
+    assert not [d for d in others if pygame.Rect(d.rect).colliderect(hands[0].rect)], (hands, others)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_exhibition_says_its_figures_count_filled_spots_not_cards_in_hand(tmp_path, lang):
+    from test_ui_exhibition import new_game
+    k, _feed = new_game(tmp_path, players=3, lang=lang)
+    press(k, OK)                                  # the market as read
+    hands = [d.text for d in drawn(k, "hands")]
+    want = "Huecos ocupados: Ana\u00a00/" if lang == "es" else "Spots filled: Ana\u00a00/"
+    assert len(hands) == 1 and hands[0].startswith(want), hands
+
+
+def _canvas(size, lang="en"):
+    from companion.ui.canvas import Canvas
+    pygame.init()
+    return Canvas(pygame.Surface(size), lang)
+
+
+def _demo(year):
+    from companion.cards.decks import get_deck
+    return next(card for card in get_deck("DEMO").cards.values() if card.year == year)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", SIZES)
+def test_a_row_of_six_gives_its_titles_the_room_the_panel_has(size, lang):
+    """The row's tiles grow taller while the board has room, so long titles are shown whole instead
+    of left off (before: three of six titles missing in English, five in Spanish)."""
+    from companion.ui.games._draw import row_of_cards
+    c = _canvas(size, lang)
+    u = c.u
+    area = pygame.Rect(int(326 * u), int(70 * u), int(464 * u), int(216 * u))   # the table's board at 6 cards
+    cards = [_demo(y) for y in (1605, 1903, 1969, 1989, 2001, 1543)]
+    row_of_cards(c, area, cards)
+    titles = [d.text for d in c.drawn if d.role == "card-title"]
+    assert titles == [card.title_in(lang) for card in cards]
+    assert not [d for d in c.drawn if d.cut]
+    assert all(area.contains(pygame.Rect(d.rect)) for d in c.drawn)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_grid_names_every_period_whole_and_writes_bc_on_the_years_line(size, lang):
+    from companion.ui.games._draw import PERIOD_WORDS, grid_of_cards
+    c = _canvas(size, lang)
+    u = c.u
+    area = pygame.Rect(int(326 * u), int(70 * u), int(464 * u), int(236 * u))   # the cooperative board
+    years = [-7000, -776, 1215, 1453, 1789, -10000, 79, 1969, 1991, 2007, 622, 1776, 1815, 1992, 2001,
+             -3200, -2560, 476, 1347, 1957, -753, 1492, 1517, 1605, 1903]
+    rows = [[_demo(y) for y in years[r * 5:r * 5 + 5]] for r in range(5)]
+    grid_of_cards(c, area, rows, [[None] * 5 for _ in range(4)])
+    assert not [d for d in c.drawn if d.cut]
+    periods = [d for d in c.drawn if d.role == "period"]
+    assert sorted(d.text for d in periods) == sorted(c.tr(w) for w in PERIOD_WORDS.values())
+    rects = [pygame.Rect(d.rect) for d in periods]
+    assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+    shown = [d.text for d in c.drawn if d.role == "card"]
+    assert {"7000 BC", "10000 BC", "753 BC"} <= set(shown)
+    assert all(area.contains(pygame.Rect(d.rect)) for d in c.drawn)
