@@ -3,13 +3,15 @@ checked here through what the kiosk drew (tools/screens.py makes the pictures)."
 
 from __future__ import annotations
 
+import itertools
+
 import pygame
 import pytest
 from board_kiosk import press
 from test_ui_kiosk import make, run_until
 
 from companion.config import Config
-from companion.inputs.commands import OK
+from companion.inputs.commands import MENU, NEXT, OK
 from companion.ui.games import TurnInfo
 
 SIZES = [(800, 480), (1920, 1080)]
@@ -103,3 +105,73 @@ def test_the_grid_names_every_period_whole_and_writes_bc_on_the_years_line(size,
     shown = [d.text for d in c.drawn if d.role == "card"]
     assert {"7000 BC", "10000 BC", "753 BC"} <= set(shown)
     assert all(area.contains(pygame.Rect(d.rect)) for d in c.drawn)
+
+
+def test_a_word_too_wide_for_its_line_breaks_at_a_syllable():
+    from companion.ui.canvas import hyphenate
+    def fits(n):
+        return lambda piece: len(piece) <= n
+    assert hyphenate("Stonehenge", fits(7)) == ["Stone-", "henge"]
+    assert hyphenate("heliocéntrico", fits(8)) == ["helio-", "céntrico"]
+    assert hyphenate("heliocéntrico", fits(9)) == ["heliocén-", "trico"]
+    assert hyphenate("Tenochtitlan", fits(8)) == ["Tenoch-", "titlan"]
+    assert hyphenate("Rome", fits(9)) == ["Rome"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_an_ancient_knowledge_tile_splits_a_long_name_at_a_syllable(size):
+    from companion.ui.games._ancient_board import _split
+    c = _canvas(size)
+    from companion.ui.canvas import font
+    px = c.px(16)
+    width = font(px, False).size("Stonehe")[0] + 1      # the tile of the screenshot: "Stonehe-" "nge" before
+    assert _split("Stonehenge", px, width) == ["Stone-", "henge"]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", SIZES)
+def test_a_fault_screen_lists_its_checks_in_one_size(size, lang):
+    """Before, each check had an equal share of the height: the long ones shrank beside short ones."""
+    config = Config()
+    config.kiosk.language = lang
+    k = make(size=size, config=config)
+    k.stack.push("fault:camera", "the demo camera cable was pulled out")
+    k.step()
+    checks = drawn(k, "check")
+    assert len(checks) == 4 and not [d for d in k.last.drawn if d.cut]
+    # one size for all four: each is one or more lines of the same height
+    one = min(pygame.Rect(d.rect).h for d in checks)
+    assert all(abs(pygame.Rect(d.rect).h - one * round(pygame.Rect(d.rect).h / one)) <= 2 for d in checks), checks
+    ys = [pygame.Rect(d.rect).y for d in checks]
+    assert ys == sorted(ys)
+    for a, b in itertools.pairwise(checks):
+        assert pygame.Rect(a.rect).bottom <= pygame.Rect(b.rect).top      # none overlaps the next
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_picker_shows_every_game_in_one_size(size, lang):
+    config = Config()
+    config.kiosk.language = lang
+    k = make(size=size, config=config, autoplay=False)
+    k.step()
+    press(k, OK)
+    assert k.stack.top.name == "picker"
+    for _ in range(len(k.stack.top.views)):
+        items = [d for d in k.last.drawn if d.role.startswith("item")]
+        assert len(items) == len(k.stack.top.views) and not [d for d in items if d.cut]
+        # one size: every item's text is one or more lines of the same height
+        one = min(pygame.Rect(d.rect).h for d in items)
+        assert all(abs(pygame.Rect(d.rect).h - one * round(pygame.Rect(d.rect).h / one)) <= 2 for d in items), items
+        press(k, NEXT)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_menu_says_what_menu_does_there(lang):
+    k = at_table((800, 480), lang)
+    press(k, MENU)
+    assert k.stack.top.name == "menu"
+    hint = [d.text for d in drawn(k, f"hint:{MENU}")]
+    assert hint == (["MENÚ: cerrar"] if lang == "es" else ["MENU: close"]), hint
+    press(k, MENU)
+    assert k.stack.top.name == "table"
