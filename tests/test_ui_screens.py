@@ -175,3 +175,22 @@ def test_the_menu_says_what_menu_does_there(lang):
     assert hint == (["MENÚ: cerrar"] if lang == "es" else ["MENU: close"]), hint
     press(k, MENU)
     assert k.stack.top.name == "table"
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_verdict_that_ends_the_game_is_framed_as_the_end_not_as_the_cards_fault(lang):
+    """The winner heads the verdict at the left, with no big cross or tick beside it (a red cross
+    beside "Ana wins the game!" read as her loss); the card's verdict follows in words."""
+    config = Config()
+    config.kiosk.language = lang
+    k = make(config=config)
+    run_until(k, lambda k: k.stack.top.name == "table" and k.stack.top.phase == "verdict"
+              and k.stack.top.turns.ending is not None, 3000)
+    verdict, reason = drawn(k, "verdict"), drawn(k, "reason")
+    winner = k.session.summary()["winner"]
+    assert [d.text for d in verdict] == [f"¡{winner} gana la partida!" if lang == "es" else f"{winner} wins the game!"]
+    assert pygame.Rect(verdict[0].rect).x < k.last.px(60)
+    correct = k.stack.top.turns.verdict(lang).correct
+    said = {("en", True): "Correct", ("en", False): "Wrong", ("es", True): "¡Correcto", ("es", False): "Incorrecto"}
+    assert reason[0].text.startswith(said[lang, correct])
+    assert pygame.Rect(verdict[0].rect).bottom <= pygame.Rect(reason[0].rect).top

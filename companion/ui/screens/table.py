@@ -194,26 +194,39 @@ class TableScreen(Screen):
     def draw_verdict(self, c: Canvas, rect: pygame.Rect):
         v = self.turns.verdict(c.lang)
         colour = theme.CORRECT if v.correct else (theme.WRONG if v.correct is False else theme.INFO)
+        end = self.turns.ending
         c.box(rect, theme.PANEL)
-        c.box(rect, colour, width=c.px(8))
+        # the end of the game is framed as such: a big red cross beside "Ana wins" would read as her loss
+        c.box(rect, theme.ACCENT if end else colour, width=c.px(8))
         radius = min(c.px(64), rect.h // 4)
         centre = (rect.x + radius + c.px(30), rect.y + radius + c.px(24))
-        if v.correct:
-            c.tick_mark(centre, radius)
-        elif v.correct is False:
-            c.cross_mark(centre, radius)
-        x = centre[0] + radius + c.px(24)
-        end = self.turns.ending
+        if end:
+            x = rect.x + c.px(30)
+        else:
+            if v.correct:
+                c.tick_mark(centre, radius)
+            elif v.correct is False:
+                c.cross_mark(centre, radius)
+            x = centre[0] + radius + c.px(24)
         headline = end or v.headline          # the winner first; the card's verdict follows in words
         c.paragraph(headline, (x, rect.y + c.px(20), rect.right - x - c.px(20), radius * 2 + c.px(8)), theme.HUGE,
                     theme.ACCENT if end else colour, bold=True, role="verdict", valign="middle")
         y = rect.y + radius * 2 + c.px(40)
         reason = v.reason
+        left = rect.x + c.px(30)
         if end:
             said, why = render(v.headline, c.lang), render(v.reason or "", c.lang)
             reason = Literal(f"{said}{' ' if said[-1:] in '!?.' else ': '}{why}" if why else said)
+            # the card's own verdict, small, where its words start
+            small = c.px(16)
+            if v.correct:
+                c.tick_mark((left + small, y + small + c.px(4)), small)
+            elif v.correct is False:
+                c.cross_mark((left + small, y + small + c.px(4)), small)
+            if v.correct is not None:
+                left += small * 2 + c.px(14)
         if reason:
-            used = c.paragraph(reason, (rect.x + c.px(30), y, rect.w - c.px(60), (rect.bottom - y) * 0.55),
+            used = c.paragraph(reason, (left, y, rect.right - c.px(30) - left, (rect.bottom - y) * 0.55),
                                theme.LARGE, role="reason")
             y = used.bottom + c.px(10)
         then = self.table_note or (None if end else v.then)
