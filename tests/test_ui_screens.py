@@ -194,3 +194,19 @@ def test_the_verdict_that_ends_the_game_is_framed_as_the_end_not_as_the_cards_fa
     said = {("en", True): "Correct", ("en", False): "Wrong", ("es", True): "¡Correcto", ("es", False): "Incorrecto"}
     assert reason[0].text.startswith(said[lang, correct])
     assert pygame.Rect(verdict[0].rect).bottom <= pygame.Rect(reason[0].rect).top
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_cooperative_bar_says_lives_in_words(lang):
+    from companion.ui.games import view_for
+    view = view_for("cronologia-cooperative")
+
+    class Session:
+        engine, state = type("Engine", (), {"current_player": staticmethod(lambda state: "Ana")})(), None
+
+        def summary(self):
+            return {"lives": 4, "score": 0, "status": "in_progress", "round": None, "hands": {"Ana": 4}}
+
+    c = _canvas((800, 480), lang)
+    extra = [c.tr(t) for t in view.turn(Session()).extra]
+    assert extra == (["Vidas 4", "Puntos 0"] if lang == "es" else ["Lives 4", "Score 0"])

@@ -272,7 +272,7 @@ class CronologiaCooperativeView(GameView):
     # -- bar, board, score ---------------------------------------------------------------------
     def turn(self, session):
         s = session.summary()
-        extra = [Text(N_("♥ {lives}"), {"lives": s.get("lives")}),
+        extra = [Text(N_("Lives {lives}"), {"lives": s.get("lives")}),       # a heart alone did not say it
                  Text(N_("Score {score}"), {"score": s.get("score", 0)})]
         return TurnInfo(self.current(session) if s.get("status") == "in_progress" else None, s.get("round"),
                         dict(s.get("hands", {})), False, (), extra)
