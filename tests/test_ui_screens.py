@@ -210,3 +210,19 @@ def test_the_cooperative_bar_says_lives_in_words(lang):
     c = _canvas((800, 480), lang)
     extra = [c.tr(t) for t in view.turn(Session()).extra]
     assert extra == (["Vidas 4", "Puntos 0"] if lang == "es" else ["Lives 4", "Score 0"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_depot_label_stays_inside_the_hall_in_spanish(tmp_path, size):
+    from test_ui_exhibition import new_game
+
+    from companion.ui.games._exhibition_board import draw_hall
+    k, _feed = new_game(tmp_path, players=2, lang="es")
+    press(k, OK)
+    s = k.session.state
+    c = _canvas(size, "es")
+    u = c.u
+    hall = pygame.Rect(int(130 * u), int(70 * u), int(430 * u), int(250 * u))   # the wide board's Hall
+    draw_hall(c, hall, s.players[0].exhibit, s.layout)
+    label = next(d for d in c.drawn if d.text == "Depósito")
+    assert hall.contains(pygame.Rect(label.rect)) and not label.cut
