@@ -257,7 +257,7 @@ def test_the_last_turn_and_the_explained_score_sheet(tmp_path):
     assert drawn(k, "score-value") == [str(p["total"]) for p in scores]
     press(k, NEXT)
     assert drawn(k, "headline") == [f"{first['name']}: {first['total']} VP, place {first['place']}"]
-    assert drawn(k, "score-label") == ["Past", "End-game effects", "Level II technologies", "Timeline",
+    assert drawn(k, "score-label") == ["Past", "End-game effects", "Level II technologies", "In the Timeline",
                                        "Lost knowledge", "Total"]
     b = first["breakdown"]
     assert drawn(k, "score-value") == [str(b[key]) for key in ("past_vp", "endgame_effects", "techs", "timeline",

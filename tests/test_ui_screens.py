@@ -103,7 +103,8 @@ def test_the_grid_names_every_period_whole_and_writes_bc_on_the_years_line(size,
     rects = [pygame.Rect(d.rect) for d in periods]
     assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
     shown = [d.text for d in c.drawn if d.role == "card"]
-    assert {"7000 BC", "10000 BC", "753 BC"} <= set(shown)
+    from companion.cards.model import year_label
+    assert {year_label(y, lang) for y in (-7000, -10000, -753)} <= set(shown)       # on one line
     assert all(area.contains(pygame.Rect(d.rect)) for d in c.drawn)
 
 
@@ -226,3 +227,38 @@ def test_the_depot_label_stays_inside_the_hall_in_spanish(tmp_path, size):
     draw_hall(c, hall, s.players[0].exhibit, s.layout)
     label = next(d for d in c.drawn if d.text == "Depósito")
     assert hall.contains(pygame.Rect(label.rect)) and not label.cut
+
+
+def test_spanish_dates_read_antes_de_cristo_and_stay_whole():
+    from companion.cards.model import Card, year_label
+    from companion.ui.games._draw import row_of_cards
+    assert year_label(-44, "es") == "44 a.\u00a0C." and year_label(-44) == "44 BC" and year_label(79, "es") == "79"
+    for size in SIZES:
+        c = _canvas(size, "es")
+        area = pygame.Rect(int(326 * c.u), int(70 * c.u), int(464 * c.u), int(216 * c.u))
+        row_of_cards(c, area, [Card(year=-44, title="César"), Card(year=79, title="Pompeya")])
+        shown = " ".join(d.text for d in c.drawn if d.role in ("card", "card-era"))
+        assert "BC" not in shown and "44" in shown and "a.\u00a0C." in shown
+        assert not [d for d in c.drawn if d.cut]
+
+
+def test_a_spanish_verdict_says_a_c_not_bc():
+    from companion.ui.games import view_for
+    row = [_demo(-753), _demo(-44), _demo(79)]
+    view = view_for("timeline")
+    assert view.where(row, 1, "es") == "entre 753 a.\u00a0C. y 44 a.\u00a0C."
+    assert view.where(row, 1, "en") == "between 753 BC and 44 BC"
+
+
+@pytest.mark.parametrize("lang,label", [("en", "The row"), ("es", "La fila")])
+def test_the_timeline_score_names_the_row_not_the_game(lang, label):
+    from companion.ui.games import view_for
+
+    class Session:
+        def summary(self):
+            return {"players": ["Ana", "Bruno"], "hands": {"Ana": 0, "Bruno": 2}, "winner": "Ana", "round": 5,
+                    "timeline": [1, 2, 3], "status": "finished"}
+
+    _headline, _good, rows = view_for("timeline").score_sheet(Session())
+    c = _canvas((800, 480), lang)
+    assert c.tr(rows[-1].label) == label and rows[-1].value == "3"

@@ -22,7 +22,7 @@ def card_tile(c: Canvas, rect: pygame.Rect, card: Card | None, show_year: bool =
         c.box(band, theme.PERIOD_COLOURS.get(card.period, theme.MUTED), radius=6)
     if highlight is not None:
         c.box(rect.inflate(c.px(6), c.px(6)), highlight, radius=8, width=c.px(4))
-    year = year_label(card.year) if (show_year and card.year is not None) else "?"
+    year = year_label(card.year, c.lang) if (show_year and card.year is not None) else "?"
     # the year's part of the tile grows with its width, not its height: a tall tile gives its title room;
     # a tile too low for a title is all year
     top_h = min(rect.h * 0.6, rect.w * 0.84) if rect.h > c.px(46) else rect.h * 0.9
@@ -149,7 +149,7 @@ def grid_of_cards(c: Canvas, area: pygame.Rect, rows: list, gaps: list, mark: tu
     cols = len(rows[0]) if rows else 5
     gap = c.px(3)
     h = (area.h - gap * (nrows - 1)) // max(1, nrows)
-    w = min((area.w - gap * (cols - 1)) // cols, int(h * 4))     # wide enough for "10000 BC" on one line
+    w = min((area.w - gap * (cols - 1)) // cols, int(h * 5))     # wide enough for "10000 a. C." on one line
     x0 = area.centerx - (cols * w + (cols - 1) * gap) // 2
     for r in range(nrows):
         y = area.y + r * (h + gap)

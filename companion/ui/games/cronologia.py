@@ -199,7 +199,7 @@ class CronologiaCooperativeView(GameView):
         card = card_of(line["card"])
         a, b = self.bounds(session, line["gap_row"], line["col"])
         return tr(N_("{player} put “{title}” in column {col}, between {a} and {b}."), lang, player=line["player"],
-                  title=title_of(card, lang), col=line["col"], a=year_label(a), b=year_label(b))
+                  title=title_of(card, lang), col=line["col"], a=year_label(a, lang), b=year_label(b, lang))
 
     def watch_prompt(self, session):
         return Text(N_("{player}: put a union event into an empty gap between two rows."),
@@ -229,11 +229,11 @@ class CronologiaCooperativeView(GameView):
         rows, _gaps = before
         a, b = rows[line["gap_row"] - 1][line["col"] - 1].year, rows[line["gap_row"]][line["col"] - 1].year
         lo, hi = sorted((a, b))
-        title, year = title_of(card, lang), year_label(card.year)
+        title, year = title_of(card, lang), year_label(card.year, lang)
         s = session.summary()
         if self.is_correct(events):
             reason = tr(N_("“{title}” is from {year}: between {a} and {b}."), lang, title=title, year=year,
-                        a=year_label(lo), b=year_label(hi))
+                        a=year_label(lo, lang), b=year_label(hi, lang))
             if any(e.kind == "column_scored" for e in events):
                 then = tr(N_("Column {col} is complete: the team scores! Score pile: {score} cards."), lang,
                           col=line["col"], score=s.get("score", 0))
@@ -241,7 +241,7 @@ class CronologiaCooperativeView(GameView):
                 then = tr(N_("Leave it there and draw a new union event."), lang)
             return Verdict(True, tr(N_("Correct!"), lang), reason, then)
         reason = tr(N_("“{title}” is from {year}: not between {a} and {b}."), lang, title=title, year=year,
-                    a=year_label(lo), b=year_label(hi))
+                    a=year_label(lo, lang), b=year_label(hi, lang))
         if s.get("status") == "lost":
             then = tr(N_("No lives left: the team is beaten."), lang)
         else:
@@ -267,7 +267,7 @@ class CronologiaCooperativeView(GameView):
             return tr(N_("A new grid was dealt"), lang)
         card = card_of(line["card"])
         return tr(N_("{player} placed “{title}” ({year}) in column {col}"), lang, player=line["player"],
-                  title=title_of(card, lang), year=year_label(card.year), col=line["col"])
+                  title=title_of(card, lang), year=year_label(card.year, lang), col=line["col"])
 
     # -- bar, board, score ---------------------------------------------------------------------
     def turn(self, session):
