@@ -90,6 +90,7 @@ def test_create_knowledge_and_the_decline_at_the_end_of_the_turn(tmp_path):
     assert "What did Bruno do?" in k.texts()
     choose(k, "Search")
     assert drawn(k, "verdict") == ["End of Bruno's turn"]
+    assert drawn(k, "turn") == ["Bruno's turn"]        # a search is no card ("Bruno's card" before)
     assert "Tiwanaku went to the Past; its 2 knowledge became lost knowledge." in drawn(k, "reason")
     s = k.session.summary()
     bruno = s["players"][1]

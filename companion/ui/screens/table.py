@@ -95,7 +95,9 @@ class TableScreen(Screen):
         x = rect.x + c.px(12)
         # a verdict is about the card just judged: its player heads the bar, not the next one
         judged = self.turns.judged_player() if self.phase == "verdict" else None
-        who = Text(N_("{player}'s card"), {"player": judged}) if judged else \
+        # a verdict on an action without a card (a search, an archive) is about the player's turn
+        about_card = bool(self.turns.judged and self.turns.judged[0].get("card"))
+        who = Text(N_("{player}'s card") if about_card else N_("{player}'s turn"), {"player": judged}) if judged else \
             Text(N_("{player}'s turn"), {"player": info.player}) if info.player else None
         if who is not None:
             r = c.text(who, (x, rect.centery), theme.LARGE, theme.ACCENT, bold=True, anchor="midleft",
