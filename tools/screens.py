@@ -24,7 +24,10 @@ from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-os.environ["COMPANION_DATA"] = tempfile.mkdtemp(prefix="companion-screens-")   # never the owner's settings
+# never the owner's settings; one fixed folder, because the unknown-card screen shows its path
+DATA = Path(tempfile.gettempdir()) / "companion-screens"
+DATA.mkdir(exist_ok=True)
+os.environ["COMPANION_DATA"] = str(DATA)
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
