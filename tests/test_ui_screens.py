@@ -262,3 +262,13 @@ def test_the_timeline_score_names_the_row_not_the_game(lang, label):
     _headline, _good, rows = view_for("timeline").score_sheet(Session())
     c = _canvas((800, 480), lang)
     assert c.tr(rows[-1].label) == label and rows[-1].value == "3"
+
+
+def test_a_number_never_starts_a_line_without_its_label():
+    c = _canvas((800, 480))
+    from companion.ui.canvas import font
+    px = c.px(22)
+    text = "Past 12 · End-game 41 · Tech 0 · In the Timeline 0 · Lost -33"
+    width = font(px, False).size("Past 12 · End-game 41 · Tech 0 · In the Timeline 0 · Lost")[0] + 2
+    lines = c.wrap(text, px, False, width)
+    assert lines[-1] == "Lost -33" and all(not line.split(" ")[0].lstrip("-").isdigit() for line in lines)

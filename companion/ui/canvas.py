@@ -7,6 +7,7 @@ screens from ``w`` and ``h``. Every piece of text and every touchable spot is re
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,6 +30,21 @@ class Drawn:
     role: str
     rect: tuple[int, int, int, int]
     cut: bool = False              # the message did not fit whole
+
+
+NUMBER = re.compile(r"[-+−]?\d[\d.,:/]*[.,;:)]?")
+
+
+def _keep_numbers_with_their_words(words: list[str]) -> list[str]:
+    """A number alone starts no line: "Lost -33" or "Ana 4" split over two lines is a number without
+    its label."""
+    out: list[str] = []
+    for word in words:
+        if out and out[-1] and NUMBER.fullmatch(word):
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    return out
 
 
 VOWELS = set("aeiouyáéíóúüàèìòùâêîôûäëïö")
@@ -149,7 +165,7 @@ class Canvas:
         lines: list[str] = []
         for para in s.split("\n"):
             line = ""
-            for word in para.split(" "):
+            for word in _keep_numbers_with_their_words(para.split(" ")):
                 pieces = hyphenate(word, fits) if hyphens and not fits(word) else [word]
                 for i, piece in enumerate(pieces):
                     trial = f"{line} {piece}" if line and i == 0 else line + piece if line else piece
