@@ -90,6 +90,7 @@ def test_create_knowledge_and_the_decline_at_the_end_of_the_turn(tmp_path):
     assert "What did Bruno do?" in k.texts()
     choose(k, "Search")
     assert drawn(k, "verdict") == ["End of Bruno's turn"]
+    assert drawn(k, "turn") == ["Bruno's turn"]        # a search is no card ("Bruno's card" before)
     assert "Tiwanaku went to the Past; its 2 knowledge became lost knowledge." in drawn(k, "reason")
     s = k.session.summary()
     bruno = s["players"][1]
@@ -257,7 +258,7 @@ def test_the_last_turn_and_the_explained_score_sheet(tmp_path):
     assert drawn(k, "score-value") == [str(p["total"]) for p in scores]
     press(k, NEXT)
     assert drawn(k, "headline") == [f"{first['name']}: {first['total']} VP, place {first['place']}"]
-    assert drawn(k, "score-label") == ["Past", "End-game effects", "Level II technologies", "Timeline",
+    assert drawn(k, "score-label") == ["Past", "End-game effects", "Level II technologies", "In the Timeline",
                                        "Lost knowledge", "Total"]
     b = first["breakdown"]
     assert drawn(k, "score-value") == [str(b[key]) for key in ("past_vp", "endgame_effects", "techs", "timeline",

@@ -45,6 +45,8 @@ class Card:
         return self.ak_id or self.code or "?"
 
 
-def year_label(year: int) -> str:
-    """1969 -> '1969', -753 -> '753 BC'."""
-    return f"{-year} BC" if year < 0 else str(year)
+def year_label(year: int, lang: str = "en") -> str:
+    """1969 -> '1969', -753 -> '753 BC' (Spanish: '753 a. C.', its two parts never split by a line break)."""
+    if year >= 0:
+        return str(year)
+    return f"{-year} a.\u00a0C." if lang == "es" else f"{-year} BC"

@@ -7,6 +7,7 @@ screens from ``w`` and ``h``. Every piece of text and every touchable spot is re
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,6 +30,49 @@ class Drawn:
     role: str
     rect: tuple[int, int, int, int]
     cut: bool = False              # the message did not fit whole
+
+
+NUMBER = re.compile(r"[-+−]?\d[\d.,:/]*[.,;:)]?")
+
+
+def _keep_numbers_with_their_words(words: list[str]) -> list[str]:
+    """A number alone starts no line: "Lost -33" or "Ana 4" split over two lines is a number without
+    its label."""
+    out: list[str] = []
+    for word in words:
+        if out and out[-1] and NUMBER.fullmatch(word):
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    return out
+
+
+VOWELS = set("aeiouyáéíóúüàèìòùâêîôûäëïö")
+
+
+def hyphenate(word: str, fits) -> list[str]:
+    """A word too wide for its line, in pieces ending in "-" that ``fits`` accepts: split before a
+    consonant that starts a syllable ("Stone-henge", "helio-céntrico", "Tenoch-titlan"), else wherever
+    the line ends."""
+    low = word.lower()
+
+    def syllable_start(i: int) -> bool:
+        a, b, after = low[i - 1], low[i], low[i + 1]
+        if not (a.isalpha() and b.isalpha()) or b in VOWELS or not any(ch in VOWELS for ch in low[:i]):
+            return False
+        if (b == "h" and a in "cs") or (a == b and b in "lr") or (b in "lr" and a in "bcdfgkpt"):
+            return False          # ch, sh, ll, rr, and a consonant with its r or l stay together
+        return after in VOWELS or (after in "lr" and b in "bcdfgkpt" and low[i + 2:i + 3] in VOWELS)
+
+    out: list[str] = []
+    while not fits(word) and len(word) > 3:
+        low = word.lower()
+        cuts = [i for i in range(2, len(word) - 2) if syllable_start(i) and fits(word[:i] + "-")]
+        if not cuts:
+            cuts = [next((i for i in range(len(word) - 1, 1, -1) if fits(word[:i] + "-")), 2)]
+        out.append(word[:cuts[-1]] + "-")
+        word = word[cuts[-1]:]
+    return out + [word]
 
 
 @lru_cache(maxsize=64)
@@ -111,41 +155,56 @@ class Canvas:
         self.drawn.append(Drawn(shown, role, (rect.x, rect.y, rect.w, rect.h), cut=shown != s))
         return rect
 
-    def wrap(self, s: str, px: int, bold: bool, width: int) -> list[str]:
+    def wrap(self, s: str, px: int, bold: bool, width: int, hyphens: bool = False) -> list[str]:
+        """Lines of at most ``width``; with ``hyphens`` a word wider than that is split (see hyphenate)."""
         f = font(px, bold)
+
+        def fits(text: str) -> bool:
+            return f.size(text)[0] <= width
+
         lines: list[str] = []
         for para in s.split("\n"):
             line = ""
-            for word in para.split(" "):
-                trial = f"{line} {word}" if line else word
-                if f.size(trial)[0] <= width or not line:
-                    line = trial
-                else:
-                    lines.append(line)
-                    line = word
+            for word in _keep_numbers_with_their_words(para.split(" ")):
+                pieces = hyphenate(word, fits) if hyphens and not fits(word) else [word]
+                for i, piece in enumerate(pieces):
+                    trial = f"{line} {piece}" if line and i == 0 else line + piece if line else piece
+                    if fits(trial) or not line:
+                        line = trial
+                    else:
+                        lines.append(line)
+                        line = piece
+                    if i < len(pieces) - 1:       # a hyphenated piece ends its line
+                        lines.append(line)
+                        line = ""
             lines.append(line)
         return lines
 
-    def layout(self, s: str, rect: pygame.Rect, size: float, bold: bool) -> tuple[int, list[str], bool]:
+    def layout(self, s: str, rect: pygame.Rect, size: float, bold: bool,
+               last_resort: bool = True) -> tuple[int, list[str], bool]:
         """(font size, lines, whether they fit): wrapped at ``size`` first, then shrunk until every line
-        fits the width and all of them the height (MIN_TEXT, then LAST_RESORT)."""
-        px = self.px(size)
+        fits the width and all of them the height, down to MIN_TEXT; then a word too wide for the
+        line is hyphenated at that size; then the same down to LAST_RESORT."""
         fits = False
-        for floor in self.floors(size):
-            while True:
-                lines = self.wrap(s, px, bold, rect.w)
-                line_h = font(px, bold).get_linesize()
-                fits = line_h * len(lines) <= rect.h and all(font(px, bold).size(line)[0] <= rect.w for line in lines)
-                if fits or px <= floor:
-                    break
-                px = max(floor, int(px * 0.9))
-            if fits:
-                break
+        floors = self.floors(size)
+        for floor in floors if last_resort else floors[:1]:
+            for hyphens in (False, True):
+                px = self.px(size)
+                while True:
+                    lines = self.wrap(s, px, bold, rect.w, hyphens)
+                    line_h = font(px, bold).get_linesize()
+                    fits = line_h * len(lines) <= rect.h and all(font(px, bold).size(ln)[0] <= rect.w for ln in lines)
+                    if fits or px <= floor:
+                        break
+                    px = max(floor, int(px * 0.9))
+                if fits:
+                    return px, lines, fits
         return px, lines, fits
 
-    def fits(self, msg, rect, size: float = theme.BODY, bold: bool = False) -> bool:
-        """Whether :meth:`paragraph` would show ``msg`` whole in ``rect``."""
-        return self.layout(self.tr(msg), pygame.Rect(rect), size, bold)[2]
+    def fits(self, msg, rect, size: float = theme.BODY, bold: bool = False, readable: bool = False) -> bool:
+        """Whether :meth:`paragraph` would show ``msg`` whole in ``rect`` (``readable``: at MIN_TEXT or
+        larger, not only at the last resort)."""
+        return self.layout(self.tr(msg), pygame.Rect(rect), size, bold, last_resort=not readable)[2]
 
     def paragraph(self, msg, rect, size: float = theme.BODY, color=theme.TEXT, bold: bool = False,
                   align: str = "left", role: str = "text", valign: str = "top") -> pygame.Rect:
@@ -169,6 +228,8 @@ class Canvas:
             r = surf.get_rect()
             if align == "center":
                 r.midtop = (rect.centerx, y)
+            elif align == "right":
+                r.topright = (rect.right, y)
             else:
                 r.topleft = (rect.x, y)
             self.surface.blit(surf, r)

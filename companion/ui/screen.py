@@ -190,6 +190,11 @@ def draw_choice(c: Canvas, choice: Choice, rect, size: float = theme.LARGE, colu
     gap = c.px(8)
     item_h = min(c.px(size * 1.9), (rect.h - gap * (rows - 1)) // rows)
     col_w = (rect.w - gap * (columns - 1)) // columns
+    # one size for every item, the largest at which each fits its box (wrapped first): items side by
+    # side in different sizes read as more and less important
+    box = pygame.Rect(0, 0, col_w - c.px(56), item_h - c.px(4))
+    size = min(size, item_h / c.u * 0.55)
+    size = min(c.layout(c.tr(label), box, size, True)[0] for label, _value in choice.items) / c.u
     for i, (label, _value) in enumerate(choice.items):
         col, row = divmod(i, rows)
         r = pygame.Rect(rect.x + col * (col_w + gap), rect.y + row * (item_h + gap), col_w, item_h)
@@ -200,6 +205,6 @@ def draw_choice(c: Canvas, choice: Choice, rect, size: float = theme.LARGE, colu
             c.text(Literal("▶"), (r.x + c.px(14), r.centery), size * 0.8, theme.ACCENT, anchor="midleft",
                    role="focus")
         c.paragraph(label, (r.x + c.px(44), r.y + c.px(2), r.w - c.px(56), r.h - c.px(4)),
-                    min(size, item_h / c.u * 0.55), theme.TEXT, bold=focused, valign="middle",
+                    size, theme.TEXT, bold=focused, valign="middle",
                     role=role + (":focus" if focused else ""))
         c.touch(r, Command(OK, index=i, source="touch"))

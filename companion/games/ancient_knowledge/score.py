@@ -213,7 +213,7 @@ def explained_rows(entry: dict) -> list[ScoreRow]:
         ScoreRow(Text(N_("End-game effects")), str(b["endgame_effects"]), _endgame_words(ex["endgame"])),
         ScoreRow(Text(N_("Level II technologies")), str(b["techs"]),
                  Literal(", ".join(f"{x['name']} {x['vp']}" for x in ex["techs"]) or "–")),
-        ScoreRow(Text(N_("Timeline")), str(b["timeline"]),
+        ScoreRow(Text(N_("In the Timeline")), str(b["timeline"]),     # "Timeline" alone is the other game
                  Text(N_("{n} monuments still in the Timeline, 1 each."), {"n": len(ex["timeline"])})),
         ScoreRow(Text(N_("Lost knowledge")), str(b["lost_knowledge"]),
                  Text(N_("{n} tokens, -1 each."), {"n": ex["lost_knowledge_tokens"]})),

@@ -52,6 +52,7 @@ class TurnInfo:
     sudden_death: bool = False
     eliminated: tuple = ()
     extra: list = field(default_factory=list)     # more Texts for the bar (lives, score)
+    hands_label: str = N_("Cards in hand: {hands}")   # what the figure beside each name counts
 
 
 @dataclass

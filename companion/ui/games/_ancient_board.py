@@ -9,7 +9,7 @@ import pygame
 
 from companion.i18n import N_, Text
 from companion.ui import theme
-from companion.ui.canvas import Canvas, Literal, font
+from companion.ui.canvas import Canvas, Literal, font, hyphenate
 from companion.words import Words
 
 # Okabe-Ito colours; the Past also names the kinds, so colour is never the only cue
@@ -51,14 +51,9 @@ def monument_tile(c: Canvas, rect: pygame.Rect, card: dict | None, highlight=Non
 
 
 def _split(word: str, px: int, width: int) -> list[str]:
-    """A word too wide for the tile, cut into hyphenated pieces that fit ("Stonehen-", "ge")."""
+    """A word too wide for the tile, cut into hyphenated pieces that fit ("Stone-", "henge")."""
     f = font(px, False)
-    out = []
-    while f.size(word)[0] > width and len(word) > 3:
-        cut = max(2, next((i for i in range(len(word) - 1, 1, -1) if f.size(word[:i] + "-")[0] <= width), 2))
-        out.append(word[:cut] + "-")
-        word = word[cut:]
-    return out + [word]
+    return hyphenate(word, lambda piece: f.size(piece)[0] <= width)
 
 
 def draw_board(c: Canvas, rect: pygame.Rect, player: dict, declining: bool, mark: tuple | None = None,

@@ -99,7 +99,9 @@ def draw_hall(c: Canvas, area: pygame.Rect, exhibit, layout, mark: str | None = 
             tile(c, rect, card)
     below = area.y + len(exhibit.depot) * (th + gap)
     if below + th <= area.bottom + 1:
-        _label(c, N_("Depot"), pygame.Rect(depot_x - c.px(4), below, tw + c.px(40), th))
+        # within the Hall's area: "Depósito" ran into the market beside it
+        _label(c, N_("Depot"), pygame.Rect(depot_x - c.px(4), below, min(tw + c.px(40), area.right - depot_x + c.px(4)),
+                                           th))
 
 
 def draw_market(c: Canvas, area: pygame.Rect, state, here: str | None, mark=None, rows: bool = True) -> None:

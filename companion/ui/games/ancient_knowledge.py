@@ -544,7 +544,7 @@ class AncientKnowledgeView(BoardView):
                 b = p["breakdown"]
                 explain: Text = joined((Words(N_("{figure} {points}"), {"figure": Text(label), "points": b[key]})
                                   for key, label in (("past_vp", N_("Past")), ("endgame_effects", N_("End-game")),
-                                                     ("techs", N_("Tech")), ("timeline", N_("Timeline")),
+                                                     ("techs", N_("Tech")), ("timeline", N_("In the Timeline")),
                                                      ("lost_knowledge", N_("Lost")))), " · ")
                 if tied:
                     explain = Words(N_("{parts}. Tied on VP: fewer lost knowledge wins."), {"parts": explain})

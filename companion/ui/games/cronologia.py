@@ -130,6 +130,7 @@ class CronologiaCooperativeView(GameView):
                "between rows. Fill a whole column to score; each mistake costs a life.")
     min_players, max_players = 2, 8
     table_kind = "grid"
+    band_height = 104             # nine rows of cards and their legend need the height more than the prompt
 
     def options(self):
         return [Option("level", N_("Level"), LEVELS_COOPERATIVE)]
@@ -199,7 +200,7 @@ class CronologiaCooperativeView(GameView):
         card = card_of(line["card"])
         a, b = self.bounds(session, line["gap_row"], line["col"])
         return tr(N_("{player} put “{title}” in column {col}, between {a} and {b}."), lang, player=line["player"],
-                  title=title_of(card, lang), col=line["col"], a=year_label(a), b=year_label(b))
+                  title=title_of(card, lang), col=line["col"], a=year_label(a, lang), b=year_label(b, lang))
 
     def watch_prompt(self, session):
         return Text(N_("{player}: put a union event into an empty gap between two rows."),
@@ -229,11 +230,11 @@ class CronologiaCooperativeView(GameView):
         rows, _gaps = before
         a, b = rows[line["gap_row"] - 1][line["col"] - 1].year, rows[line["gap_row"]][line["col"] - 1].year
         lo, hi = sorted((a, b))
-        title, year = title_of(card, lang), year_label(card.year)
+        title, year = title_of(card, lang), year_label(card.year, lang)
         s = session.summary()
         if self.is_correct(events):
             reason = tr(N_("“{title}” is from {year}: between {a} and {b}."), lang, title=title, year=year,
-                        a=year_label(lo), b=year_label(hi))
+                        a=year_label(lo, lang), b=year_label(hi, lang))
             if any(e.kind == "column_scored" for e in events):
                 then = tr(N_("Column {col} is complete: the team scores! Score pile: {score} cards."), lang,
                           col=line["col"], score=s.get("score", 0))
@@ -241,7 +242,7 @@ class CronologiaCooperativeView(GameView):
                 then = tr(N_("Leave it there and draw a new union event."), lang)
             return Verdict(True, tr(N_("Correct!"), lang), reason, then)
         reason = tr(N_("“{title}” is from {year}: not between {a} and {b}."), lang, title=title, year=year,
-                    a=year_label(lo), b=year_label(hi))
+                    a=year_label(lo, lang), b=year_label(hi, lang))
         if s.get("status") == "lost":
             then = tr(N_("No lives left: the team is beaten."), lang)
         else:
@@ -267,12 +268,12 @@ class CronologiaCooperativeView(GameView):
             return tr(N_("A new grid was dealt"), lang)
         card = card_of(line["card"])
         return tr(N_("{player} placed “{title}” ({year}) in column {col}"), lang, player=line["player"],
-                  title=title_of(card, lang), year=year_label(card.year), col=line["col"])
+                  title=title_of(card, lang), year=year_label(card.year, lang), col=line["col"])
 
     # -- bar, board, score ---------------------------------------------------------------------
     def turn(self, session):
         s = session.summary()
-        extra = [Text(N_("♥ {lives}"), {"lives": s.get("lives")}),
+        extra = [Text(N_("Lives {lives}"), {"lives": s.get("lives")}),       # a heart alone did not say it
                  Text(N_("Score {score}"), {"score": s.get("score", 0)})]
         return TurnInfo(self.current(session) if s.get("status") == "in_progress" else None, s.get("round"),
                         dict(s.get("hands", {})), False, (), extra)

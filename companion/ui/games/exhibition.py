@@ -385,7 +385,7 @@ class ExhibitionView(BoardView):
         s = session.state
         hands = {p.name: f"{p.exhibit.filled}/{s.layout.hall_size}" + ("✓" if p.finished else "") for p in s.players}
         return TurnInfo(None if s.finished else s.player.name, s.round, hands, False, (),
-                        [Text(N_("Stock {n}"), {"n": s.stock})])
+                        [Text(N_("Stock {n}"), {"n": s.stock})], N_("Spots filled: {hands}"))
 
     def draw_board(self, c, rect, session, pending):
         if session is None:
@@ -462,10 +462,11 @@ class ExhibitionView(BoardView):
                 rows.append(ScoreRow(Literal(f"{p['place']}. {p['name']}"), f"{p['total']}", parts,
                                      p["name"] in winners))
             return headline, True, rows
-        entry, rows, part, parts = entry
-        headline = Words(N_("{player}: {total} {unit}, place {place} ({part}/{parts})"),
+        # the title bar counts the pages: a second "(1/2)" here was a number without a label
+        entry, rows, _part, _parts = entry
+        headline = Words(N_("{player}: {total} {unit}, place {place}"),
                         {"player": entry["name"], "total": entry["total"], "unit": Text(unit),
-                         "place": entry["place"], "part": part, "parts": parts})
+                         "place": entry["place"]})
         return headline, entry["place"] == 1, rows
 
 

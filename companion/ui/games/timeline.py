@@ -84,11 +84,11 @@ class RowGameView(GameView):
         if not row:
             return translate(N_("as the first card"), lang)
         if gap <= 0:
-            return translate(N_("at the left end, before {year}"), lang).format(year=year_label(row[0].year))
+            return translate(N_("at the left end, before {year}"), lang).format(year=year_label(row[0].year, lang))
         if gap >= len(row):
-            return translate(N_("at the right end, after {year}"), lang).format(year=year_label(row[-1].year))
-        return translate(N_("between {a} and {b}"), lang).format(a=year_label(row[gap - 1].year),
-                                                                  b=year_label(row[gap].year))
+            return translate(N_("at the right end, after {year}"), lang).format(year=year_label(row[-1].year, lang))
+        return translate(N_("between {a} and {b}"), lang).format(a=year_label(row[gap - 1].year, lang),
+                                                                  b=year_label(row[gap].year, lang))
 
     def describe(self, line, session, lang):
         card = card_of(line["card"])
@@ -119,7 +119,7 @@ class RowGameView(GameView):
         correct = self.is_correct(events)
         where = self.where(before, line["gap"], lang)
         title = title_of(card, lang)
-        year = year_label(card.year)
+        year = year_label(card.year, lang)
         if correct:
             reason = tr(N_("“{title}” is from {year}: it goes {where}."), lang, title=title, year=year, where=where)
             return Verdict(True, tr(N_("Correct!"), lang), reason, self.after_correct(events, session, lang))
@@ -154,7 +154,7 @@ class RowGameView(GameView):
         if line.get("type") == "place":
             card = card_of(line["card"])
             return tr(N_("{player} placed “{title}” ({year})"), lang, player=line["player"],
-                      title=title_of(card, lang), year=year_label(card.year))
+                      title=title_of(card, lang), year=year_label(card.year, lang))
         return str(line)
 
     # -- bar, board, score ---------------------------------------------------------------------
@@ -188,7 +188,7 @@ class RowGameView(GameView):
         rows.append(ScoreRow(Text(N_("Rounds")), str(s.get("round", "")),
                              Text(N_("Rounds played, sudden death included.")) if s.get("sudden_death")
                              else Text(N_("Rounds played."))))
-        rows.append(ScoreRow(Text(N_("Timeline")), str(len(s.get("timeline", []))),
+        rows.append(ScoreRow(Text(N_("The row")), str(len(s.get("timeline", []))),      # not the game's name
                              Text(N_("Cards in the row at the end."))))
         return headline, bool(winner), rows
 

@@ -6,6 +6,7 @@ import math
 
 import pygame
 
+from companion.cards.model import year_label
 from companion.i18n import N_, Text
 from companion.inputs.commands import NEXT, OK
 from companion.ui import theme
@@ -90,7 +91,7 @@ class AttractScreen(Screen):
                 y -= int(drop * c.px(40))
             r = pygame.Rect(x, y, card_w, card_h)
             c.box(r, theme.CARD, radius=8)
-            label = f"{-year} BC" if year < 0 else str(year)
+            label = year_label(year, c.lang)
             c.text(Literal(label), r.center, theme.BODY, theme.CARD_TEXT, bold=True, anchor="center",
                    max_width=card_w - c.px(8), role="card")
             if i == 2 and drop == 0:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import logging
 
-import pygame
-
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, OK, UNDO
 from companion.ui import theme
@@ -55,12 +53,26 @@ class FaultScreen(Screen):
         y = body.bottom + c.px(14)
         bottom = c.h - c.px(60)
         if self.checks:
-            n = len(self.checks)
-            each = max(c.px(30), (bottom - y) // n)
-            for i, check in enumerate(self.checks):
-                r = pygame.Rect(c.px(24), y + i * each, c.w - c.px(48), each - c.px(6))
-                c.text(Literal(f"{i + 1}."), (r.x, r.y), theme.BODY, theme.ACCENT, bold=True, role="n")
-                c.paragraph(check, (r.x + c.px(34), r.y, r.w - c.px(34), r.h), theme.BODY, role="check")
+            x, width = c.px(24) + c.px(34), c.w - c.px(48) - c.px(34)
+            size, heights = check_layout(c, [c.tr(check) for check in self.checks], width, bottom - y)
+            for i, (check, h) in enumerate(zip(self.checks, heights, strict=True)):
+                c.text(Literal(f"{i + 1}."), (c.px(24), y), size, theme.ACCENT, bold=True, role="n")
+                c.paragraph(check, (x, y, width, h), size, role="check")
+                y += h + c.px(8)
+
+
+def check_layout(c: Canvas, checks: list[str], width: int, room: int) -> tuple[float, list[int]]:
+    """One size for every check, the largest at which all of them fit wrapped (each as tall as its
+    lines): a list in mixed sizes reads as more and less important."""
+    from companion.ui.canvas import MIN_TEXT, font
+    size = float(theme.BODY)
+    while True:
+        px = c.px(size)
+        line_h = font(px, False).get_linesize()
+        heights = [len(c.wrap(check, px, False, width)) * line_h for check in checks]
+        if sum(heights) + c.px(8) * (len(checks) - 1) <= room or size <= MIN_TEXT:
+            return size, heights
+        size = max(MIN_TEXT, size - 1)
 
 
 @screen("fault:camera")

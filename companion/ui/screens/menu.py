@@ -4,7 +4,7 @@ Settings and ending a game early ask for the café PIN when one is set."""
 from __future__ import annotations
 
 from companion.i18n import N_, Text
-from companion.inputs.commands import BACK, NEXT, OK, UNDO
+from companion.inputs.commands import BACK, MENU, NEXT, OK, UNDO
 from companion.store.log import is_store_error
 from companion.ui import theme
 from companion.ui.canvas import Canvas
@@ -37,7 +37,7 @@ class MenuScreen(Screen):
         return items
 
     def hints(self):
-        return {NEXT: N_("next"), UNDO: N_("close"), OK: N_("choose")}
+        return {NEXT: N_("next"), UNDO: N_("close"), OK: N_("choose"), MENU: N_("close")}
 
     def on_enter(self):
         self.kiosk.unlocked = False
@@ -47,7 +47,7 @@ class MenuScreen(Screen):
 
     def handle(self, cmd):
         k = self.kiosk
-        if cmd.kind in (UNDO, BACK):
+        if cmd.kind in (UNDO, BACK, MENU):       # MENU held again closes it as a short press does
             k.stack.pop()
             return
         what = self.choice.handle(cmd)

@@ -59,8 +59,7 @@ class TableScreen(Screen):
     # -- drawing -------------------------------------------------------------------------------
     def draw(self, c: Canvas):
         c.fill(theme.BG)
-        bar_h = c.px(56)
-        self.draw_turn_bar(c, pygame.Rect(0, 0, c.w, bar_h))
+        bar_h = self.draw_turn_bar(c, pygame.Rect(0, 0, c.w, c.px(56)))
         bottom = c.h - hint_bar_height(c)
         band_h = c.px(self.view.band_height)
         main = pygame.Rect(c.px(10), bar_h + c.px(8), c.w - c.px(20), bottom - bar_h - band_h - c.px(20))
@@ -82,19 +81,23 @@ class TableScreen(Screen):
             self.draw_band(c, band)
         draw_hints(c, self.button_hints())
 
-    def draw_turn_bar(self, c: Canvas, rect: pygame.Rect):
+    def draw_turn_bar(self, c: Canvas, rect: pygame.Rect) -> int:
+        """Whose turn, the round and the game's figures; returns where the bar ends (lower than ``rect``
+        when the counts in hand need a line of their own)."""
         c.box(rect, theme.PANEL, radius=0)
         if self.session is None:
             c.text(self.view.title, (rect.x + c.px(14), rect.centery), theme.LARGE, theme.ACCENT, bold=True,
                    anchor="midleft", max_width=rect.w - c.px(28), role="turn")
-            return
+            return rect.bottom
         info = self.view.turn(self.session)
         if self.phase == "effect":
             info = dataclasses.replace(info, player=self.turns.effect_player())
         x = rect.x + c.px(12)
         # a verdict is about the card just judged: its player heads the bar, not the next one
         judged = self.turns.judged_player() if self.phase == "verdict" else None
-        who = Text(N_("{player}'s card"), {"player": judged}) if judged else \
+        # a verdict on an action without a card (a search, an archive) is about the player's turn
+        about_card = bool(self.turns.judged and self.turns.judged[0].get("card"))
+        who = Text(N_("{player}'s card") if about_card else N_("{player}'s turn"), {"player": judged}) if judged else \
             Text(N_("{player}'s turn"), {"player": info.player}) if info.player else None
         if who is not None:
             r = c.text(who, (x, rect.centery), theme.LARGE, theme.ACCENT, bold=True, anchor="midleft",
@@ -113,12 +116,23 @@ class TableScreen(Screen):
             x = r.right + c.px(12)
         parts = []
         for name, n in info.hands.items():
-            mark = "✗" if name in info.eliminated else str(n)
-            parts.append(f"{name} {mark}")
-        if parts:
-            c.text(Text(N_("Cards in hand: {hands}"), {"hands": " · ".join(parts)}),
-                   (rect.right - c.px(12), rect.centery), theme.SMALL, theme.TEXT, anchor="midright",
-                   max_width=max(c.px(60), rect.right - c.px(12) - x), role="hands")
+            mark = c.tr(N_("out")) if name in info.eliminated else str(n)
+            parts.append(f"{name}\u00a0{mark}")        # a name and its count never part at a line break
+        if not parts:
+            return rect.bottom
+        hands = Text(info.hands_label, {"hands": "\u00a0· ".join(parts)})    # a line never starts with "·"
+        left = x + c.px(4)
+        room = pygame.Rect(left, rect.y + c.px(3), rect.right - c.px(12) - left, rect.h - c.px(6))
+        if room.w > c.px(60) and c.fits(hands, room, theme.SMALL, readable=True):
+            # beside the names, on two lines if need be
+            c.paragraph(hands, room, theme.SMALL, theme.TEXT, align="right", valign="middle", role="hands")
+            return rect.bottom
+        # many players or long names: a line of their own under the bar, rather than smaller type
+        strip = pygame.Rect(rect.x, rect.bottom, rect.w, c.px(30))
+        c.box(strip, theme.PANEL, radius=0)
+        c.paragraph(hands, strip.inflate(-c.px(24), -c.px(4)), theme.SMALL * 0.9, theme.TEXT, align="right",
+                    valign="middle", role="hands")
+        return strip.bottom
 
     def draw_camera(self, c: Canvas, rect: pygame.Rect):
         c.box(rect, (0, 0, 0))
@@ -182,26 +196,39 @@ class TableScreen(Screen):
     def draw_verdict(self, c: Canvas, rect: pygame.Rect):
         v = self.turns.verdict(c.lang)
         colour = theme.CORRECT if v.correct else (theme.WRONG if v.correct is False else theme.INFO)
+        end = self.turns.ending
         c.box(rect, theme.PANEL)
-        c.box(rect, colour, width=c.px(8))
+        # the end of the game is framed as such: a big red cross beside "Ana wins" would read as her loss
+        c.box(rect, theme.ACCENT if end else colour, width=c.px(8))
         radius = min(c.px(64), rect.h // 4)
         centre = (rect.x + radius + c.px(30), rect.y + radius + c.px(24))
-        if v.correct:
-            c.tick_mark(centre, radius)
-        elif v.correct is False:
-            c.cross_mark(centre, radius)
-        x = centre[0] + radius + c.px(24)
-        end = self.turns.ending
+        if end:
+            x = rect.x + c.px(30)
+        else:
+            if v.correct:
+                c.tick_mark(centre, radius)
+            elif v.correct is False:
+                c.cross_mark(centre, radius)
+            x = centre[0] + radius + c.px(24)
         headline = end or v.headline          # the winner first; the card's verdict follows in words
         c.paragraph(headline, (x, rect.y + c.px(20), rect.right - x - c.px(20), radius * 2 + c.px(8)), theme.HUGE,
                     theme.ACCENT if end else colour, bold=True, role="verdict", valign="middle")
         y = rect.y + radius * 2 + c.px(40)
         reason = v.reason
+        left = rect.x + c.px(30)
         if end:
             said, why = render(v.headline, c.lang), render(v.reason or "", c.lang)
             reason = Literal(f"{said}{' ' if said[-1:] in '!?.' else ': '}{why}" if why else said)
+            # the card's own verdict, small, where its words start
+            small = c.px(16)
+            if v.correct:
+                c.tick_mark((left + small, y + small + c.px(4)), small)
+            elif v.correct is False:
+                c.cross_mark((left + small, y + small + c.px(4)), small)
+            if v.correct is not None:
+                left += small * 2 + c.px(14)
         if reason:
-            used = c.paragraph(reason, (rect.x + c.px(30), y, rect.w - c.px(60), (rect.bottom - y) * 0.55),
+            used = c.paragraph(reason, (left, y, rect.right - c.px(30) - left, (rect.bottom - y) * 0.55),
                                theme.LARGE, role="reason")
             y = used.bottom + c.px(10)
         then = self.table_note or (None if end else v.then)

@@ -1,0 +1,274 @@
+"""What the screenshots in docs/screens/ showed a player and a newcomer, each fixed at its cause and
+checked here through what the kiosk drew (tools/screens.py makes the pictures)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pygame
+import pytest
+from board_kiosk import press
+from test_ui_kiosk import make, run_until
+
+from companion.config import Config
+from companion.inputs.commands import MENU, NEXT, OK
+from companion.ui.games import TurnInfo
+
+SIZES = [(800, 480), (1920, 1080)]
+
+
+def at_table(size, lang="en"):
+    config = Config()
+    config.kiosk.language = lang
+    k = make(size=size, config=config)
+    run_until(k, lambda k: k.stack.top.name == "table" and k.stack.top.phase == "watch" and k.session is not None)
+    return k
+
+
+def drawn(k, role):
+    return [d for d in k.last.drawn if d.role == role]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_turn_bar_shows_every_count_whole_in_sudden_death(size, lang, monkeypatch):
+    k = at_table(size, lang)
+    names = ["Alejandra", "Bartolomé", "Carlota", "Dionisio", "Eulalia"]
+    info = TurnInfo("Alejandra", 12, {n: i for i, n in enumerate(names)}, True, ("Bartolomé", "Dionisio"))
+    monkeypatch.setattr(k.session.view, "turn", lambda session: info)
+    k.step()
+    hands = drawn(k, "hands")
+    assert len(hands) == 1 and not hands[0].cut, hands
+    text = hands[0].text
+    assert all(n in text for n in names)
+    out = "fuera" if lang == "es" else "out"
+    assert f"Bartolomé\u00a0{out}" in text and "Eulalia\u00a04" in text and "✗" not in text
+    assert not [d for d in k.last.drawn if d.cut]
+    others = [d for d in k.last.drawn if d.role in ("turn", "round", "sudden-death", "prompt")]
+    assert not [d for d in others if pygame.Rect(d.rect).colliderect(hands[0].rect)], (hands, others)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_exhibition_says_its_figures_count_filled_spots_not_cards_in_hand(tmp_path, lang):
+    from test_ui_exhibition import new_game
+    k, _feed = new_game(tmp_path, players=3, lang=lang)
+    press(k, OK)                                  # the market as read
+    hands = [d.text for d in drawn(k, "hands")]
+    want = "Huecos ocupados: Ana\u00a00/" if lang == "es" else "Spots filled: Ana\u00a00/"
+    assert len(hands) == 1 and hands[0].startswith(want), hands
+
+
+def _canvas(size, lang="en"):
+    from companion.ui.canvas import Canvas
+    pygame.init()
+    return Canvas(pygame.Surface(size), lang)
+
+
+def _demo(year):
+    from companion.cards.decks import get_deck
+    return next(card for card in get_deck("DEMO").cards.values() if card.year == year)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", SIZES)
+def test_a_row_of_six_gives_its_titles_the_room_the_panel_has(size, lang):
+    """The row's tiles grow taller while the board has room, so long titles are shown whole instead
+    of left off (before: three of six titles missing in English, five in Spanish)."""
+    from companion.ui.games._draw import row_of_cards
+    c = _canvas(size, lang)
+    u = c.u
+    area = pygame.Rect(int(326 * u), int(70 * u), int(464 * u), int(216 * u))   # the table's board at 6 cards
+    cards = [_demo(y) for y in (1605, 1903, 1969, 1989, 2001, 1543)]
+    row_of_cards(c, area, cards)
+    titles = [d.text for d in c.drawn if d.role == "card-title"]
+    assert titles == [card.title_in(lang) for card in cards]
+    assert not [d for d in c.drawn if d.cut]
+    assert all(area.contains(pygame.Rect(d.rect)) for d in c.drawn)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_grid_names_every_period_whole_and_writes_bc_on_the_years_line(size, lang):
+    from companion.ui.games._draw import PERIOD_WORDS, grid_of_cards
+    c = _canvas(size, lang)
+    u = c.u
+    area = pygame.Rect(int(326 * u), int(70 * u), int(464 * u), int(236 * u))   # the cooperative board
+    years = [-7000, -776, 1215, 1453, 1789, -10000, 79, 1969, 1991, 2007, 622, 1776, 1815, 1992, 2001,
+             -3200, -2560, 476, 1347, 1957, -753, 1492, 1517, 1605, 1903]
+    rows = [[_demo(y) for y in years[r * 5:r * 5 + 5]] for r in range(5)]
+    grid_of_cards(c, area, rows, [[None] * 5 for _ in range(4)])
+    assert not [d for d in c.drawn if d.cut]
+    periods = [d for d in c.drawn if d.role == "period"]
+    assert sorted(d.text for d in periods) == sorted(c.tr(w) for w in PERIOD_WORDS.values())
+    rects = [pygame.Rect(d.rect) for d in periods]
+    assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+    shown = [d.text for d in c.drawn if d.role == "card"]
+    from companion.cards.model import year_label
+    assert {year_label(y, lang) for y in (-7000, -10000, -753)} <= set(shown)       # on one line
+    assert all(area.contains(pygame.Rect(d.rect)) for d in c.drawn)
+
+
+def test_a_word_too_wide_for_its_line_breaks_at_a_syllable():
+    from companion.ui.canvas import hyphenate
+    def fits(n):
+        return lambda piece: len(piece) <= n
+    assert hyphenate("Stonehenge", fits(7)) == ["Stone-", "henge"]
+    assert hyphenate("heliocéntrico", fits(8)) == ["helio-", "céntrico"]
+    assert hyphenate("heliocéntrico", fits(9)) == ["heliocén-", "trico"]
+    assert hyphenate("Tenochtitlan", fits(8)) == ["Tenoch-", "titlan"]
+    assert hyphenate("Rome", fits(9)) == ["Rome"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_an_ancient_knowledge_tile_splits_a_long_name_at_a_syllable(size):
+    from companion.ui.games._ancient_board import _split
+    c = _canvas(size)
+    from companion.ui.canvas import font
+    px = c.px(16)
+    width = font(px, False).size("Stonehe")[0] + 1      # the tile of the screenshot: "Stonehe-" "nge" before
+    assert _split("Stonehenge", px, width) == ["Stone-", "henge"]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", SIZES)
+def test_a_fault_screen_lists_its_checks_in_one_size(size, lang):
+    """Before, each check had an equal share of the height: the long ones shrank beside short ones."""
+    config = Config()
+    config.kiosk.language = lang
+    k = make(size=size, config=config)
+    k.stack.push("fault:camera", "the demo camera cable was pulled out")
+    k.step()
+    checks = drawn(k, "check")
+    assert len(checks) == 4 and not [d for d in k.last.drawn if d.cut]
+    # one size for all four: each is one or more lines of the same height
+    one = min(pygame.Rect(d.rect).h for d in checks)
+    assert all(abs(pygame.Rect(d.rect).h - one * round(pygame.Rect(d.rect).h / one)) <= 2 for d in checks), checks
+    ys = [pygame.Rect(d.rect).y for d in checks]
+    assert ys == sorted(ys)
+    for a, b in itertools.pairwise(checks):
+        assert pygame.Rect(a.rect).bottom <= pygame.Rect(b.rect).top      # none overlaps the next
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_picker_shows_every_game_in_one_size(size, lang):
+    config = Config()
+    config.kiosk.language = lang
+    k = make(size=size, config=config, autoplay=False)
+    k.step()
+    press(k, OK)
+    assert k.stack.top.name == "picker"
+    for _ in range(len(k.stack.top.views)):
+        items = [d for d in k.last.drawn if d.role.startswith("item")]
+        assert len(items) == len(k.stack.top.views) and not [d for d in items if d.cut]
+        # one size: every item's text is one or more lines of the same height
+        one = min(pygame.Rect(d.rect).h for d in items)
+        assert all(abs(pygame.Rect(d.rect).h - one * round(pygame.Rect(d.rect).h / one)) <= 2 for d in items), items
+        press(k, NEXT)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_menu_says_what_menu_does_there(lang):
+    k = at_table((800, 480), lang)
+    press(k, MENU)
+    assert k.stack.top.name == "menu"
+    hint = [d.text for d in drawn(k, f"hint:{MENU}")]
+    assert hint == (["MENÚ: cerrar"] if lang == "es" else ["MENU: close"]), hint
+    press(k, MENU)
+    assert k.stack.top.name == "table"
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_verdict_that_ends_the_game_is_framed_as_the_end_not_as_the_cards_fault(lang):
+    """The winner heads the verdict at the left, with no big cross or tick beside it (a red cross
+    beside "Ana wins the game!" read as her loss); the card's verdict follows in words."""
+    config = Config()
+    config.kiosk.language = lang
+    k = make(config=config)
+    run_until(k, lambda k: k.stack.top.name == "table" and k.stack.top.phase == "verdict"
+              and k.stack.top.turns.ending is not None, 3000)
+    verdict, reason = drawn(k, "verdict"), drawn(k, "reason")
+    winner = k.session.summary()["winner"]
+    assert [d.text for d in verdict] == [f"¡{winner} gana la partida!" if lang == "es" else f"{winner} wins the game!"]
+    assert pygame.Rect(verdict[0].rect).x < k.last.px(60)
+    correct = k.stack.top.turns.verdict(lang).correct
+    said = {("en", True): "Correct", ("en", False): "Wrong", ("es", True): "¡Correcto", ("es", False): "Incorrecto"}
+    assert reason[0].text.startswith(said[lang, correct])
+    assert pygame.Rect(verdict[0].rect).bottom <= pygame.Rect(reason[0].rect).top
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_cooperative_bar_says_lives_in_words(lang):
+    from companion.ui.games import view_for
+    view = view_for("cronologia-cooperative")
+
+    class Session:
+        engine, state = type("Engine", (), {"current_player": staticmethod(lambda state: "Ana")})(), None
+
+        def summary(self):
+            return {"lives": 4, "score": 0, "status": "in_progress", "round": None, "hands": {"Ana": 4}}
+
+    c = _canvas((800, 480), lang)
+    extra = [c.tr(t) for t in view.turn(Session()).extra]
+    assert extra == (["Vidas 4", "Puntos 0"] if lang == "es" else ["Lives 4", "Score 0"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_depot_label_stays_inside_the_hall_in_spanish(tmp_path, size):
+    from test_ui_exhibition import new_game
+
+    from companion.ui.games._exhibition_board import draw_hall
+    k, _feed = new_game(tmp_path, players=2, lang="es")
+    press(k, OK)
+    s = k.session.state
+    c = _canvas(size, "es")
+    u = c.u
+    hall = pygame.Rect(int(130 * u), int(70 * u), int(430 * u), int(250 * u))   # the wide board's Hall
+    draw_hall(c, hall, s.players[0].exhibit, s.layout)
+    label = next(d for d in c.drawn if d.text == "Depósito")
+    assert hall.contains(pygame.Rect(label.rect)) and not label.cut
+
+
+def test_spanish_dates_read_antes_de_cristo_and_stay_whole():
+    from companion.cards.model import Card, year_label
+    from companion.ui.games._draw import row_of_cards
+    assert year_label(-44, "es") == "44 a.\u00a0C." and year_label(-44) == "44 BC" and year_label(79, "es") == "79"
+    for size in SIZES:
+        c = _canvas(size, "es")
+        area = pygame.Rect(int(326 * c.u), int(70 * c.u), int(464 * c.u), int(216 * c.u))
+        row_of_cards(c, area, [Card(year=-44, title="César"), Card(year=79, title="Pompeya")])
+        shown = " ".join(d.text for d in c.drawn if d.role in ("card", "card-era"))
+        assert "BC" not in shown and "44" in shown and "a.\u00a0C." in shown
+        assert not [d for d in c.drawn if d.cut]
+
+
+def test_a_spanish_verdict_says_a_c_not_bc():
+    from companion.ui.games import view_for
+    row = [_demo(-753), _demo(-44), _demo(79)]
+    view = view_for("timeline")
+    assert view.where(row, 1, "es") == "entre 753 a.\u00a0C. y 44 a.\u00a0C."
+    assert view.where(row, 1, "en") == "between 753 BC and 44 BC"
+
+
+@pytest.mark.parametrize("lang,label", [("en", "The row"), ("es", "La fila")])
+def test_the_timeline_score_names_the_row_not_the_game(lang, label):
+    from companion.ui.games import view_for
+
+    class Session:
+        def summary(self):
+            return {"players": ["Ana", "Bruno"], "hands": {"Ana": 0, "Bruno": 2}, "winner": "Ana", "round": 5,
+                    "timeline": [1, 2, 3], "status": "finished"}
+
+    _headline, _good, rows = view_for("timeline").score_sheet(Session())
+    c = _canvas((800, 480), lang)
+    assert c.tr(rows[-1].label) == label and rows[-1].value == "3"
+
+
+def test_a_number_never_starts_a_line_without_its_label():
+    c = _canvas((800, 480))
+    from companion.ui.canvas import font
+    px = c.px(22)
+    text = "Past 12 · End-game 41 · Tech 0 · In the Timeline 0 · Lost -33"
+    width = font(px, False).size("Past 12 · End-game 41 · Tech 0 · In the Timeline 0 · Lost")[0] + 2
+    lines = c.wrap(text, px, False, width)
+    assert lines[-1] == "Lost -33" and all(not line.split(" ")[0].lstrip("-").isdigit() for line in lines)

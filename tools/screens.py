@@ -1,0 +1,313 @@
+"""Every kiosk screenshot in docs/screens/, in English and Spanish, at 800x480 and 1920x1080:
+
+    .venv/bin/python tools/screens.py             # docs/screens/<name>-<W>x<H>.png, docs/screens/es/<same name>
+    .venv/bin/python tools/screens.py OUT_DIR     # somewhere else, to compare before replacing
+    .venv/bin/python tools/screens.py OUT_DIR 800x480     # one size only
+
+The row games' screens come from the demo's autoplay (seed 1: simulated players reading the virtual
+table and pressing the buttons), one run per language and size; each name is the first frame of its
+kind (see ``row_shot_name``), so a run gives the same pictures until the kiosk or the demo changes.
+The board games' screens (exhibition-*, ancient-knowledge-*) come from seeded robot games played
+through the kiosk's command stream with the fake camera of tests/board_kiosk.py; they are driven in
+English and each picture is drawn again in Spanish. The café dashboard's pictures come from the café
+browser tests and are left alone. Every text drawn cut short is listed at the end. A few minutes; no
+display needed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# never the owner's settings; one fixed folder, because the unknown-card screen shows its path
+DATA = Path(tempfile.gettempdir()) / "companion-screens"
+DATA.mkdir(exist_ok=True)
+os.environ["COMPANION_DATA"] = str(DATA)
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+import pygame  # noqa: E402
+from board_kiosk import Detection, choose, detection, make_kiosk, press, start_game  # noqa: E402
+
+from companion.games.base import refusal  # noqa: E402
+from companion.inputs.commands import NEXT, OK  # noqa: E402
+
+SIZES = ((800, 480), (1920, 1080))
+LANGS = ("en", "es")
+SEED = 1
+MAX_FRAMES = 20000      # a run that has not shown every screen by then has lost its way
+
+
+class Shots:
+    """Saves what a kiosk shows under a name, per language, and notes every text drawn cut."""
+
+    def __init__(self, base: Path, size):
+        self.base, self.size = base, size
+        self.cut: list[str] = []
+
+    def path(self, name: str, lang: str) -> Path:
+        folder = self.base if lang == "en" else self.base / lang
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder / f"{name}-{self.size[0]}x{self.size[1]}.png"
+
+    def save(self, k, name: str) -> None:
+        """The frame just drawn, in the kiosk's language."""
+        pygame.image.save(k.surface, str(self.path(name, k.lang)))
+        self.cut += [f"{k.lang}/{name}-{self.size[0]}x{self.size[1]}: {d.role} {d.text!r}"
+                     for d in k.last.drawn if d.cut]
+
+    def take(self, k, name: str) -> None:
+        """The screen now, drawn in each language in turn (the game is the same whatever the words)."""
+        own = k.lang
+        for lang in LANGS:
+            k.lang = lang
+            k._draw()
+            self.save(k, name)
+        k.lang = own
+        k._draw()
+
+
+def row_shot_name(kiosk) -> str | None:
+    """The screenshot name of what the kiosk shows now, or None when it is not one of them."""
+    top = kiosk.stack.top
+    if top is None:
+        return None
+    name = top.name
+    if name in ("attract", "picker", "players", "menu", "history", "settings"):
+        return name
+    if name.startswith("fault:") and name != "fault:bug":
+        return name.replace(":", "-")
+    session = kiosk.session
+    if name == "score":
+        key = session.view.key if session is not None else ""
+        return {"timeline": "score-timeline", "cronologia-cooperative": "score-cooperative"}.get(key)
+    if name != "table" or session is None:
+        return None
+    game, phase = top.view.key, top.phase
+    if game == "timeline":
+        if phase == "watch" and len(session.lines) >= 6:       # a row with some cards on it
+            return "table-timeline"
+        if phase == "propose":
+            return "table-propose"
+        if phase == "verdict":
+            if top.turns.ending is not None:
+                return "verdict-end"
+            return {True: "verdict-correct", False: "verdict-wrong"}.get(top.turns.verdict(kiosk.lang).correct)
+    if game == "cronologia-competitive" and phase == "effect":
+        return "cronologia-effect"
+    if game == "cronologia-cooperative":
+        return {"watch": "table-cooperative-grid", "propose": "cooperative-propose",
+                "reset": "cooperative-reset"}.get(phase)
+    return None
+
+
+ROW_SHOTS = {"attract", "picker", "players", "menu", "history", "settings", "fault-camera", "fault-unknown-card",
+             "fault-foreign-code", "score-timeline", "score-cooperative", "table-timeline", "table-propose",
+             "verdict-correct", "verdict-wrong", "verdict-end", "cronologia-effect", "table-cooperative-grid",
+             "cooperative-propose", "cooperative-reset"}
+
+
+def row_games(shots: Shots, lang: str) -> set[str]:
+    """The demo plays on its own until every row game's screenshot is saved; returns the names saved."""
+    from companion.app import build
+    from companion.config import Config
+
+    config = Config()
+    config.kiosk.language = lang
+    kiosk = build(config, demo=True, windowed=True, size=shots.size, autoplay=True, seed=SEED)
+    saved: set[str] = set()
+
+    def save(_key, _surface) -> None:
+        name = row_shot_name(kiosk)
+        if name is not None and name not in saved:
+            saved.add(name)
+            shots.save(kiosk, name)
+
+    kiosk.on_screen_change = save
+    frames = 0
+    while saved != ROW_SHOTS and frames < MAX_FRAMES:
+        kiosk.demo.tick(kiosk.clock())
+        kiosk.step()
+        if kiosk.stack.top is not None and kiosk.stack.top.name == "fault:bug":
+            raise SystemExit(f"the kiosk hit a bug ({lang}, {shots.size}): see {kiosk.error_log()}")
+        frames += 1
+    kiosk.table.close()
+    return saved
+
+
+def photograph(k, feed, board: str) -> None:
+    """A synthetic camera picture of the board as the fake feed holds it (the vision scene
+    generator), so the screenshots show the camera pane as on a real table."""
+    import cv2
+
+    from companion.cards.decks import resolve
+    from companion.sim.scene import render_table
+    from companion.vision.layouts import BoardLayout
+
+    scene = render_table(BoardLayout(board, dict(feed.board)), width=1280, height=720, px_per_module=1.4, seed=2,
+                         hands=0, foreign_codes=0)
+    scale = 480 / scene.image.shape[1]
+    small = cv2.resize(scene.image, (480, int(scene.image.shape[0] * scale)), interpolation=cv2.INTER_AREA)
+    feed.frame, feed.frame_scale = cv2.cvtColor(small, cv2.COLOR_BGR2RGB), scale
+    feed.detections = [Detection(t.payload, tuple(tuple(p) for p in t.corners), t.center, resolve(t.payload))
+                       for t in scene.truth]
+    k.step()
+
+
+def resumed(tmp: Path, size, lines, upto: int):
+    from companion.store.log import GameLog
+    from companion.ui.session import GameSession
+
+    store = GameLog(tmp / "games.sqlite")
+    game = store.new_game(lines[0])
+    for line in lines[1:upto]:
+        store.append(game, line)
+    store.close()
+    k, feed = make_kiosk(tmp, size)
+    k.session = GameSession.resume(k.store)
+    k.stack.push("table")
+    k.step()
+    return k, feed
+
+
+def exhibition(shots: Shots, tmp: Path) -> None:
+    from companion.games.exhibition.autoplay import play_game
+    from companion.games.exhibition.cards import card_json
+
+    def save(what):
+        shots.take(k, f"exhibition-{what}")
+
+    lines = play_game(["Ana", "Bruno", "Carla"], seed=3, secret_decade=True, variations={"years_gap": "short_era"})
+    secrets = [line for line in lines if line["type"] == "secret"]
+    body = [line for line in lines[1:] if line["type"] != "secret"]
+    # half-way: the secret decades and 40 lines, at the start of a turn
+    upto = next(i for i in range(40, len(body)) if body[i]["type"] == "take")
+    k, feed = resumed(tmp / "exh-mid", shots.size, [lines[0]] + secrets + body, len(secrets) + 1 + upto)
+    save("prompt")                                             # which card does ... take?
+    while k.stack.top.phase == "ask":                          # the first card; the refill's first decade, card
+        press(k, OK, index=0)
+    s = k.session.state
+    feed.board = {spot: code for spot, code in feed.expected.spots.items()}
+    photograph(k, feed, "exhibition")
+    save("board")
+    wrong = next(spot for spot in s.layout.spot_names() if not spot.startswith("depot") and
+                 spot not in feed.board and refusal(k.session.preview(
+                     {"type": "place", "player": s.player.name, "card": card_json(s.turn.held), "spot": spot})[1]))
+    feed.board[wrong] = s.turn.held.code
+    k.step()
+    save("verdict")
+    k, feed = resumed(tmp / "exh-end", shots.size, [lines[0]] + secrets + body, len(secrets) + 1 + len(body) - 3)
+    choose(k, "1943 OC")
+    choose(k, "1920s")
+    choose(k, "1927")
+    choose(k, "End the exhibition")
+    press(k, OK)
+    save("standings")
+    press(k, NEXT)
+    save("score")
+
+
+def ancient_knowledge(shots: Shots, tmp: Path) -> None:
+    from companion.ui.games.ancient_knowledge import _codes
+    codes = _codes()
+
+    def save(what):
+        shots.take(k, f"ancient-knowledge-{what}")
+
+    def lay(spot, card):
+        feed.board = dict(feed.expected.spots)
+        feed.board[spot] = codes[card]
+        k.step()
+
+    def item(text):
+        items = [d.text for d in k.last.drawn if d.role.startswith("choice")]
+        press(k, OK, index=items.index(text))
+
+    k, feed = make_kiosk(tmp / "ak", shots.size)
+    start_game(k, "ancient-knowledge", 2)
+    tiles = [["thales", "aristotle", "mercury"], ["runic-alphabet", "the-number-pi", "ptolemy"],
+             ["golden-mean", "plato", "thoth"]]
+    feed.detections = [detection(codes[c], 80 + (3 * i + j) * 70, 120) for i, tile in enumerate(tiles)
+                       for j, c in enumerate(tile)]
+    k.step()
+    press(k, OK)
+    # Ana: Karnak Temple (zone 5) and Petra (zone 4); Bruno: Tiwanaku (zone 1) and a search
+    lay("zone5.lower", "karnak-temple")
+    press(k, OK)
+    press(k, OK)
+    item("8")
+    lay("zone4.lower", "petra")
+    press(k, OK)
+    press(k, OK)
+    item("1")
+    while k.stack.top.phase == "ask":                          # Petra's timeline effect: pass
+        choose(k, "Pass")
+    press(k, OK)
+    feed.board = {}
+    lay("zone1.lower", "tiwanaku")
+    press(k, OK)
+    press(k, OK)
+    item("2")
+    save("prompt")                                             # Tiwanaku's immediate effect
+    choose(k, "Done")
+    press(k, OK)
+    choose(k, "Search")
+    save("verdict")                                            # the end of Bruno's turn: what declined
+    press(k, OK)
+    feed.board = {}
+    k.step()
+    lay("zone3.upper", "stonehenge")
+    press(k, OK)
+    press(k, OK)
+    item("4")
+    feed.board = dict(feed.expected.spots)
+    photograph(k, feed, "ancient-knowledge")
+    save("board")
+    # the score sheet: a whole robot game, its last turns played here
+    from test_ui_ancient_knowledge import play_through_the_kiosk, robot_game
+    lines, turn_starts = robot_game()
+    cut = max(i for i in turn_starts if any(line["type"] == "create" for line in lines[i:]))
+    k, feed = resumed(tmp / "ak-end", shots.size, lines, cut)
+    play_through_the_kiosk(k, feed, lines[cut:])
+    save("standings")
+    press(k, NEXT)
+    save("score")
+
+
+def main(out: str | None = None, only: str | None = None) -> int:
+    base = Path(out) if out else ROOT / "docs" / "screens"
+    missing, cut = [], []
+    pygame.display.init()
+    for size in SIZES:
+        if only and only != f"{size[0]}x{size[1]}":
+            continue
+        shots = Shots(base, size)
+        for lang in LANGS:
+            start = time.monotonic()
+            saved = row_games(shots, lang)
+            missing += [f"{lang}/{name}-{size[0]}x{size[1]}" for name in sorted(ROW_SHOTS - saved)]
+            print(f"row games, {lang} {size[0]}x{size[1]}: {len(saved)} screens in {time.monotonic() - start:.0f} s")
+        start = time.monotonic()
+        with tempfile.TemporaryDirectory() as tmp:
+            for sub in ("exh-mid", "exh-end", "ak", "ak-end"):
+                (Path(tmp) / sub).mkdir()
+            exhibition(shots, Path(tmp))
+            ancient_knowledge(shots, Path(tmp))
+        print(f"board games, {size[0]}x{size[1]}: {time.monotonic() - start:.0f} s")
+        cut += shots.cut
+    for line in cut:
+        print("cut:", line)
+    if missing:
+        print("not shown by the autoplay:", ", ".join(missing), file=sys.stderr)
+        return 1
+    print(f"wrote the screenshots to {base} (English) and {base / 'es'} (Spanish)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:3]))
