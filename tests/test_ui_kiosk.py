@@ -257,7 +257,7 @@ def test_a_cronologia_game_through_the_command_stream(game):
     assert k.store.lines(k.session.game_id) == k.session.lines
     text = " ".join(k.texts())
     if game == "cronologia-cooperative":
-        assert s["lives"] >= 1 and f"♥ {s['lives']}" in text       # the lives left, in the turn bar
+        assert s["lives"] >= 1 and f"Lives {s['lives']}" in text       # the lives left, in the turn bar
     types = {line["type"] for line in k.session.lines}
     assert "place" in types
 
