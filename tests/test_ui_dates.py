@@ -39,3 +39,16 @@ def test_every_year_in_the_grid_is_whole(size):
     area = pygame.Rect(300, 60, size[0] - 320, size[1] - 200)
     drawn = _drawn(size, lambda c: grid_of_cards(c, area, rows, gaps))
     assert not [d for d in drawn if d.cut and d.role.startswith("card")], [d for d in drawn if d.cut]
+
+
+def test_the_start_card_read_back_says_bc_in_the_screen_language():
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    from board_kiosk import detection
+
+    from companion.ui.games.timeline import TimelineView
+    codes, said = TimelineView().read_setup([detection("TC:HIST:001", 100, 100)], True, None)
+    assert codes == ["TC:HIST:001"]
+    assert said.render("en") == "Read: 3200000 BC. Press OK to start."
+    assert "3200000 a.\u00a0C." in said.render("es") and "BC" not in said.render("es")

@@ -69,8 +69,7 @@ class Said(Text):
 def card_name(card: Card, lang: str = "en") -> str:
     title = card.title_in(lang)
     if title and card.year is not None:
-        year = f"{-card.year} a. C." if lang == "es" and card.year < 0 else year_label(card.year)
-        return f"“{title}” ({year})"
+        return f"“{title}” ({year_label(card.year, lang)})"
     return f"“{title}”" if title else card.label()
 
 

@@ -14,6 +14,7 @@ from companion.play.proposals import CardPlaced
 from companion.ui.canvas import Literal
 from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._draw import row_of_cards
+from companion.words import Words, later
 
 
 def card_of(value):
@@ -68,8 +69,8 @@ class RowGameView(GameView):
         cards = [d.card for d in ordered]
         if any(a.year > b.year for a, b in pairwise(cards)):
             return None, Text(N_("Put the starting cards in date order, earliest on the left."))
-        label = ", ".join(year_label(c.year) for c in cards)
-        return [d.payload for d in ordered], Text(N_("Read: {cards}. Press OK to start."), {"cards": label})
+        years = later(lambda lang: ", ".join(year_label(c.year, lang) for c in cards))   # 'a. C.' in Spanish
+        return [d.payload for d in ordered], Words(N_("Read: {cards}. Press OK to start."), {"cards": years})
 
     def action_for(self, proposal, session):
         if not isinstance(proposal, CardPlaced):
