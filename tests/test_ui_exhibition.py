@@ -201,6 +201,11 @@ def test_the_last_turn_and_the_explained_score_sheet(tmp_path):
     first = result["scores"][0]
     assert drawn(k, "headline") == [f"{first['name']} wins with {first['total']} FP!"]
     assert drawn(k, "score-value")[:3] == [str(p["total"]) for p in result["scores"]]
+    # each player's figures on the standings, penalties included, add up to the total beside them
+    for explain, p in zip(drawn(k, "score-explain"), result["scores"], strict=True):
+        figures = [part.rsplit(" ", 1) for part in explain.split(" · ")]
+        assert sum(int(points) for _, points in figures) == p["total"], explain
+        assert [name for name, _ in figures][-2:] == ["Empty spots", "Depot"] or "Depot" not in p["breakdown"]
     pages = k.stack.top.pages()
     assert pages == 7 and drawn(k, "title") == ["End of the game (1/7)"]
     press(k, NEXT)

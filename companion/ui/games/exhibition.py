@@ -40,8 +40,6 @@ from companion.words import Words, joined
 
 LAYOUT_SPLITS = ((4, 4, 5), (4, 5, 4), (5, 4, 4), (3, 5, 5), (5, 3, 5), (5, 5, 3))
 ROWS_PER_PAGE = 6
-FIGURES = (("six_continents", N_("Six continents")), ("years_gap", N_("Years Gap")),
-           ("continent_focus", N_("Continent Focus")), ("decades", N_("Decades")), ("chain", N_("Chain of Years")))
 MARKET_DECK = "EXH20"
 
 
@@ -453,9 +451,9 @@ class ExhibitionView(BoardView):
                                 {"player": winners[0], "total": scores[0]["total"]})
             rows = []
             for p in scores:
-                b = p["breakdown"]
-                parts: Text = joined((Words(N_("{figure} {points}"), {"figure": Text(name), "points": b[key]})
-                                for key, name in FIGURES if key in b), " · ")
+                # every figure of the player's sheet, penalties included, so the parts add up to the total
+                parts: Text = joined((Words(N_("{figure} {points}"), {"figure": r.label, "points": r.value})
+                                      for r in self._player_rows(p, session, solo) if r.value != "–"), " · ")
                 if p["explain"].get("tie"):
                     parts = Words(N_("{parts}. Tied on fame: the Mid-Century card closest to 1950 decides."),
                                   {"parts": parts})
