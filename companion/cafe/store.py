@@ -1,13 +1,21 @@
 """The dashboard's own SQLite database: every table, every play and every log item it received.
 
-An action is stored under (table, log, game, seq), its key in the kiosk's log, so a message the
-broker delivers twice is stored once (``INSERT OR IGNORE``). A message is committed before the MQTT
-client acknowledges it, so a dashboard killed at any moment loses nothing it acknowledged.
+Only checked messages reach it (companion/cafe/schema.py). An action is stored under (table, log,
+game, seq), its key in the kiosk's log, so a message the broker delivers twice is stored once
+(``INSERT OR IGNORE``). A play's history is append-only: the first setup and the first ``end`` stand,
+an entry once stored is never replaced, and nothing reopens a finished play. For each play the
+database keeps how far it holds the log with none missing (``high``); the dashboard confirms that
+to the kiosk (:meth:`CafeStore.confirmation`), which offers again whatever is missing.
+
+A message is committed before the MQTT client acknowledges it, so a dashboard killed at any moment
+loses nothing it acknowledged; a write that fails (a full disk) raises :class:`DiskFull` and the
+item is not confirmed, so its kiosk offers it again later.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import statistics
 import threading
@@ -15,8 +23,10 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companion.cafe import schema
 from companion.errors import BadInput
 
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     name     TEXT PRIMARY KEY,
@@ -31,8 +41,8 @@ CREATE TABLE IF NOT EXISTS plays (
     game       TEXT,
     players    TEXT,                  -- JSON [{"name", "score", "winner"}]
     status     TEXT NOT NULL DEFAULT 'in_progress',
-    started    REAL,
-    ended      REAL,
+    started    REAL,                  -- the kiosk's clock (the setup's at)
+    ended      REAL,                  -- the kiosk's clock (the end's at)
     PRIMARY KEY (table_name, log, game_id)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -46,11 +56,37 @@ CREATE TABLE IF NOT EXISTS actions (
     received   REAL NOT NULL,         -- when the dashboard stored it
     PRIMARY KEY (table_name, log, game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS logs (
+    table_name TEXT NOT NULL,
+    log        TEXT NOT NULL,
+    through    INTEGER NOT NULL DEFAULT 0,   -- every game 1..through of this log is held whole
+    updated    REAL NOT NULL,
+    PRIMARY KEY (table_name, log)
+);
+CREATE TABLE IF NOT EXISTS rejected (
+    table_name TEXT PRIMARY KEY,      -- '' when the topic names no table
+    count      INTEGER NOT NULL,
+    reason     TEXT NOT NULL,
+    at         REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS probe (x BLOB);
 """
+# version 2: what a play holds with none missing, its last seq, when the dashboard saw it start and end
+_PLAY_COLUMNS = {"high": "INTEGER NOT NULL DEFAULT -1", "last": "INTEGER", "setup_received": "REAL",
+                 "end_received": "REAL"}
+CONFIRM_GAMES = 100          # games listed one by one in a confirmation (after the ones held whole)
+CLOCK_SLACK_S = 300.0        # a kiosk's time this far after the dashboard received it: its clock is off
+LONGEST_PLAY_S = 24 * 3600.0
 
 
-def iso(t: float | None) -> str | None:
-    return None if t is None else datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
+class DiskFull(Exception):
+    """The dashboard's database could not be written: the message says where and why."""
+
+
+def iso(t: object) -> str | None:
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or not 0 <= t <= schema.LATEST:
+        return None
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
 
 
 class CafeStore:
@@ -61,52 +97,188 @@ class CafeStore:
         # online), plays (a game started or ended; the figures come from them)
         self.tiles_version = 0
         self.plays_version = 0
+        self._touched: dict[str, dict[str, set[int]]] = {}     # what to confirm next, per table and log
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=10)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise BadInput(str(self.path), f"written by a newer companion (schema {version}); update the program")
             self._db.executescript(_SCHEMA)
+            have = {row[1] for row in self._db.execute("PRAGMA table_info(plays)")}
+            for name, decl in _PLAY_COLUMNS.items():
+                if name not in have:
+                    self._db.execute(f"ALTER TABLE plays ADD COLUMN {name} {decl}")
+            if version < 2:
+                self._db.execute("DELETE FROM logs")     # recomputed from the plays as they are confirmed
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except (sqlite3.Error, OSError) as e:
             raise BadInput(str(self.path), f"cannot open the dashboard database: {e}") from None
 
-    # -- what the broker delivers ---------------------------------------------------------------
-    def record_log_item(self, table: str, m: dict) -> None:
-        log, gid, kind = str(m["log"]), int(m["game_id"]), m["kind"]
-        with self._lock, self._db:
-            self._db.execute("BEGIN")
-            self._db.execute("INSERT OR IGNORE INTO plays (table_name, log, game_id) VALUES (?, ?, ?)",
-                             (table, log, gid))
+    def _write(self, steps):
+        """One transaction; a full disk (or a failing one) is DiskFull, with nothing half-written."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    result = steps(self._db)
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+                return result
+            except sqlite3.OperationalError as e:
+                text = str(e)
+                if "full" in text or "disk I/O" in text:
+                    raise DiskFull(f"{self.path}: {text}") from None
+                raise
+
+    def can_write(self) -> bool:
+        """Whether a page can be written (after a full disk: is there room again?)."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    self._db.execute("INSERT INTO probe VALUES (zeroblob(16384))")
+                finally:
+                    self._db.execute("ROLLBACK")
+                return True
+            except sqlite3.Error:
+                return False
+
+    # -- what the broker delivers (checked by companion.cafe.schema first) -------------------------
+    def record_log_item(self, table: str, m: dict) -> str | None:
+        """Store one checked log item. Returns why it was refused (history is append-only), or None."""
+        log, gid, kind, now = m["log"], m["game_id"], m["kind"], time.time()
+        key = (table, log, gid)
+
+        def steps(db) -> str | None:
+            db.execute("INSERT OR IGNORE INTO plays (table_name, log, game_id) VALUES (?, ?, ?)", key)
+            db.execute("INSERT INTO logs (table_name, log, updated) VALUES (?, ?, ?) ON CONFLICT(table_name, log) "
+                       "DO UPDATE SET updated = excluded.updated", (table, log, now))
+            game, status, last, high = db.execute(
+                "SELECT game, status, last, high FROM plays WHERE table_name = ? AND log = ? AND game_id = ?",
+                key).fetchone()
+            if game is not None and m["game"] != game:
+                return f"game {gid} of log {log[:8]} is {game}, not {m['game']}"
             if kind == "setup":
-                names = [{"name": n, "score": None, "winner": False} for n in _names(m.get("line") or {})]
-                self._db.execute("UPDATE plays SET game = ?, started = ?, players = COALESCE(players, ?) "
-                                 "WHERE table_name = ? AND log = ? AND game_id = ?",
-                                 (m.get("game"), m.get("at"), json.dumps(names), table, log, gid))
+                if high >= 0:
+                    return None                   # the first setup stands
+                names = [{"name": n, "score": None, "winner": False} for n in m["players"]]
+                db.execute("UPDATE plays SET game = ?, started = ?, players = COALESCE(players, ?), "
+                           "setup_received = ? WHERE table_name = ? AND log = ? AND game_id = ?",
+                           (m["game"], m["at"], json.dumps(names), now, *key))
+                self._advance(db, key, 0)
+                self.plays_version += 1
             elif kind == "end":
-                self._db.execute("UPDATE plays SET status = ?, ended = ?, players = ?, game = COALESCE(game, ?) "
-                                 "WHERE table_name = ? AND log = ? AND game_id = ?",
-                                 (m.get("status"), m.get("at"), json.dumps(m.get("players") or []), m.get("game"),
-                                  table, log, gid))
+                if status != "in_progress":
+                    return None if last == m["last"] else f"game {gid} of log {log[:8]} has already ended"
+                beyond = db.execute("SELECT MAX(seq) FROM actions WHERE table_name = ? AND log = ? AND game_id = ?",
+                                    key).fetchone()[0]
+                if beyond is not None and beyond > m["last"]:
+                    return f"the end of game {gid} says {m['last']} entries, but entry {beyond} is stored"
+                db.execute("UPDATE plays SET status = ?, ended = ?, players = ?, game = COALESCE(game, ?), last = ?, "
+                           "end_received = ? WHERE table_name = ? AND log = ? AND game_id = ?",
+                           (m["status"], m["at"], json.dumps(m["players"]), m["game"], m["last"], now, *key))
+                self.plays_version += 1
             else:
-                self._db.execute("INSERT OR IGNORE INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                 (table, log, gid, int(m["seq"]), kind, json.dumps(m.get("line")), float(m["at"]),
-                                  time.time()))
-                return
-            self.plays_version += 1
+                if last is not None and m["seq"] > last:
+                    return f"entry {m['seq']} comes after the end of game {gid} (its last entry is {last})"
+                db.execute("INSERT OR IGNORE INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           (*key, m["seq"], kind, json.dumps(m["line"]), m["at"], now))
+                if m["game"] and game is None:
+                    db.execute("UPDATE plays SET game = ? WHERE table_name = ? AND log = ? AND game_id = ?",
+                               (m["game"], *key))
+                if high >= 0 and m["seq"] == high + 1:
+                    self._advance(db, key, high)
+            return None
+        refused = self._write(steps)
+        self._touched.setdefault(table, {}).setdefault(log, set()).add(gid)
+        return refused
+
+    @staticmethod
+    def _advance(db, key: tuple, high: int) -> None:
+        """Move the play's mark of what it holds with none missing as far as the stored entries go."""
+        for (seq,) in db.execute("SELECT seq FROM actions WHERE table_name = ? AND log = ? AND game_id = ? "
+                                 "AND seq > ? ORDER BY seq", (*key, high)).fetchall():
+            if seq != high + 1:
+                break
+            high = seq
+        db.execute("UPDATE plays SET high = ? WHERE table_name = ? AND log = ? AND game_id = ?", (high, *key))
 
     def record_state(self, table: str, state: dict) -> None:
-        with self._lock, self._db:
-            self._db.execute("INSERT INTO tables (name, state, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
-                             "DO UPDATE SET state = excluded.state, updated = excluded.updated",
-                             (table, json.dumps(state), time.time()))
-            self.tiles_version += 1
+        self._write(lambda db: db.execute(
+            "INSERT INTO tables (name, state, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
+            "DO UPDATE SET state = excluded.state, updated = excluded.updated",
+            (table, json.dumps(state), time.time())))
+        self.tiles_version += 1
 
     def record_online(self, table: str, online: bool) -> None:
-        with self._lock, self._db:
-            self._db.execute("INSERT INTO tables (name, online, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
-                             "DO UPDATE SET online = excluded.online, updated = excluded.updated",
-                             (table, int(online), time.time()))
-            self.tiles_version += 1
+        self._write(lambda db: db.execute(
+            "INSERT INTO tables (name, online, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
+            "DO UPDATE SET online = excluded.online, updated = excluded.updated", (table, int(online), time.time())))
+        self.tiles_version += 1
+
+    def record_rejected(self, table: str | None, reason: str) -> None:
+        """A message that was not stored (logged by the caller): counted per table for the page."""
+        self._write(lambda db: db.execute(
+            "INSERT INTO rejected VALUES (?, 1, ?, ?) ON CONFLICT(table_name) DO UPDATE SET count = count + 1, "
+            "reason = excluded.reason, at = excluded.at", (table or "", reason[:300], time.time())))
+        self.tiles_version += 1
+
+    # -- the confirmation the kiosks wait for ------------------------------------------------------
+    def touched_tables(self) -> list[str]:
+        """Tables with news to confirm since the last call (every table the first time, after a start)."""
+        with self._lock:
+            tables = list(self._touched)
+        return tables
+
+    def touch_all(self) -> None:
+        with self._lock:
+            for (table,) in self._db.execute("SELECT DISTINCT table_name FROM logs").fetchall():
+                self._touched.setdefault(table, {})
+
+    def confirmation(self, table: str) -> dict:
+        """``{"logs": {log: {"through": G, "games": {"7": [seq, end]}}}}`` for the logs of ``table``
+        touched since the last confirmation and its newest log: every game 1..G held whole; of the
+        games after G (the first CONFIRM_GAMES, and every one touched), the setup and the entries up to
+        seq held with none missing, and whether the end is held."""
+        with self._lock:
+            touched = self._touched.pop(table, {})
+        newest = self._rows("SELECT log FROM logs WHERE table_name = ? ORDER BY updated DESC LIMIT 1", (table,))
+        logs = set(touched) | {log for (log,) in newest}
+
+        def steps(db) -> dict:
+            out = {}
+            for log in sorted(logs):
+                row = db.execute("SELECT through FROM logs WHERE table_name = ? AND log = ?", (table, log)).fetchone()
+                through = row[0] if row else 0
+                for gid, status, high, last in db.execute(
+                        "SELECT game_id, status, high, last FROM plays WHERE table_name = ? AND log = ? "
+                        "AND game_id > ? ORDER BY game_id", (table, log, through)).fetchall():
+                    if gid != through + 1 or status == "in_progress" or last is None or high < last:
+                        break
+                    through = gid
+                db.execute("UPDATE logs SET through = ? WHERE table_name = ? AND log = ?", (through, table, log))
+                wanted = touched.get(log, set())
+                games = {}
+                for n, (gid, status, high, _last) in enumerate(db.execute(
+                        "SELECT game_id, status, high, last FROM plays WHERE table_name = ? AND log = ? "
+                        "AND game_id > ? ORDER BY game_id", (table, log, through)).fetchall()):
+                    if n < CONFIRM_GAMES or gid in wanted:
+                        games[str(gid)] = [high, status != "in_progress"]
+                out[log] = {"through": through, "games": games}
+            return {"logs": out}
+        try:
+            return self._write(steps)
+        except DiskFull:
+            with self._lock:
+                for log, gids in touched.items():      # confirmed on the next round
+                    self._touched.setdefault(table, {}).setdefault(log, set()).update(gids)
+            raise
 
     # -- what the page and the API read -----------------------------------------------------------
     def _rows(self, sql: str, args=()) -> list:
@@ -115,24 +287,48 @@ class CafeStore:
 
     def tables(self) -> list[dict]:
         out = []
+        bad = {t: (n, reason) for t, n, reason in self._rows("SELECT table_name, count, reason FROM rejected")}
         for name, online, state, updated in self._rows("SELECT name, online, state, updated FROM tables ORDER BY name"):
-            s = json.loads(state) if state else {}
+            try:    # checked when it arrived; checked again, so no stored value can break a page
+                s = schema.state(json.loads(state)) if state else {}
+            except (ValueError, TypeError, RecursionError):
+                s = {}
+            n, reason = bad.get(name, (0, None))
             out.append({"table": name, "online": bool(online), "game": s.get("game"),
                         "status": s.get("status", "unknown"), "players": s.get("players", []),
                         "turn": s.get("turn"), "round": s.get("round"), "started": iso(s.get("started")),
-                        "health": s.get("health", {}), "updated": iso(updated)})
+                        "health": s.get("health", {}), "updated": iso(updated), "rejected": n,
+                        "rejected_reason": reason})
         return out
+
+    def rejected_total(self) -> int:
+        return self._rows("SELECT COALESCE(SUM(count), 0) FROM rejected")[0][0]
 
     def plays(self, limit: int | None = None) -> list[dict]:
         rows = self._rows(
             "SELECT p.table_name, p.log, p.game_id, p.game, p.status, p.started, p.ended, p.players, "
+            "p.setup_received, p.end_received, p.high, p.last, "
             "(SELECT COUNT(*) FROM actions a WHERE a.table_name = p.table_name AND a.log = p.log "
-            " AND a.game_id = p.game_id) FROM plays p ORDER BY COALESCE(p.started, 0) DESC, p.table_name"
+            " AND a.game_id = p.game_id), "
+            "(SELECT MIN(a.received) FROM actions a WHERE a.table_name = p.table_name AND a.log = p.log "
+            " AND a.game_id = p.game_id) "
+            "FROM plays p ORDER BY COALESCE(p.setup_received, p.started, 0) DESC, p.table_name"
             + (f" LIMIT {int(limit)}" if limit else ""))
-        return [{"table": t, "game": game, "status": status, "started": iso(started), "ended": iso(ended),
-                 "actions": n, "players": json.loads(players) if players else [],
-                 "id": f"{t}-{log[:8]}-{gid}", "duration_s": None if not (started and ended) else ended - started}
-                for t, log, gid, game, status, started, ended, players, n in rows]
+        out = []
+        for t, log, gid, game, status, started, ended, players, s_rx, e_rx, high, last, n, first_rx in rows:
+            started, ended = _times(started, ended, s_rx or first_rx, e_rx)
+            try:
+                names = schema.results(json.loads(players)) if players else []
+            except (ValueError, TypeError, RecursionError):
+                names = []
+            expected = last if last is not None else None
+            out.append({"table": t, "game": game if isinstance(game, str) else None,
+                        "status": status if status in schema.STATUSES else "unknown",
+                        "started": iso(started), "ended": iso(ended), "actions": n, "players": names,
+                        "id": f"{t}-{log[:8]}-{gid}",
+                        "duration_s": None if started is None or ended is None else ended - started,
+                        "missing": (0 if high >= 0 else 1) + (max(0, expected - n) if expected is not None else 0)})
+        return out
 
     def actions_of(self, table: str) -> list[tuple]:
         """(log, game_id, seq, kind) in the order they arrived (tests: the backlog's order)."""
@@ -145,12 +341,13 @@ class CafeStore:
         hours = [0] * 24
         durations: dict[str, list[float]] = {}
         for p in finished:
-            per_game[p["game"]] = per_game.get(p["game"], 0) + 1
+            game = p["game"] or "?"
+            per_game[game] = per_game.get(game, 0) + 1
             per_table[p["table"]] = per_table.get(p["table"], 0) + 1
             if p["started"]:
                 hours[datetime.fromisoformat(p["started"]).astimezone().hour] += 1
             if p["duration_s"] is not None:
-                durations.setdefault(p["game"], []).append(p["duration_s"])
+                durations.setdefault(game, []).append(p["duration_s"])
         return {"plays": len(finished), "per_game": dict(sorted(per_game.items(), key=lambda kv: -kv[1])),
                 "per_table": dict(sorted(per_table.items())),
                 "median_minutes": {g: statistics.median(d) / 60 for g, d in sorted(durations.items())},
@@ -161,6 +358,21 @@ class CafeStore:
             self._db.close()
 
 
-def _names(setup: dict) -> list[str]:
-    from companion.cafe.outbox import player_names
-    return player_names(setup) if isinstance(setup, dict) else []
+def _plausible(t: object) -> bool:
+    return isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) and \
+        schema.EARLIEST <= t <= schema.LATEST
+
+
+def _times(started, ended, started_rx, ended_rx) -> tuple[float | None, float | None]:
+    """A play's start and end: the kiosk's clock when it is believable (set, not ahead of the moment
+    the dashboard received the item, and a play of 0 to 24 hours), else the dashboard's receive times."""
+    kiosk_ok = (_plausible(started) and (started_rx is None or started <= started_rx + CLOCK_SLACK_S)
+                and (ended is None or (_plausible(ended) and (ended_rx is None or ended <= ended_rx + CLOCK_SLACK_S)
+                                       and 0 <= ended - started <= LONGEST_PLAY_S)))
+    if kiosk_ok:
+        return started, ended
+    if started_rx is None:
+        return None, None
+    if ended_rx is not None and not 0 <= ended_rx - started_rx <= LONGEST_PLAY_S:
+        return started_rx, None
+    return started_rx, ended_rx

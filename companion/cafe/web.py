@@ -38,13 +38,23 @@ STATUS_NAMES = {"in_progress": N_("playing"), "finished": N_("finished"), "aband
                 "idle": N_("no game"), "unknown": N_("unknown")}
 TOO_MANY = N_("Too many wrong passwords. Try again in {n} seconds.")
 WRONG = N_("Wrong password.")
+TEMPLATE_WORDS = (N_("Messages skipped (not valid): {n}"), N_("waiting for {n} missing entries"))
+BADGES = {None: N_("live"), "broker": N_("no broker"), "disk": N_("disk full"), "subscriber": N_("not recording")}
+BANNERS = {"broker": N_("No contact with the broker since {time}: {reason}. Nothing new is recorded; the kiosks keep "
+                        "every play and send it when the dashboard is back."),
+           "disk": N_("Nothing recorded since {time}: the dashboard's disk is full. The kiosks keep every play; "
+                      "recording resumes by itself when there is room."),
+           "subscriber": N_("Nothing recorded since {time}: {reason}. Restart the dashboard; the kiosks keep every "
+                            "play.")}
 
 
 class Dashboard:
-    def __init__(self, store: CafeStore, gate: Gate, is_connected=lambda: True, poll_s: float = 0.5):
+    def __init__(self, store: CafeStore, gate: Gate, health=None, poll_s: float = 0.5):
+        from companion.cafe.serve import Health
+
         self.store = store
         self.gate = gate
-        self.is_connected = is_connected
+        self.health = health if health is not None else Health()
         self.poll_s = poll_s
         self.env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
         self.app = Starlette(routes=[
@@ -87,15 +97,27 @@ class Dashboard:
         return {part: self.render(f"{part}.html", lang, **values) for part in which}
 
     # -- routes ---------------------------------------------------------------------------------
+    def health_view(self, lang: str) -> dict:
+        """The badge's state and words, and the banner (empty when live)."""
+        problem = self.health.problem()
+        if problem is None:
+            return {"state": "live", "badge": translate(BADGES[None], lang), "banner": ""}
+        part, reason, since = problem
+        banner = translate(BANNERS[part], lang).format(time=datetime.fromtimestamp(since).strftime("%H:%M"),
+                                                       reason=reason)
+        return {"state": part, "badge": translate(BADGES[part], lang), "banner": banner}
+
     async def healthz(self, request: Request) -> Response:
-        if self.is_connected():
+        sentence = self.health.sentence()
+        if sentence is None:
             return PlainTextResponse("ok")
-        return PlainTextResponse("broker unreachable", status_code=503)
+        return PlainTextResponse(sentence, status_code=503)
 
     async def page(self, request: Request) -> Response:
         lang = _lang(request)
         parts = self.parts(lang)
-        html = self.render("page.html", lang, login=self.gate.required, **_parts_as_values(parts))
+        html = self.render("page.html", lang, login=self.gate.required, health=self.health_view(lang),
+                           rejected=self.store.rejected_total(), **_parts_as_values(parts))
         response = HTMLResponse(html)
         if request.query_params.get("lang") in ("en", "es"):
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="strict")
@@ -106,7 +128,12 @@ class Dashboard:
 
         async def stream():
             seen: tuple[int | None, int | None] = (None, None)
+            health: dict | None = None
             while not await request.is_disconnected():
+                now_health = self.health_view(lang)
+                if now_health != health:
+                    health = now_health
+                    yield f"event: health\ndata: {json.dumps(health)}\n\n"
                 now = (self.store.tiles_version, self.store.plays_version)
                 which = (["tiles"] if now[0] != seen[0] else []) + (["plays", "figures"] if now[1] != seen[1] else [])
                 seen = now
