@@ -195,9 +195,27 @@ class CafeStore:
                 if high >= 0 and m["seq"] == high + 1:
                     self._advance(db, key, high)
             return None
-        refused = self._write(steps)
-        self._touched.setdefault(table, {}).setdefault(log, set()).add(gid)
+        known = self._known(key, m)
+        refused = known[1] if known is not None else self._write(steps)
+        with self._lock:
+            self._touched.setdefault(table, {}).setdefault(log, set()).add(gid)
         return refused
+
+    def _known(self, key: tuple, m: dict) -> tuple[bool, str | None] | None:
+        """A delivery the database already holds (QoS 1 redelivers; kiosks offer again what they do not
+        see confirmed): answered by a read, with nothing to write or sync. None: it needs the write."""
+        row = self._rows("SELECT game, status, last, high FROM plays WHERE table_name = ? AND log = ? AND game_id = ?",
+                         key)
+        if not row or (row[0][0] is not None and row[0][0] != m["game"]):
+            return None
+        _game, status, last, high = row[0]
+        if m["kind"] == "setup":
+            return (True, None) if high >= 0 else None
+        if m["kind"] == "end":
+            return (True, None) if status != "in_progress" and last == m["last"] else None
+        held = self._rows("SELECT 1 FROM actions WHERE table_name = ? AND log = ? AND game_id = ? AND seq = ?",
+                          (*key, m["seq"]))
+        return (True, None) if held else None
 
     @staticmethod
     def _advance(db, key: tuple, high: int) -> None:
