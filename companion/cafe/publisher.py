@@ -51,6 +51,7 @@ class Publisher:
         self.refused: str | None = None     # the broker's answer when it refused the login
         self.reoffers = 0                   # times the unconfirmed items were offered again
         self.caught_up = False              # connected, every item sent and acknowledged by the broker
+        self.sessions = 0                   # connections the broker accepted
         self.rounds = 0                     # looks at the log so far (simulate waits for a fresh one)
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -139,6 +140,7 @@ class Publisher:
             if not up.wait(10) or self._stop.is_set():
                 return False
             self.connected = True
+            self.sessions += 1
             client.publish(online_topic(self.table), "online", qos=1, retain=True)
             box.reoffer()               # a new connection: whatever is not confirmed goes out again
             self._publish_loop(client, up, box, acked)

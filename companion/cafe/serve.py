@@ -185,6 +185,7 @@ class Subscriber:
                 raise schema.BadMessage(f"{topic!r}: no such topic")
             if self.health.has("disk"):
                 self.health.clear("disk")
+                self.store.touch_all()
         except schema.BadMessage as e:
             log.warning("skipped a message on %s: %s", topic, e)
             self._count(table, f"{topic}: {e}")
@@ -205,7 +206,8 @@ class Subscriber:
         while not self._stop.wait(CONFIRM_EVERY_S):
             try:
                 if self.health.has("disk") and self.store.can_write():
-                    self.health.clear("disk")               # room again: writing resumes by itself
+                    self.health.clear("disk")               # room again: writing resumes by itself, and
+                    self.store.touch_all()                  # every table hears what is still missing
                 if not self.connected.is_set():
                     continue
                 for table in self.store.touched_tables():

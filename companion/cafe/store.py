@@ -139,14 +139,13 @@ class CafeStore:
     def can_write(self) -> bool:
         """Whether a page can be written (after a full disk: is there room again?)."""
         with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    self._db.execute("INSERT INTO probe VALUES (zeroblob(16384))")
-                finally:
-                    self._db.execute("ROLLBACK")
+            try:       # committed, so it really reaches the disk (a rolled-back write may never leave memory)
+                self._db.execute("INSERT INTO probe VALUES (zeroblob(16384))")
+                self._db.execute("DELETE FROM probe")
                 return True
             except sqlite3.Error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 return False
 
     # -- what the broker delivers (checked by companion.cafe.schema first) -------------------------
@@ -306,7 +305,10 @@ class CafeStore:
     def tables(self) -> list[dict]:
         out = []
         bad = {t: (n, reason) for t, n, reason in self._rows("SELECT table_name, count, reason FROM rejected")}
-        for name, online, state, updated in self._rows("SELECT name, online, state, updated FROM tables ORDER BY name"):
+        rows = self._rows("SELECT name, online, state, updated FROM tables UNION ALL "
+                          "SELECT r.table_name, 0, NULL, r.at FROM rejected r WHERE r.table_name != '' "
+                          "AND r.table_name NOT IN (SELECT name FROM tables) ORDER BY 1")
+        for name, online, state, updated in rows:       # a table seen only through bad messages has a tile too
             try:    # checked when it arrived; checked again, so no stored value can break a page
                 s = schema.state(json.loads(state)) if state else {}
             except (ValueError, TypeError, RecursionError):
