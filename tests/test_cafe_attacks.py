@@ -335,3 +335,30 @@ def test_a_full_disk_is_said_and_recording_resumes_when_there_is_room(secure, tm
         if d is not None and d.proc is not None and d.proc.poll() is None:
             d.stop()
         subprocess.run(["umount", str(disk)], capture_output=True)
+
+
+def test_the_dashboard_says_why_it_is_blind_once_per_change(secure, tmp_path):
+    secret = tmp_path / "wrong"
+    secret.write_text("not-the-password\n")
+    d = Dashboard(f"mqtt://dashboard@127.0.0.1:{secure.port}", tmp_path / "a.sqlite",
+                  "--broker-password-file", str(secret)).start()
+    said: list[str] = []
+    reader = threading.Thread(target=lambda: said.extend(iter(d.proc.stderr.readline, "")), daemon=True)
+    reader.start()
+    try:
+        wait_until(lambda: d.get("/healthz")[0] == 503 and b"login refused" in d.get("/healthz")[1],
+                   what="/healthz to say the login was refused")
+        assert d.get("/healthz")[1].startswith(b"no contact with the broker since ")
+        assert "login refused" in d.get("/")[1].decode()                  # the banner
+        wait_until(lambda: any(line.startswith("companion cafe serve:") for line in said), what="serve to say why")
+    finally:
+        assert d.stop() == 0
+    reader.join(5)
+    lines = [line for line in said if line.startswith("companion cafe serve:")]
+    assert len(lines) == 1 and "no contact with the broker" in lines[0] and "login refused" in lines[0], said
+
+    d = Dashboard("mqtt://127.0.0.1:9", tmp_path / "b.sqlite").start()
+    try:
+        wait_until(lambda: b"cannot reach 127.0.0.1:9" in d.get("/healthz")[1], what="/healthz: unreachable")
+    finally:
+        assert d.stop() == 0

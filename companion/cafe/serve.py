@@ -145,7 +145,7 @@ class Subscriber:
             why = ("login refused" if reason_code in ("Not authorized", "Bad user name or password")
                    else "refused") + f" ({reason_code})"
             self.health.set("broker", why)
-            log.warning("broker %s refused the dashboard: %s", self.broker, reason_code)
+            log.debug("broker %s refused the dashboard: %s", self.broker, reason_code)   # said by serve, once
             return
         # this café's tables, and bridged ones (the ACL lets the dashboard read exactly these)
         client.subscribe([(f"{root}/+/{kind}", 1) for root in (TOPIC_ROOT, f"+/{TOPIC_ROOT}")
