@@ -7,6 +7,10 @@ A private Mosquitto is started on a loopback port, then:
 - burst: ``--tables`` virtual tables play one game each as fast as the broker takes them (real
   engines, game logs and publishers); actions per second from the first append until the
   dashboard (``companion cafe serve``, its own process) has stored the last one;
+- the dashboard away: it is SIGKILLed, every table plays one game, then the broker is SIGKILLed and
+  started again (what it had not saved is gone) and the dashboard comes back; how many items the
+  kiosks offered again, and how long from the dashboard's return until it holds every action of
+  every table (each kiosk has the dashboard's confirmation of its whole log);
 - steady play: the same tables play ``--per-minute`` actions a minute each for ``--minutes``;
   latency from a kiosk's append to the moment the dashboard's database holds the action (what its
   API then serves), p50 and p99; the dashboard's CPU (share of one core) and memory, sampled.
@@ -105,6 +109,10 @@ class _DashboardProcess:
         self.proc.terminate()
         self.proc.wait(20)
 
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait(20)
+
 
 def run(args) -> int:
     from companion.cafe.broker import parse_broker
@@ -143,8 +151,37 @@ def run(args) -> int:
                 raise RuntimeError(f"the dashboard holds {dash.stored()} of {total} actions after 5 minutes")
             time.sleep(0.2)
         burst_s = time.perf_counter() - t0
+        burst_total = total
         for t in tables:
             t.close()
+
+        # the dashboard away while every table plays a game, then the broker killed and back
+        dash.kill()
+        (folder / "away").mkdir()
+        tables = [VirtualTable(n, folder / "away", url, 1, 3) for n in table_names(args.tables)]
+        for t in tables:
+            t.start_publishing()
+        players = [threading.Thread(target=t.play, daemon=True) for t in tables]
+        for p in players:
+            p.start()
+        for p in players:
+            p.join()
+        away_actions = sum(t.actions for t in tables)
+        items = away_actions + 2 * sum(t.games_done for t in tables)     # with each game's setup and end
+        broker.kill()
+        broker.start()
+        back = time.perf_counter()
+        dash = _DashboardProcess(broker.url, folder / "cafe.sqlite")
+        deadline = time.monotonic() + 600
+        while any(t.log.unconfirmed_games(0, 1) for t in tables) or dash.stored() < total + away_actions:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the dashboard does not hold every action 10 minutes after it came back")
+            time.sleep(0.2)
+        away_s = time.perf_counter() - back
+        reoffered = sum(t.publisher.published for t in tables if t.publisher is not None) - items
+        for t in tables:
+            t.close()
+        total += away_actions
 
         # steady play, paced like real tables; the dashboard sampled every few seconds
         (folder / "steady").mkdir()
@@ -192,8 +229,12 @@ def run(args) -> int:
     result = {
         "tables": args.tables,
         "reference_mosquitto_clients": reference,
-        "burst": {"actions": total, "seconds": round(burst_s, 2), "actions_per_s": round(total / burst_s, 1),
-                  "in_reference_bursts": round(total / burst_s / reference["burst_messages_per_s"], 3)},
+        "burst": {"actions": burst_total, "seconds": round(burst_s, 2),
+                  "actions_per_s": round(burst_total / burst_s, 1),
+                  "in_reference_bursts": round(burst_total / burst_s / reference["burst_messages_per_s"], 3)},
+        "dashboard_away": {"actions": away_actions, "items": items, "reoffered": reoffered,
+                           "seconds_until_exact": round(away_s, 2),
+                           "in_reference_bursts": round(away_s * reference["burst_messages_per_s"] / items, 3)},
         "steady": {"minutes": args.minutes, "per_minute_per_table": args.per_minute, "actions": steady_actions,
                    "received": len(lat),
                    "latency_ms": latency,
@@ -216,6 +257,11 @@ def run(args) -> int:
     print(f"burst: {args.tables} tables, one game each as fast as they go: {b['actions']} actions in {b['seconds']} s "
           f"= {b['actions_per_s']} actions/s kiosk log -> broker -> dashboard database "
           f"({b['in_reference_bursts']} x the reference burst)")
+    a = r["dashboard_away"]
+    print(f"dashboard away: {args.tables} tables play {a['actions']} actions ({a['items']} log items) while it is "
+          f"down, then the broker is SIGKILLed and restarted: {a['reoffered']} items offered again; every table "
+          f"exact {a['seconds_until_exact']} s after the dashboard is back ({a['in_reference_bursts']} x the time the "
+          f"reference burst takes for as many messages)")
     lt = s["latency_ms"]
     print(f"steady: {args.tables} tables x {s['per_minute_per_table']} actions/min for {s['minutes']} min: "
           f"{s['actions']} actions, {s['received']} stored; append -> dashboard latency p50 {lt['p50']} ms, "

@@ -52,6 +52,7 @@ class Publisher:
         self.reoffers = 0                   # times the unconfirmed items were offered again
         self.caught_up = False              # connected, every item sent and acknowledged by the broker
         self.sessions = 0                   # connections the broker accepted
+        self.published = 0                  # log items published, offered again ones included
         self.rounds = 0                     # looks at the log so far (simulate waits for a fresh one)
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -192,6 +193,7 @@ class Publisher:
                 info = client.publish(log_topic(self.table), json.dumps({"table": self.table, **m}), qos=1)
                 inflight.add(info.mid)
             if fresh:
+                self.published += len(fresh)
                 box.sent(fresh)
                 last_sent = now
             self.caught_up = not fresh and not inflight and room > 0
