@@ -33,7 +33,7 @@ UNCONFIRMED = 1000           # messages the dashboard has not confirmed yet, at 
 POLL_S = 0.2                 # how often the log is looked at when nobody pokes
 HEALTH_EVERY_S = 5.0
 STALL_S = 5.0                # no confirmation for this long while some are due: offer them again
-STALL_MAX_S = 30.0
+STALL_MAX_S = 120.0          # a dashboard away all night: 1,000 items offered every 2 minutes, no more
 QUIET_S = 2.0                # a confirmation that moves nothing this long after the last send: offer again now
 BACKOFF_S = (0.5, 1, 2, 5, 10, 30)
 
