@@ -125,7 +125,7 @@ class Subscriber:
             log.exception("the dashboard's subscriber stopped")
             self.health.set("subscriber", f"the subscriber stopped ({type(e).__name__}: {e})")
             self.connected.clear()
-            raise
+            return                          # logged above, and said on /healthz, the page and stderr
         if not self._stop.is_set():
             self.health.set("subscriber", "the subscriber stopped")
 
