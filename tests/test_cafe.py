@@ -239,11 +239,12 @@ def test_a_subscriber_that_stops_turns_healthz_and_the_badge(tmp_path):
     sub._loop.join(10)
     assert not sub.alive()
     part, reason, _since = sub.health.problem()
-    assert part == "subscriber" and "RuntimeError: boom" in reason
+    assert part == "subscriber" and "RuntimeError: boom" in str(reason)
     page = Dashboard(store, Gate(None), health=sub.health)
     answer = asyncio.run(page.healthz(None))
     assert answer.status_code == 503 and answer.body.startswith(b"nothing recorded since ")
     view = page.health_view("es")
     assert view["state"] == "subscriber" and view["badge"] == "sin registrar" and "Reinicie el panel" in view["banner"]
+    assert "el suscriptor se detuvo (RuntimeError: boom)" in view["banner"]
     sub._stop.set()
     store.close()
