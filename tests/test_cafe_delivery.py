@@ -158,6 +158,7 @@ def test_the_dashboard_says_when_the_broker_is_gone_and_catches_up(broker, dashb
     (["serve", "--broker", "http://x"], "--broker"),
     (["serve", "--broker", "mqtt://127.0.0.1", "--listen", "nohost"], "--listen"),
     (["simulate", "--broker", "mqtt://127.0.0.1", "--tables", "0"], "--tables"),
+    (["simulate", "--broker", "mqtt://T01@127.0.0.1", "--tables", "1", "--logins", "x"], "--logins"),
 ])
 def test_bad_arguments_get_one_line_and_exit_2(args, where, tmp_path):
     more = ["--db", str(tmp_path / "x")] if args[0] == "serve" else ["--seed", "1"]
