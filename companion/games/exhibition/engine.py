@@ -294,6 +294,10 @@ def _secret(s: GameState, p: int, a: A.Secret, events: list[Event]) -> GameState
         _no(N_("This game is played without the Secret Decade variant."))
     if s.players[p].secret_decade is not None:
         _no(N_("{player}'s Secret Decade is already recorded."), player=a.player)
+    holder = next((pl.name for pl in s.players if pl.secret_decade == a.decade), None)
+    if holder is not None:      # A30: one Secret Decade card per decade
+        _no(N_("{player} cannot hold the {decade}s: that Secret Decade is {holder}'s, and there is one card per "
+               "decade."), player=a.player, decade=a.decade, holder=holder)
     events.append(Event("secret_decade", {"player": a.player}))
     return s.with_player(p, secret_decade=a.decade)
 

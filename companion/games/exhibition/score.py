@@ -374,6 +374,15 @@ def parse_table(table, where: str = "") -> tuple[list[Final], Layout, Options, t
             raise BadInput(_at(where, "market"), f"{len(market_raw)} cards; the market holds at most {limit}")
         market = tuple(c for c in (cards.card(obj, "market", j) for j, obj in enumerate(market_raw)) if c)
     exhibits = [ex for ex, _, _ in parsed]
+    decades: dict[int, str] = {}
+    for i, (ex, _, secret) in enumerate(parsed):
+        if secret is None:
+            continue
+        if secret in decades:       # A30: ten Secret Decade cards, one per decade, one dealt to each player
+            raise BadInput(_at(where, "players", i, "secret_decade"),
+                           f"{ex.name}'s Secret Decade, the {secret}s, is already {decades[secret]}'s: there is one "
+                           f"Secret Decade card per decade")
+        decades[secret] = ex.name
     finals = []
     for i, (ex, six_round, secret) in enumerate(parsed):
         ctx = Context(layout, options, len(players), claims_against(exhibits, i, layout, only_before=True))
