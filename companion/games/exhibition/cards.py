@@ -81,26 +81,6 @@ def card_problem(c: Card) -> tuple[str, str] | None:
 
 @overload
 def parse(obj, where: str, allow_empty: Literal[False] = False) -> Card: ...
-def card_problem(c: Card) -> tuple[str, str] | None:
-    """What makes ``c`` no Exhibition card, as (field, message), or None: the one check of Exhibition's
-    cards, for tables and log lines (:func:`parse`) and for decks (the game's ``card_rule``). The shared
-    parser lets any whole year through, as Timeline needs (-753); Exhibition's cards are from 1900 to
-    1999 only (decision A29: one Secret Decade card per decade, Number of Decades at most 10)."""
-    if c.white is None and (c.year is None or c.continent is None):
-        field = "continent" if c.year is not None else "year"
-        return field, "an Exhibition card needs a year and a continent, or white"
-    if c.white is not None and c.continent is not None:
-        return "continent", "a white card has no continent"
-    if c.white == "einstein" and c.year is not None:
-        return "year", "the Einstein card has no year"
-    if c.white == "1945" and c.year not in (None, 1945):
-        return "year", "the 1945 white card's year is 1945"
-    if c.year is not None and not FIRST_YEAR <= c.year <= LAST_YEAR:
-        return "year", (f"{year_label(c.year)} is not in the twentieth century: Exhibition's cards are from "
-                        f"{FIRST_YEAR} to {LAST_YEAR}")
-    return None
-
-
 @overload
 def parse(obj, where: str, allow_empty: bool) -> Card | None: ...
 
