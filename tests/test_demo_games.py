@@ -42,5 +42,5 @@ def test_the_autoplay_demo_plays_all_five_games_to_their_score_sheets():
     assert headline.startswith("Defeat") if summary["status"] == "lost" else summary["score"] > 0
     ancient = sheets["ancient-knowledge"]
     assert sum(line["type"] == "create" for line in ancient[2]) >= 10
-    assert ancient[0]["scores"] and ("VP!" in ancient[1] or "Shared" in ancient[1])
+    assert ancient[0]["scores"] and ("victory points!" in ancient[1] or "Shared" in ancient[1])
 

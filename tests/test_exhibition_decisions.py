@@ -6,16 +6,16 @@ import shutil
 
 import pytest
 
+from companion.cli import main
 from companion.errors import BadInput
-from companion.games.base import refusal
 from companion.games import timeline
+from companion.games.base import refusal
 from companion.games.exhibition import autoplay, engine
 from companion.games.exhibition import board as board_mod
 from companion.games.exhibition.actions import parse_action
 from companion.games.exhibition.board import default_layout
 from companion.games.exhibition.cards import from_text
 from companion.games.exhibition.score import explained, format_score, score_table
-from companion.cli import main
 
 CONTINENTS = ("OC", "SA", "AF", "AS", "EU", "NA")
 
