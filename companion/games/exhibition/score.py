@@ -576,13 +576,19 @@ def explained(doc: dict, entry: dict) -> list[ScoreRow]:
     return explained_rows(entry, solo, parse_layout(doc.get("layout"), doc.get("variations"), "layout"))
 
 
+def points_unit(doc: dict) -> str:
+    """The unit of a total as a player reads it: fame points, or the solo game's points (fame x 100)."""
+    solo = doc.get("solo", len(doc.get("scores") or doc.get("players") or []) == 1)
+    return N_("points") if solo else N_("fame points")
+
+
 def format_score(result: dict, lang: str = "en") -> str:
     """The score document as a sheet a person can check card by card."""
     def t(msgid, **params):
         return Text(msgid, params).render(lang)
 
     solo = result.get("solo", len(result["players"]) == 1)
-    unit = t(N_("points")) if solo else t(N_("FP"))
+    unit = t(points_unit(result))
     head = t(N_("Exhibition: final score (solo, fame points x 100)")) if solo else \
         t(N_("Exhibition: final score ({count} players)"), count=len(result["players"]))
     lines = [head, t(N_("Layout {layout}"), layout="/".join(str(v) for v in result.get("layout", {}).values()))
@@ -604,7 +610,7 @@ def format_score(result: dict, lang: str = "en") -> str:
         lines.append(t(N_("Winner: {name}"), name=winners[0]))
         first = result["players"][0]
         if first["explain"].get("tie"):
-            lines.append(t(N_("(tie on {total} FP broken by the Mid-Century card closest to 1950)"),
+            lines.append(t(N_("(tie on {total} fame points broken by the Mid-Century card closest to 1950)"),
                            total=first["total"]))
     for w in result.get("warnings", []):
         lines.append(t(N_("Warning: {text}"), text=w))
