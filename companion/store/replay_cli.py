@@ -82,7 +82,8 @@ def format_summary(s: dict, lang: str = "en", cards=None) -> str:
     spec = GAMES.get(game)
     title = spec.name if spec else game
     if s.get("mode"):
-        title += f" ({s['mode']})"
+        mode = _MODES.get(s["mode"])
+        title += f" ({t(mode) if mode else s['mode']})"
     status = s.get("status")
     if status == "finished" and s.get("winner"):
         head = t(N_("{game}: finished, {winner} won in round {round}"), game=title, winner=s["winner"],
@@ -139,6 +140,7 @@ def format_summary(s: dict, lang: str = "en", cards=None) -> str:
     return "\n".join(out)          # the rest is in --json
 
 
+_MODES = {"competitive": N_("competitive"), "cooperative": N_("cooperative")}
 # What else a summary may say, in words (a key not listed here is only in --json).
 _MORE = {
     "level": N_("Level: {value}"),
