@@ -111,7 +111,7 @@ def test_a_refused_create_is_a_wrong_verdict_and_not_stored(tmp_path):
     k.step()
     assert k.stack.top.phase == "watch" and k.session.lines == []
     lay(k, feed, "tech[0]", "golden-mean")
-    assert "Golden Mean needs past.city>=3; Ana has past.city = 0." in drawn(k, "reason")
+    assert "Golden Mean needs 3 or more cities in your Past; Ana has 0 cities in your Past." in drawn(k, "reason")
     press(k, OK)
     lay(k, feed, "tech[0]", "thales")
     assert "Ana learns Thales." in k.texts()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.games.ancient_knowledge.formula import Count, Formula, Max, Min, Node, Num, Product, Step
+from companion.games.ancient_knowledge.formula import Count, Formula, Max, Min, Node, Num, Product, Requirement, Step
 from companion.i18n import N_, Text
 from companion.words import Words, joined
 
@@ -109,6 +109,30 @@ def formula_words(formula: Formula, counts: Mapping[str, int]) -> Text:
     # another shape: what it counts, each with the player's number
     return Words(N_("from {counts}: {points}"), {"counts": _numbers(formula.counts_used(), counts),
                                                   "points": points_words(points)})
+
+
+def requirement_words(requirement: Requirement) -> Text:
+    """A technology's requirement as players say it: "3 or more cities in your Past", "at most 3
+    lost-knowledge tokens", joined by "and"."""
+    parts = []
+    for cond in requirement.conds:
+        if isinstance(cond.expr, Count):
+            things = Text(ONE[cond.expr.name] if cond.op == "<=" and cond.bound == 1 else MANY[cond.expr.name])
+        elif isinstance(cond.expr, Max) and _counts_of(cond.expr) in LARGEST:
+            things = Text(N_("monuments of one kind in your Past"))
+        else:
+            things = joined([Text(MANY[name]) for name in cond.expr.counts_used()], " + ")
+        msg = N_("{n} or more {things}") if cond.op == ">=" else N_("at most {n} {things}")
+        parts.append(Words(msg, {"n": cond.bound, "things": things}))
+    return parts[0] if len(parts) == 1 else Words(N_("{some} and {last}"),
+                                                  {"some": joined(parts[:-1]), "last": parts[-1]})
+
+
+def holdings_words(names, counts: Mapping[str, int]) -> Text:
+    """What a player has of the counts a requirement reads: "2 cities in your Past, 1 artifact"."""
+    return joined([Words(N_("{n} {things}"), {"n": counts[name], "things": Text(ONE[name] if counts[name] == 1
+                                                                                 else MANY[name])})
+                   for name in names])
 
 
 def _numbers(names, counts: Mapping[str, int]):
