@@ -1,8 +1,9 @@
-"""Messages built from other messages, rendered in the screen's language all the way down.
+"""The words layer: messages built from other messages, rendered in the screen's language all the way down,
+and dates written the one way the printed cards write them (docs/adding-a-game.md, "Words").
 
-A plain :class:`~companion.i18n.Text` formats its parameters with ``str()``, which is English; the
-board views name showcases, continents and zones inside sentences, so these render them in the
-language the screen asks for.
+A :class:`~companion.i18n.Text` renders a parameter that is itself a message in the same language;
+these add messages joined from parts and messages worded only when shown, so board views can name
+showcases, continents and zones inside sentences in the language the screen asks for.
 """
 
 from __future__ import annotations
