@@ -94,5 +94,5 @@ def describe(card: Card | None) -> str:
         return "Einstein"
     if card.white == "1945":
         return "1945 (white)"
-    text = year_label(card.year) if card.year is not None else "?"
+    text = card.date()
     return f"{text} {card.continent}" if card.continent else text
