@@ -350,3 +350,9 @@ def test_a_refusal_names_the_card_just_laid_first(card, spot, showcases, overlay
     english, spanish = said(card, spot, board(layout, **showcases), layout)
     assert english.startswith(en), english
     assert spanish.startswith(es) and spanish != english, spanish
+
+
+def test_a_refusal_words_the_white_1945_card_in_the_reader_language():
+    english, spanish = said("1945", "plain[0]", board(plain=[None, "1930 AF", None, None, None]))
+    assert english == "1945 white lies left of 1930 AF; years must rise from left to right"
+    assert spanish == "1945 blanca queda a la izquierda de 1930 AF; los años deben subir de izquierda a derecha"

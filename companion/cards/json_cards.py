@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Literal, overload
 
 from companion.cards.decks import resolve
-from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES, Card, year_label
+from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES, Card
 from companion.errors import BadInput
 
 _FIELDS = {"year", "title", "title_es", "period", "icons", "continent", "white"}

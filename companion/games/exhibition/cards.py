@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING, Literal, TypeGuard, overload
 from companion.cards.json_cards import card_to_json, parse_card
 from companion.cards.model import Card, year_label
 from companion.errors import BadInput
+from companion.i18n import N_, Text
+from companion.words import joined
 
 __all__ = ["DECADES", "FIRST_YEAR", "LAST_YEAR", "Card", "card_json", "card_problem", "coloured", "decade", "fixed",
-           "from_text", "label", "parse", "same_card"]
+           "from_text", "label", "parse", "said", "said_all", "same_card"]
 
 DECADES = tuple(range(1900, 2000, 10))     # the Secret Decade cards: 1900s to 1990s
 FIRST_YEAR, LAST_YEAR = 1900, 1999         # every subject card dates from the twentieth century (A29)
@@ -49,6 +51,21 @@ def label(c: Card | None) -> str:
     if c.white == "1945":
         return "1945 white"
     return f"{c.year} {c.continent}"
+
+
+def said(c: Card | None) -> Text | str:
+    """A card named in a reason: :func:`label`, with the white 1945 card and an empty spot worded in the
+    reader's language (Spanish "1945 blanca", "un hueco vacío")."""
+    if c is None:
+        return Text(N_("an empty spot"))
+    if c.white == "1945":
+        return Text(N_("1945 white"))
+    return label(c)
+
+
+def said_all(cards) -> Text:
+    """Several cards named in a reason, each as :func:`said` names it."""
+    return joined([said(c) for c in cards])
 
 
 def same_card(a: Card, b: Card) -> bool:

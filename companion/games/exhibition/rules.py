@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from companion.games.exhibition.board import DEPOT, Layout, board, spot_name
-from companion.games.exhibition.cards import Card, coloured, decade, fixed, label
+from companion.games.exhibition.cards import Card, coloured, decade, fixed, said
 from companion.games.exhibition.options import Options
 from companion.i18n import N_, Text
 
@@ -143,13 +143,13 @@ def _g1(cards) -> Problem | None:
         left, right = cards[a], cards[b]
         if left.year == right.year:
             same = N_("{right} has the same year as {left}; equal years never share a showcase")
-            return Problem(b, same, {"left": label(left), "right": label(right)},
-                           a, (same, {"left": label(right), "right": label(left)}))
+            return Problem(b, same, {"left": said(left), "right": said(right)},
+                           a, (same, {"left": said(right), "right": said(left)}))
         if left.year > right.year:
             return Problem(b, N_("{left} lies left of {right}; years must rise from left to right"),
-                           {"left": label(left), "right": label(right)}, b,
+                           {"left": said(left), "right": said(right)}, b,
                            (N_("{right} lies right of {left}; years must rise from left to right"),
-                            {"left": label(left), "right": label(right)}))
+                            {"left": said(left), "right": said(right)}))
     return None
 
 
@@ -161,8 +161,8 @@ def _g2(cards) -> Problem | None:
             if c.continent in seen:
                 first, at = seen[c.continent]
                 msg = N_("{card} repeats the continent of {other}; continents must all differ here")
-                return Problem(i, msg, {"card": label(c), "other": label(first)},
-                               at, (msg, {"card": label(first), "other": label(c)}))
+                return Problem(i, msg, {"card": said(c), "other": said(first)},
+                               at, (msg, {"card": said(first), "other": said(c)}))
             seen[c.continent] = (c, i)
     return None
 
@@ -179,11 +179,11 @@ def _one_continent(cards, ctx: Context) -> Problem | None:
                 player, other = claim
                 return Problem(i, N_("{card}: {player}'s One Continent already holds {continent} ({other}); "
                                      "each One Continent needs its own continent"),
-                               {"card": label(c), "player": player, "continent": c.continent, "other": label(other)})
+                               {"card": said(c), "player": player, "continent": c.continent, "other": said(other)})
         elif c.continent != first.continent:
             msg = N_("{card} is not {continent} like {first}; One Continent holds one continent only")
-            return Problem(i, msg, {"card": label(c), "continent": first.continent, "first": label(first)},
-                           at, (msg, {"card": label(first), "continent": c.continent, "first": label(c)}))
+            return Problem(i, msg, {"card": said(c), "continent": first.continent, "first": said(first)},
+                           at, (msg, {"card": said(first), "continent": c.continent, "first": said(c)}))
     return None
 
 
@@ -228,7 +228,7 @@ def _spread_the_years(cards, ctx: Context) -> Problem | None:
     need = board().overlay("spread_the_years").min_step
     for i, left, right in _neighbours(cards):
         if right.year - left.year < need:
-            params = {"right": label(right), "left": label(left), "gap": right.year - left.year, "need": need}
+            params = {"right": said(right), "left": said(left), "gap": right.year - left.year, "need": need}
             return Problem(i, N_("{right} is only {gap} years after {left}; Spread the Years needs at least {need} "
                                  "between neighbours"), params, i - 1,
                            (N_("{left} is only {gap} years before {right}; Spread the Years needs at least {need} "
@@ -241,7 +241,7 @@ def _links(cards, ctx: Context) -> Problem | None:
     for i, left, right in _neighbours(cards):
         gap = right.year - left.year
         if left.continent != right.continent and gap > most:
-            params = {"right": label(right), "left": label(left), "gap": gap, "most": most}
+            params = {"right": said(right), "left": said(left), "gap": gap, "most": most}
             return Problem(i, N_("{right} is {gap} years after {left} and from another continent; Links needs the "
                                  "same continent or at most {most} years between neighbours"), params, i - 1,
                            (N_("{left} is {gap} years before {right} and from another continent; Links needs the "
@@ -259,9 +259,9 @@ def _one_decade(cards, ctx: Context) -> Problem | None:
         elif decade(c.year) != decade(first.year):
             msg = N_("{card} is from the {decade}s but {first} from the {first_decade}s; One Decade holds one "
                      "decade only")
-            return Problem(i, msg, {"card": label(c), "decade": decade(c.year), "first": label(first),
+            return Problem(i, msg, {"card": said(c), "decade": decade(c.year), "first": said(first),
                                     "first_decade": decade(first.year)},
-                           at, (msg, {"card": label(first), "decade": decade(first.year), "first": label(c),
+                           at, (msg, {"card": said(first), "decade": decade(first.year), "first": said(c),
                                       "first_decade": decade(c.year)}))
     return None
 
@@ -274,7 +274,7 @@ def _unique_decades(cards, ctx: Context) -> Problem | None:
             continue
         d = decade(c.year)
         if not low <= d <= high:
-            params = {"card": label(c), "decade": d, "low": low, "high": high, "players": ctx.players}
+            params = {"card": said(c), "decade": d, "low": low, "high": high, "players": ctx.players}
             if ctx.players == 1:
                 return Problem(i, N_("{card} is from the {decade}s; in a solo game Unique Decades takes only the "
                                      "{low}s to the {high}s"), params)
@@ -283,14 +283,14 @@ def _unique_decades(cards, ctx: Context) -> Problem | None:
         if d in seen:
             other, at = seen[d]
             msg = N_("{card} repeats the {decade}s of {other}; Unique Decades takes each decade once")
-            return Problem(i, msg, {"card": label(c), "decade": d, "other": label(other)},
-                           at, (msg, {"card": label(other), "decade": d, "other": label(c)}))
+            return Problem(i, msg, {"card": said(c), "decade": d, "other": said(other)},
+                           at, (msg, {"card": said(other), "decade": d, "other": said(c)}))
         seen[d] = (c, i)
         claim = ctx.claims.decades.get(d)
         if claim is not None:
             player, other = claim
             return Problem(i, N_("{card}: the {decade}s are already in {player}'s Unique Decades ({other})"),
-                           {"card": label(c), "decade": d, "player": player, "other": label(other)})
+                           {"card": said(c), "decade": d, "player": player, "other": said(other)})
     return None
 
 
@@ -298,7 +298,7 @@ def _no_whites(cards, key: str, ctx: Context) -> Problem | None:
     for i, c in enumerate(cards):
         if c is not None and c.white is not None:
             return Problem(i, N_("{card} is a white card; white cards may not go into a variation showcase "
-                                 "({overlay})"), {"card": label(c), "overlay": showcase_name(key, ctx.layout)})
+                                 "({overlay})"), {"card": said(c), "overlay": showcase_name(key, ctx.layout)})
     return None
 
 
@@ -334,7 +334,7 @@ def placement_problem(card: Card, key: str, index: int, exhibit: Exhibit, ctx: C
     spots = exhibit.showcase(key)
     if spots[index] is not None:
         return Problem(index, N_("{spot} already holds {card}; placed cards never move"),
-                       {"spot": spot_name(key, index), "card": label(spots[index])})
+                       {"spot": spot_name(key, index), "card": said(spots[index])})
     problem = showcase_problem(key, spots[:index] + (card,) + spots[index + 1:], ctx)
     return None if problem is None else problem.from_card(index)
 
