@@ -35,7 +35,9 @@ class Text:
     params: dict = field(default_factory=dict)
 
     def render(self, lang: str = "en") -> str:
-        return translate(self.msgid, lang).format(**self.params)
+        """The message in ``lang``; a parameter that is itself a message is worded in ``lang`` too."""
+        params = {k: v.render(lang) if isinstance(v, Text) else v for k, v in self.params.items()}
+        return translate(self.msgid, lang).format(**params)
 
     def __str__(self) -> str:
         return self.render("en")

@@ -1,8 +1,9 @@
-"""Messages built from other messages, rendered in the screen's language all the way down.
+"""The words layer: messages built from other messages, rendered in the screen's language all the way down,
+and dates written the one way the printed cards write them (docs/adding-a-game.md, "Words").
 
-A plain :class:`~companion.i18n.Text` formats its parameters with ``str()``, which is English; the
-board views name showcases, continents and zones inside sentences, so these render them in the
-language the screen asks for.
+A :class:`~companion.i18n.Text` renders a parameter that is itself a message in the same language;
+these add messages joined from parts and messages worded only when shown, so board views can name
+showcases, continents and zones inside sentences in the language the screen asks for.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.i18n import Text, translate
+from companion.i18n import N_, Text, translate
 
 
 def _render(value, lang: str):
@@ -53,6 +54,24 @@ class Later(Text):
 
 def later(fn) -> Later:
     return Later("", {}, fn)
+
+
+NBSP = "\u00a0"
+
+
+def date_words(year: int, lang: str = "en", circa: bool = False) -> str:
+    """A card's date the one way the project writes it, as the printed card does: 1969, 753 BC,
+    c. 300,000 BC; Spanish 753 a. C., h. 300 000 a. C. (RAE: groups of three split by a space, not a
+    point; "h." for "hacia"). Digits are grouped from 10,000 up. No-break spaces hold "c. 300,000" and
+    "a. C." together; the one plain space, before the era, is where a narrow card tile may break the
+    date in two ("c. 300,000" over "BC")."""
+    n = abs(year)
+    digits = str(n) if n < 10000 else f"{n:,}".replace(",", NBSP if lang == "es" else ",")
+    if circa:
+        digits = translate(N_("c. {year}"), lang).format(year=digits).replace(" ", NBSP)
+    if year >= 0:
+        return digits
+    return f"{digits} a.{NBSP}C." if lang == "es" else f"{digits} BC"
 
 
 def counted(n: int, noun: str) -> str:

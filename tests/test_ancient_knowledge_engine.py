@@ -377,15 +377,20 @@ def test_immediate_monuments_ask_for_their_effect_after_the_knowledge():
 
 def test_learn_requirement_candi_sukuh_and_tile_refill():
     s = with_board(new_game(), "Ana", past=["petra", "babylon"])
+    # in players' words, not the data file's "past.city>=3"
     assert refused(s, line("learn", "Ana", card="golden-mean")) == \
-        "Golden Mean needs past.city>=3; Ana has past.city = 2."
+        "Golden Mean needs 3 or more cities in your Past; Ana has 2 cities in your Past."
+    _, ev = E.apply(s, E.parse_action(line("learn", "Ana", card="golden-mean")))
+    assert ev[0].reason.render("es") == \
+        "Golden Mean requiere 3 o más ciudades en tu Pasado; Ana tiene 2 ciudades en tu Pasado."
     candi = with_board(s, "Ana", zones={4: [("candi-sukuh", 4)]})
     s1, ev = play(candi, line("learn", "Ana", card="golden-mean"))
     assert "golden-mean" in board(s1, "Ana").techs and s1.tiles[2] == ("plato", "thoth")
     assert refused(s1, line("learn", "Ana", card="imhotep")) == "Imhotep is not on a technology tile."
     assert "Golden Mean is already in play, with Ana" in refused(s1, line("learn", "Ana", card="golden-mean"))
     # Ptolemy (hand<=1) is not helped by Candi Sukuh
-    assert "hand = 6" in refused(candi, line("learn", "Ana", card="ptolemy"))
+    assert refused(candi, line("learn", "Ana", card="ptolemy")).startswith(
+        "Ptolemy needs at most 1 card in your hand; Ana has 6 cards in your hand")
     # a tile down to one card: its last card is discarded and 3 new are dealt, after the effect
     s2, _ = play(s, line("learn", "Ana", card="thales"), line("answer", "Ana", prompt="effect", value="done"),
                  line("learn", "Ana", card="mercury"))

@@ -65,7 +65,7 @@ def test_an_opponent_on_36_with_less_lost_knowledge_wins_the_tiebreak():
     assert [(p["name"], p["total"], p["place"]) for p in result["players"]] == [("Ana", 36, 1), ("Bo", 36, 2)]
     assert result["winners"] == ["Ana"]
     sheet = format_score(result)
-    assert "Winner: Ana" in sheet and "tie on 36 VP broken by fewer lost knowledge" in sheet
+    assert "Winner: Ana" in sheet and "tie on 36 victory points broken by fewer lost knowledge" in sheet
 
 
 def test_the_sheet_explains_every_end_game_card():
@@ -74,16 +74,23 @@ def test_the_sheet_explains_every_end_game_card():
     sheet = format_score(score_table(table, "t.json"))
     lines = sheet.splitlines()
     assert lines[0] == "Ancient Knowledge: final score"
-    assert any(ln.strip().startswith("Byblos") and ln.rstrip().endswith(" 8") for ln in lines)
-    assert "2 * min(past.city, past.megalith, past.pyramid)  (past.city = 5, past.megalith = 6, past.pyramid = 4)" \
-        in sheet
-    assert any(ln.strip().startswith("Sulawesi Megaliths") and ln.rstrip().endswith(" 0") for ln in lines)
+    flat = " ".join(" ".join(sheet.replace("\u00a0", " ").split()).split())     # the wrapped lines joined
+    # each card in players' words, with the player's numbers and its points (never the formula)
+    assert "Byblos: 2 points for each complete set of a city, a megalith and a pyramid in your Past: 4 sets = 8 8" \
+        in flat
+    assert "Sulawesi Megaliths: 6 points with 7 or more megaliths in your Past: 6 = 0 0" in flat
+    assert "min(" not in sheet and "past.city" not in sheet
     assert "Lost knowledge: 7 tokens, -1 each." in sheet and "Winner: Bo" in sheet
 
 
 def test_the_sheet_in_spanish():
     sheet = format_score(score_table(copy.deepcopy(TABLE_8_3), "t.json"), lang="es")
     assert "Ganador: Bo" in sheet and "Conocimiento perdido" in sheet
+    flat = " ".join(sheet.replace("\u00a0", " ").split())
+    assert "Byblos: 2 puntos por cada juego completo de una ciudad, un megalito y una pirámide en tu Pasado: " \
+        "4 juegos = 8" in flat
+    assert "Stonehenge: 2 puntos por cada juego completo de tecnologías antigua, de escritura y secreta: " \
+        "1 juego = 2" in flat
 
 
 @pytest.mark.parametrize("edit, where, message", [

@@ -33,7 +33,7 @@ def test_the_autoplay_demo_plays_all_five_games_to_their_score_sheets():
     # the board games were read from the boards: Exhibition's placements, Ancient Knowledge's creates
     exhibition = sheets["exhibition"]
     assert sum(line["type"] == "place" for line in exhibition[2]) >= 10
-    assert exhibition[0]["scores"] and ("FP!" in exhibition[1] or "Shared" in exhibition[1])
+    assert exhibition[0]["scores"] and ("fame points!" in exhibition[1] or "Shared" in exhibition[1])
     # the cooperative game used to end after a few cards with a green check for 0 points: from its
     # 40-card deck nobody held a card after the first mistake
     summary, headline, lines, _texts = sheets["cronologia-cooperative"]
@@ -42,5 +42,5 @@ def test_the_autoplay_demo_plays_all_five_games_to_their_score_sheets():
     assert headline.startswith("Defeat") if summary["status"] == "lost" else summary["score"] > 0
     ancient = sheets["ancient-knowledge"]
     assert sum(line["type"] == "create" for line in ancient[2]) >= 10
-    assert ancient[0]["scores"] and ("VP!" in ancient[1] or "Shared" in ancient[1])
+    assert ancient[0]["scores"] and ("victory points!" in ancient[1] or "Shared" in ancient[1])
 

@@ -1,18 +1,21 @@
-"""One test per row of the Exhibition decision table (rules §12, A1-A20)."""
+"""One test per row of the Exhibition decision table (rules §12, A1-A30)."""
 
 import json
+import re
 import shutil
 
 import pytest
 
+from companion.cli import main
 from companion.errors import BadInput
+from companion.games import timeline
 from companion.games.base import refusal
 from companion.games.exhibition import autoplay, engine
 from companion.games.exhibition import board as board_mod
 from companion.games.exhibition.actions import parse_action
 from companion.games.exhibition.board import default_layout
 from companion.games.exhibition.cards import from_text
-from companion.games.exhibition.score import score_table
+from companion.games.exhibition.score import explained, format_score, score_table
 
 CONTINENTS = ("OC", "SA", "AF", "AS", "EU", "NA")
 
@@ -241,3 +244,182 @@ def test_a20_an_overlay_has_the_spots_of_the_showcase_it_covers():
     assert result["warnings"] == ["Short Era suits a 2-spot showcase; it lies on Plain with 3 spots"]
     with pytest.raises(BadInput, match=r"plain: 5 spots listed; plain has 3 in this layout"):
         score(player("P"), player("Q"), layout=layout, variations={"plain": "short_era"})
+
+
+def bad(*players, **table):
+    with pytest.raises(BadInput) as e:
+        score_table(dict(players=list(players), **table), "table.json")
+    return str(e.value)
+
+
+def rows_text(result, name, lang):
+    entry = next(p for p in result["players"] if p["name"] == name)
+    return [f"{r.label if isinstance(r.label, str) else r.label.render(lang)}: "
+            f"{'' if r.explain is None else (r.explain if isinstance(r.explain, str) else r.explain.render(lang))}"
+            for r in explained(result, entry)]
+
+
+@pytest.mark.parametrize("name", ["", "   ", None, 7])
+def test_a21_a_player_needs_a_name_of_their_own(name):
+    assert bad(player("Ana"), {**player("x"), "name": name}).startswith(
+        "table.json: players[1].name: a player needs a non-empty name")
+    assert bad(player("Ana"), player("Ana")) == "table.json: players[1].name: 'Ana' is used by two players"
+    with pytest.raises(BadInput, match="two players have the same name"):
+        start(["Ana", "Ana"])
+    with pytest.raises(BadInput, match="a list of player names"):
+        start(["Ana", "  "])
+
+
+def test_a21_standings_winners_and_refusals_name_the_player():
+    by, result = score(player("Ana", plain=["1950 EU"]), player("Bo"))
+    assert result["winners"] == ["Ana"] and [p["name"] for p in result["players"]] == ["Ana", "Bo"]
+    for lang, winner in (("en", "Winner: Ana"), ("es", "Ganador: Ana")):
+        text = format_score(result, lang)
+        assert "1. Ana" in text and "2. Bo" in text and winner in text
+    s = start(["Ana", "Bo"])
+    new, ev = engine.apply(s, parse_action({"type": "take", "player": "Bo", "card": cj("1903 SA")}))
+    assert new is s
+    assert refusal(ev).render("en") == "It is Ana's turn, not Bo's."
+    assert refusal(ev).render("es") == "Es el turno de Ana, no de Bo."
+
+
+def test_a22_a_layout_without_a_showcase_keeps_its_default_spots():
+    layout = {"plain": 3}                       # one_continent, one_era, years_gap, mid_century: defaults
+    by, result = score(player("P", layout=layout), player("Q", layout=layout), layout=layout)
+    assert result["layout"] == {"one_continent": 4, "one_era": 4, "plain": 3, "years_gap": 2, "mid_century": 1}
+    assert by["P"]["breakdown"]["empty_spots"] == -14
+    # the showcase lists must still match that layout, key by key
+    assert bad(player("P"), player("Q", layout=layout), layout=layout) == (
+        "table.json: players[0].showcases.plain: 5 spots listed; plain has 3 in this layout (null for an empty spot)")
+
+
+@pytest.mark.parametrize("key, n, ok", [("one_continent", 1, True), ("one_era", 8, True), ("plain", 8, True),
+                                        ("plain", 0, False), ("one_era", 9, False), ("one_continent", 9, False),
+                                        ("years_gap", 3, False), ("mid_century", 2, False)])
+def test_a23_bounds_of_a_configured_layout(key, n, ok):
+    layout = {key: n}
+    players = (player("P", layout=layout), player("Q", layout=layout))
+    if ok:
+        by, result = score(*players, layout=layout)
+        assert result["layout"][key] == n and sum(result["layout"].values()) != 16     # another total is allowed
+        assert by["P"]["breakdown"]["empty_spots"] == -sum(result["layout"].values())
+    else:
+        assert bad(*players, layout=layout).startswith(f"table.json: layout.{key}: ")
+
+
+def test_a24_the_same_overlay_on_two_showcases_is_refused():
+    assert bad(player("P"), player("Q"), variations={"plain": "links", "one_era": "links"}) == (
+        "table.json: variations.one_era: links already lies on plain; each overlay is used once")
+
+
+def test_a25_no_overlay_on_mid_century():
+    assert bad(player("P"), player("Q"), variations={"mid_century": "short_era"}) == (
+        "table.json: variations.mid_century: Mid-Century takes no overlay: its single card breaks ties")
+
+
+SIX = dict(plain=["1901 OC", "1912 SA", "1923 AF", "1934 AS", "1955 EU"], one_era=["1960 NA"])
+
+
+def test_a26_a_race_round_needs_all_six_continents_in_the_hall():
+    p = player("Ana", plain=["1901 OC", "1912 SA"], depot=["1923 AF"])
+    p["six_continents_round"] = 4
+    assert bad(player("Bo"), p) == (
+        "table.json: players[1].six_continents_round: round 4, but the Hall has no AF AS EU NA card: the race "
+        "needs a coloured card of each of the six continents in the Hall")
+    q = player("Ana", **SIX)
+    q["six_continents_round"] = 4
+    by, _ = score(q, player("Bo"))
+    assert by["Ana"]["breakdown"]["six_continents"] == 5
+
+
+def test_a27_six_continents_without_a_round():
+    by, result = score(player("Ana", **SIX), market=[])
+    assert by["Ana"]["breakdown"]["six_continents"] == 100          # solo: 1 FP from the Hall, x 100
+    by, result = score(player("Ana", **SIX), player("Bo"))
+    assert by["Ana"]["breakdown"]["six_continents"] == 0
+    assert result["warnings"] == ["Ana has all six continents in the Hall but no six_continents_round: the race "
+                                  "scores 0 for them"]
+    assert "Six continents: All six continents, but no round recorded." in rows_text(result, "Ana", "en")
+    assert "Seis continentes: Los seis continentes, pero sin ronda anotada." in rows_text(result, "Ana", "es")
+
+
+@pytest.mark.parametrize("where, key", [("table", "secret_decde"), ("player", "secret_decde"),
+                                        ("player", "six_continent_round"), ("table", "variation")])
+def test_a28_an_unknown_key_is_refused_by_its_path(where, key):
+    p = player("Ana", plain=["1961 EU"])
+    if where == "player":
+        p[key] = 1960
+        assert bad(p, player("Bo")).startswith(f"table.json: players[0].{key}: unknown key; a player has name, ")
+    else:
+        assert bad(p, player("Bo"), **{key: 1960}).startswith(f"table.json: {key}: unknown key; a table holds ")
+
+
+@pytest.mark.parametrize("card, message", [
+    ({"year": 2005, "continent": "NA"}, "2005 is not in the twentieth century"),
+    ({"year": 1899, "continent": "EU"}, "1899 is not in the twentieth century"),
+    ({"year": -753, "continent": "EU"}, "753 BC is not in the twentieth century"),
+])
+def test_a29_a_subject_card_outside_1900_1999_is_refused(card, message, tmp_path, monkeypatch, capsys):
+    p = player("Ana", plain=["1901 OC", "1995 AF"], one_era=["1950 AS", "1955 EU", "1960 SA"])
+    p["showcases"]["plain"][2] = card
+    table = {"players": [p, player("Bo")]}
+    assert bad(*table["players"]) == (f"table.json: players[0].showcases.plain[2].year: {message}: Exhibition's "
+                                      "cards are from 1900 to 1999")
+    # the command: exit 2, one line naming the card's path, no traceback
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "table.json").write_text(json.dumps(table))
+    assert main(["score", "exhibition", "table.json"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.strip().splitlines() == [
+        f"table.json: players[0].showcases.plain[2].year: {message}: Exhibition's cards are from 1900 to 1999"]
+    # the Depot and the market are read by the same card model
+    q = player("Ana")
+    q["depot"] = [card]
+    assert bad(q, player("Bo")).startswith("table.json: players[0].depot[0].year: ")
+    assert bad(player("Ana"), market=[card]).startswith("table.json: market[0].year: ")
+    # a log line (the kiosk's and replay's) and a deck (the stickers the camera reads)
+    with pytest.raises(BadInput, match=re.escape(f"card.year: {message}")):
+        parse_action({"type": "take", "player": "Ana", "card": card})
+    with pytest.raises(BadInput, match=re.escape(f"market.OC[0].year: {message}")):
+        start(["Ana", "Bo"], market={**start_market(), "OC": [card, cj("1901 OC"), cj("1902 OC")]})
+    from companion.cards.decks import parse_deck
+    with pytest.raises(BadInput, match=re.escape(f"cards[0].year: {message}")):
+        parse_deck({"id": "XX", "name": "x", "game": "exhibition", "cards": [{"n": 1, **card}]}, "deck.json")
+
+
+def test_a29_timeline_keeps_its_years_before_christ():
+    from companion.cards.json_cards import parse_card
+    assert parse_card({"year": -753, "title": "Foundation of Rome"}, "card").year == -753
+    line = {"type": "setup", "game": "timeline", "players": ["A", "B"], "hand": 4, "start": {"year": -753}}
+    assert timeline.summary(timeline.setup(line))["timeline"] == [-753]
+
+
+def start_market():
+    return {k: [cj(f"{1900 + 3 * i + j} {k}") for j in range(3)] for i, k in enumerate(CONTINENTS)}
+
+
+def test_a30_two_players_with_one_secret_decade_are_refused(tmp_path, monkeypatch, capsys):
+    ana, bo = player("Ana", plain=["1961 EU"]), player("Bo", plain=["1962 AS"])
+    ana["secret_decade"] = bo["secret_decade"] = 1960
+    assert bad(ana, bo) == ("table.json: players[1].secret_decade: Bo's Secret Decade, the 1960s, is already "
+                            "Ana's: there is one Secret Decade card per decade")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "table.json").write_text(json.dumps({"players": [ana, bo]}))
+    assert main(["score", "exhibition", "table.json", "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "players[1].secret_decade: Bo's Secret Decade" in err and "Traceback" not in err
+    # null (or absent) means the variant is not played by that player
+    ana["secret_decade"], bo["secret_decade"] = None, 1960
+    by, _ = score(ana, bo)
+    assert "secret_decade" not in by["Ana"]["breakdown"] and by["Bo"]["breakdown"]["secret_decade"] == 1
+    # in the kiosk (and replay): the engine refuses the second player's decade, in both languages
+    s = start(["Ana", "Bo"], secret_decade=True)
+    s = play(s, {"type": "secret", "player": "Ana", "decade": 1960})
+    new, ev = engine.apply(s, parse_action({"type": "secret", "player": "Bo", "decade": 1960}))
+    assert new is s
+    assert refusal(ev).render("en") == ("Bo cannot hold the 1960s: that Secret Decade is Ana's, and there is one "
+                                        "card per decade.")
+    assert refusal(ev).render("es") == ("Bo no puede tener la década de 1960: esa Década Secreta es de Ana, y hay "
+                                        "una sola carta por década.")
+    s = play(s, {"type": "secret", "player": "Bo", "decade": 1970})
+    assert {p.name: p.secret_decade for p in s.players} == {"Ana": 1960, "Bo": 1970}

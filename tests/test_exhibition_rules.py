@@ -69,7 +69,7 @@ def test_g1_equal_years_never_share_a_showcase():
 
 def test_g1_reaches_across_empty_spots_and_einstein():
     ex = board(plain=["1950 SA", "Einstein", None, None, None])
-    assert check("1940 OC", "plain[3]", ex) == "1950 SA lies left of 1940 OC; years must rise from left to right"
+    assert check("1940 OC", "plain[3]", ex) == "1940 OC lies right of 1950 SA; years must rise from left to right"
     assert check("1960 OC", "plain[3]", ex) is None
 
 
@@ -130,7 +130,7 @@ def test_one_continent_white_card_first_claims_nothing():
 
 def test_one_era_left_neighbour_too():
     ex = board(one_era=[None, "1953 AF", None, None])
-    assert check("1940 NA", "one_era[0]", ex) == "1953 is 13 years after 1940; One Era allows at most 10"
+    assert check("1940 NA", "one_era[0]", ex) == "1940 is 13 years before 1953; One Era allows at most 10"
     assert check("1943 NA", "one_era[0]", ex) is None
 
 
@@ -301,3 +301,58 @@ def test_refusals_have_spanish():
     spanish = p.text().render("es")
     assert spanish != str(p) and "1965" in spanish and "1953" in spanish
     assert translate(p.msgid, "es") != p.msgid
+
+
+# --- a refusal names the card just laid first ------------------------------------------------------
+
+
+def said(card: str, spot: str, ex: Exhibit, layout=None, players=2) -> tuple[str, str]:
+    key, index = spot[:spot.index("[")], int(spot[spot.index("[") + 1:-1])
+    ctx = Context(layout or default_layout(), Options(), players, Claims())
+    text = placement_problem(C(card), key, index, ex, ctx).text()
+    return text.render("en"), text.render("es")
+
+
+@pytest.mark.parametrize("card, spot, showcases, overlay, en, es", [
+    ("1920 AF", "one_continent[0]", {"one_continent": [None, "1930 EU", None, None]}, None,
+     "1920 AF is not EU like 1930 EU; One Continent holds one continent only",
+     "1920 AF no es de EU como 1930 EU"),
+    ("1920 AF", "plain[0]", {"plain": [None, "1930 AF", None, None, None]}, None,
+     "1920 AF repeats the continent of 1930 AF; continents must all differ here", "1920 AF repite"),
+    ("1930 AS", "plain[0]", {"plain": [None, "1930 AF", None, None, None]}, None,
+     "1930 AS has the same year as 1930 AF; equal years never share a showcase", "1930 AS "),
+    ("1960 AS", "plain[2]", {"plain": [None, "1970 AF", None, None, None]}, None,
+     "1960 AS lies right of 1970 AF; years must rise from left to right",
+     "1960 AS queda a la derecha de 1970 AF"),
+    ("1980 AS", "plain[1]", {"plain": [None, None, "1970 AF", None, None]}, None,
+     "1980 AS lies left of 1970 AF; years must rise from left to right",
+     "1980 AS queda a la izquierda de 1970 AF"),
+    ("1941 NA", "one_era[0]", {"one_era": [None, "1953 AF", None, None]}, None,
+     "1941 is 12 years before 1953; One Era allows at most 10", "1941 está 12 años antes de 1953"),
+    ("1920 AS", "one_era[0]", {"one_era": [None, "Einstein", "1945 AF", None]}, None,
+     "1920 is 25 years before 1945 with Einstein between them; One Era allows at most 20",
+     "1920 está 25 años antes de 1945 con Einstein"),
+    ("1920 AS", "one_era[0]", {"one_era": [None, None, "1945 AF", None]}, None,
+     "1920 is 25 years before 1945 with 1 spots between them", "1920 está 25 años antes de 1945 con 1 huecos"),
+    ("1925 AS", "plain[0]", {"plain": [None, "1935 EU", None, None, None]}, "spread_the_years",
+     "1925 AS is only 10 years before 1935 EU; Spread the Years needs at least 20 between neighbours",
+     "1925 AS está solo 10 años antes de 1935 EU"),
+    ("1925 AS", "plain[0]", {"plain": [None, "1935 EU", None, None, None]}, "links",
+     "1925 AS is 10 years before 1935 EU and from another continent", "1925 AS está 10 años antes de 1935 EU"),
+    ("1925 AS", "plain[0]", {"plain": [None, "1935 EU", None, None, None]}, "one_decade",
+     "1925 AS is from the 1920s but 1935 EU from the 1930s", "1925 AS"),
+    ("1933 AS", "years_gap[0]", {"years_gap": [None, "1935 EU"]}, "unique_decades",
+     "1933 AS repeats the 1930s of 1935 EU", "1933 AS"),
+])
+def test_a_refusal_names_the_card_just_laid_first(card, spot, showcases, overlay, en, es):
+    key = spot[:spot.index("[")]
+    layout = parse_layout(None, {key: overlay}) if overlay else default_layout()
+    english, spanish = said(card, spot, board(layout, **showcases), layout)
+    assert english.startswith(en), english
+    assert spanish.startswith(es) and spanish != english, spanish
+
+
+def test_a_refusal_words_the_white_1945_card_in_the_reader_language():
+    english, spanish = said("1945", "plain[0]", board(plain=[None, "1930 AF", None, None, None]))
+    assert english == "1945 white lies left of 1930 AF; years must rise from left to right"
+    assert spanish == "1945 blanca queda a la izquierda de 1930 AF; los años deben subir de izquierda a derecha"

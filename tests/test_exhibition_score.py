@@ -98,7 +98,7 @@ def test_tie_on_25_won_by_the_card_one_year_from_1950():
     assert by_name(result)["B"]["total"] == 25 == by_name(result)["A"]["total"]
     assert result["winners"] == ["A"]
     assert [(p["name"], p["place"]) for p in result["players"]] == [("A", 1), ("B", 2), ("C", 3)]
-    assert "tie on 25 FP broken by the Mid-Century card closest to 1950" in format_score(result)
+    assert "tie on 25 fame points broken by the Mid-Century card closest to 1950" in format_score(result)
 
 
 def test_still_tied_shares_the_place():
@@ -137,7 +137,8 @@ def test_document_keys_follow_cli_md():
 def test_score_sheet_explains_each_figure():
     text = format_score(score_table({"players": [dict(A, secret_decade=1960), B, C]}, "t.json"))
     text = " ".join(text.split())         # long reasons wrap
-    for needle in ("1. A: 27 FP", "Complete in round 9: place 1 of 2", "1908 AF | 1991 OC = 83 years: place 1 of 3",
+    for needle in ("1. A: 27 fame points", "Complete in round 9: place 1 of 2",
+                   "1908 AF | 1991 OC = 83 years: place 1 of 3",
                    "Continent Focus: EU × 4: 1912 EU, 1936 EU, 1961 EU, 1989 EU.",
                    "Decades: 1900s–1990s",
                    "Chain of Years: 1960–1961: 1960 NA, 1961 EU.",

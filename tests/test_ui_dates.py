@@ -50,5 +50,17 @@ def test_the_start_card_read_back_says_bc_in_the_screen_language():
     from companion.ui.games.timeline import TimelineView
     codes, said = TimelineView().read_setup([detection("TC:HIST:001", 100, 100)], True, None)
     assert codes == ["TC:HIST:001"]
-    assert said.render("en") == "Read: 3200000 BC. Press OK to start."
-    assert "3200000 a.\u00a0C." in said.render("es") and "BC" not in said.render("es")
+    # as the printed card writes it: "c." (Spanish "h."), digits grouped (Spanish by spaces, as the RAE asks)
+    assert said.render("en") == "Read: c.\u00a03,200,000 BC. Press OK to start."
+    assert "h.\u00a03\u00a0200\u00a0000 a.\u00a0C." in said.render("es") and "BC" not in said.render("es")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_an_approximate_date_is_drawn_whole_with_its_c(size):
+    cards = [Card(year=y, circa=True, title="Title") for y in (-3200000, -800000, -300000, -15000, -9500)]
+    area = pygame.Rect(300, 60, size[0] - 320, size[1] // 2)
+    drawn = _drawn(size, lambda c: row_of_cards(c, area, cards, gap_mark=2, new_card=cards[0]))
+    assert not [d for d in drawn if d.cut and d.role.startswith("card")], [d for d in drawn if d.cut]
+    shown = " ".join(d.text for d in drawn if d.role in ("card", "card-era"))
+    for card in cards:
+        assert card.date("en").split(" ")[0] in shown      # "c. 3,200,000" (its era may sit below it)

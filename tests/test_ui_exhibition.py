@@ -199,7 +199,7 @@ def test_the_last_turn_and_the_explained_score_sheet(tmp_path):
     assert k.stack.top.name == "score"
     result = k.session.summary()
     first = result["scores"][0]
-    assert drawn(k, "headline") == [f"{first['name']} wins with {first['total']} FP!"]
+    assert drawn(k, "headline") == [f"{first['name']} wins with {first['total']} fame points!"]
     assert drawn(k, "score-value")[:3] == [str(p["total"]) for p in result["scores"]]
     # each player's figures on the standings, penalties included, add up to the total beside them
     for explain, p in zip(drawn(k, "score-explain"), result["scores"], strict=True):
@@ -209,7 +209,8 @@ def test_the_last_turn_and_the_explained_score_sheet(tmp_path):
     pages = k.stack.top.pages()
     assert pages == 7 and drawn(k, "title") == ["End of the game (1/7)"]
     press(k, NEXT)
-    assert drawn(k, "headline") == [f"{first['name']}: {first['total']} FP, place 1"]   # the title counts the pages
+    # the title counts the pages
+    assert drawn(k, "headline") == [f"{first['name']}: {first['total']} fame points, place 1"]
     chain = first["explain"]["chain"]
     assert f"{chain['years'][0]}–{chain['years'][-1]}: " + ", ".join(c["card"] for c in chain["cards"]) + "." \
         in drawn(k, "score-explain")

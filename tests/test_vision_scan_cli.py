@@ -123,5 +123,8 @@ def test_the_readmes_sample_photo_reads_as_the_readme_shows(capsys):
 def test_a_long_title_is_shortened_at_a_word_and_says_so():
     from companion.vision.scan_cli import _describe
     text = _describe({"year": -3200000, "title": "Lucy, an Australopithecus, lives in the Afar region"})
-    assert text.startswith("3200000 BC Lucy,") and text.endswith(" …") and len(text) <= 40
-    assert "Australopithecus, …" in text
+    assert text.startswith("3,200,000 BC Lucy,") and text.endswith(" …") and len(text) <= 40
+    assert text == "3,200,000 BC Lucy, an …"
+    # the date as the printed card writes it, "c." included for an approximate one
+    text = _describe({"year": -300000, "circa": True, "title": "Earliest known Homo sapiens"})
+    assert text.startswith("c. 300,000 BC Earliest")

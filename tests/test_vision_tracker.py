@@ -290,7 +290,7 @@ def test_row_cases():
     assert msg(row([a, b, c], [a])).startswith("2 cards of the row are not seen")
     assert msg(row([a, b], [a, b, c, d])).startswith("2 cards lie in the row that were not there")
     assert msg(row([a, b, c], [b, a, c])).startswith("the cards are not in the order the game has them: "
-                                                     "“End of the last Ice Age” (10000 BC) is at place 2")
+                                                     "“End of the last Ice Age” (10,000 BC) is at place 2")
     assert isinstance(row([a, b, c], [b, a, c, d])[0], TableDiffers)          # an extra card and a swap
 
 

@@ -169,7 +169,7 @@ def _facts(e: CardEntry) -> str:
     if e.white:
         parts.append("white 1945" if e.white == "1945" else "white Einstein")
     elif e.year is not None:
-        parts.append(("c. " if e.circa else "") + year_label(e.year))
+        parts.append(year_label(e.year, "en", e.circa).replace("\u00a0", " "))
     if e.continent:
         parts.append(e.continent)
     if e.period:

@@ -82,7 +82,7 @@ class CardEntry(BaseModel):
         year = 1945 if self.white == "1945" else self.year
         return Card(year=year, title=self.title, title_es=self.title_es, period=self.period,
                     icons=tuple(self.icons), continent=self.continent, white=self.white,
-                    ak_id=self.ak_id, code=format_payload(deck_id, self.n))
+                    ak_id=self.ak_id, code=format_payload(deck_id, self.n), circa=self.circa)
 
 
 def facts_of(entry: CardEntry) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Literal, overload
 
 from companion.cards.decks import resolve
-from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES, Card, year_label
+from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES, Card
 from companion.errors import BadInput
 
 _FIELDS = {"year", "title", "title_es", "period", "icons", "continent", "white"}
@@ -94,5 +94,5 @@ def describe(card: Card | None) -> str:
         return "Einstein"
     if card.white == "1945":
         return "1945 (white)"
-    text = year_label(card.year) if card.year is not None else "?"
+    text = card.date()
     return f"{text} {card.continent}" if card.continent else text

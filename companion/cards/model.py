@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.words import date_words
+
 CONTINENTS = ("OC", "SA", "AF", "AS", "EU", "NA")
 PERIODS = ("prehistoria", "antigua", "media", "moderna", "contemporanea")
 ICONS = ("replace_opp", "swap", "replace_own")
@@ -30,9 +32,14 @@ class Card:
     white: str | None = None
     ak_id: str | None = None
     code: str | None = None
+    circa: bool = False     # the date is a conventional approximation: "c. 300,000 BC"
 
     def title_in(self, lang: str) -> str | None:
         return (self.title_es if lang == "es" and self.title_es else self.title)
+
+    def date(self, lang: str = "en") -> str:
+        """The card's date as its printed face writes it ("c. 300,000 BC"); "?" for a card without one."""
+        return "?" if self.year is None else date_words(self.year, lang, self.circa)
 
     def label(self) -> str:
         """Short human label: the title if known, else the year, else the code."""
@@ -41,12 +48,11 @@ class Card:
         if self.title:
             return self.title
         if self.year is not None:
-            return year_label(self.year) + (f" {self.continent}" if self.continent else "")
+            return self.date() + (f" {self.continent}" if self.continent else "")
         return self.ak_id or self.code or "?"
 
 
-def year_label(year: int, lang: str = "en") -> str:
-    """1969 -> '1969', -753 -> '753 BC' (Spanish: '753 a. C.', its two parts never split by a line break)."""
-    if year >= 0:
-        return str(year)
-    return f"{-year} a.\u00a0C." if lang == "es" else f"{-year} BC"
+def year_label(year: int, lang: str = "en", circa: bool = False) -> str:
+    """1969 -> '1969', -753 -> '753 BC', -300000 circa -> 'c. 300,000 BC' (Spanish '753 a. C.',
+    'h. 300 000 a. C.'): :func:`companion.words.date_words`, the one way dates are written."""
+    return date_words(year, lang, circa)

@@ -28,18 +28,10 @@ def dated_with_period(c):
 
 
 def exhibition(c):
-    if c.white is None and (c.year is None or c.continent is None):
-        field = "continent" if c.year is not None else "year"
-        return field, "an Exhibition card needs a year and a continent, or white"
-    if c.white is not None and c.continent is not None:
-        return "continent", "a white card has no continent"
-    if c.white == "einstein" and c.year is not None:
-        return "year", "the Einstein card has no year"
-    if c.white == "1945" and c.year not in (None, 1945):
-        return "year", "the 1945 white card's year is 1945"
-    if c.year is not None and not 1900 <= c.year <= 1999:
-        return "year", f"{c.year} is not in the twentieth century: Exhibition's cards are from 1900 to 1999"
-    return None
+    """Exhibition's own card model holds its one check (years 1900-1999 included, decision A29)."""
+    from companion.games.exhibition.cards import card_problem
+
+    return card_problem(c)
 
 
 def ancient_knowledge(c):

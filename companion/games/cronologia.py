@@ -22,12 +22,15 @@ from companion.errors import BadInput, json_path
 from companion.games import rounds
 from companion.games.base import Event, Illegal, refuse
 from companion.games.rounds import RowRules, RowState, evolve, year
-from companion.i18n import N_
+from companion.i18n import N_, Text
+from companion.words import Words
 
 GAME_ID = "cronologia"
 MODES = ("competitive", "cooperative")
 COMPETITIVE_LEVELS = {"iniciado": 4, "medio": 6, "experto": 8}
 COOPERATIVE_LEVELS = {"experto": 4, "medio": 6, "iniciado": 8}     # lives: more cards is easier
+# The box's Spanish level names, as an English reader says them (Spanish keeps the box's words).
+LEVEL_NAMES = {"iniciado": N_("beginner"), "medio": N_("medium"), "experto": N_("expert")}
 ROWS, COLS, GAP_ROWS = 5, 5, 4
 GRID_CARDS = ROWS * COLS
 
@@ -125,6 +128,16 @@ class Cooperative:
     @property
     def current(self) -> str | None:
         return self.players[self.turn] if self.status == "in_progress" else None
+
+
+def level_text(level: str, mode: str) -> Text:
+    """A level as players read it, with what it means: "medium (6 cards)", cooperative "medium (6 lives)";
+    Spanish "medio (6 cartas)". An unknown name is shown as it is."""
+    if level not in LEVEL_NAMES:
+        return Text(level)
+    if mode == "cooperative":
+        return Words(N_("{level} ({n} lives)"), {"level": Text(LEVEL_NAMES[level]), "n": COOPERATIVE_LEVELS[level]})
+    return Words(N_("{level} ({n} cards)"), {"level": Text(LEVEL_NAMES[level]), "n": COMPETITIVE_LEVELS[level]})
 
 
 # -- setup -----------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from companion.errors import BadInput
 from companion.i18n import N_, Text
 from companion.paths import assets_dir
 from companion.vision.stickers import make_sticker_matrix
+from companion.words import date_words
 
 PAPERS = {"a4": A4, "letter": LETTER}
 FONT, FONT_BOLD = "DejaVuSans", "DejaVuSans-Bold"
@@ -143,12 +144,9 @@ def card_caption(entry, lang: str) -> list[str]:
 
 
 def year_text(year: int, circa: bool, lang: str) -> str:
-    """1969, '753 BC' / '753 a. C.', 'c. 3,200,000 BC' / 'h. 3 200 000 a. C.' (digits grouped from 10,000)."""
-    n = abs(year)
-    digits = str(n) if n < 10000 else f"{n:,}".replace(",", "\u00a0" if lang == "es" else ",")
-    if year < 0:
-        digits += " a. C." if lang == "es" else " BC"
-    return tr(N_("c. {year}"), lang, year=digits) if circa else digits
+    """1969, '753 BC' / '753 a. C.', 'c. 3,200,000 BC' / 'h. 3 200 000 a. C.': the words layer's dates,
+    the same on the printed card as on the kiosk, in ``scan`` and in ``replay``."""
+    return date_words(year, lang, circa)
 
 
 def fit_text(text: str, font: str, size: float, width: float) -> str:

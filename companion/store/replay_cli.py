@@ -53,14 +53,27 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
-        print(format_summary(summary, args.lang))
+        print(format_summary(summary, args.lang, cards_on_table(r, summary)))
     return 0
 
 
-def format_summary(s: dict, lang: str = "en") -> str:
+def cards_on_table(r: replay.Replayed, summary: dict):
+    """The cards whose dates the text names: the cooperative grid and its gap rows, or a row game's row
+    (None for other games). The summary holds years only; the cards know how their face writes them."""
+    if "grid" in summary and hasattr(r.engine, "grid_cards"):
+        return tuple(r.engine.grid_cards(r.state))
+    if "timeline" in summary and hasattr(r.engine, "row_cards"):
+        return list(r.engine.row_cards(r.state))
+    return None
+
+
+def format_summary(s: dict, lang: str = "en", cards=None) -> str:
+    """The text of ``companion replay``. ``cards`` (from :func:`cards_on_table`) lets dates read as the
+    printed cards write them ("c. 300,000 BC", Spanish "h. 300 000 a. C."); without them, from the years."""
     from companion.games.explained import sheet_lines
     from companion.games.registry import GAMES
     from companion.i18n import N_, Text
+    from companion.words import Words, date_words
 
     def t(msgid, **params):
         return Text(msgid, params).render(lang)
@@ -69,7 +82,8 @@ def format_summary(s: dict, lang: str = "en") -> str:
     spec = GAMES.get(game)
     title = spec.name if spec else game
     if s.get("mode"):
-        title += f" ({s['mode']})"
+        mode = _MODES.get(s["mode"])
+        title += f" ({t(mode) if mode else s['mode']})"
     status = s.get("status")
     if status == "finished" and s.get("winner"):
         head = t(N_("{game}: finished, {winner} won in round {round}"), game=title, winner=s["winner"],
@@ -83,8 +97,16 @@ def format_summary(s: dict, lang: str = "en") -> str:
     out = [head]
     if s.get("sudden_death"):
         out.append(t(N_("Sudden death")))
+    def date(card_or_year) -> str:
+        if card_or_year is None:
+            return "·"
+        if isinstance(card_or_year, int):
+            return date_words(card_or_year, lang)
+        return card_or_year.date(lang)
+
     if "timeline" in s:
-        out.append(t(N_("Row: {years}"), years=" ".join(map(str, s["timeline"]))))
+        row = cards if isinstance(cards, list) and len(cards) == len(s["timeline"]) else s["timeline"]
+        out.append(t(N_("Row: {years}"), years=" · ".join(date(c) for c in row)))
     if isinstance(s.get("hands"), dict):
         out.append(t(N_("Cards in hand: {hands}"), hands=", ".join(f"{k} {v}" for k, v in s["hands"].items())))
     if s.get("eliminated"):
@@ -92,24 +114,33 @@ def format_summary(s: dict, lang: str = "en") -> str:
     if "score" in s:
         out.append(t(N_("Score pile: {score} cards; lives: {lives}"), score=s["score"], lives=s.get("lives")))
     if "grid" in s:
-        for row, gaps in zip(s["grid"], s["gaps"] + [None], strict=True):
-            out.append("  " + " ".join(f"{y if y is not None else '·':>6}" for y in row))
-            if gaps is not None:
-                out.append("  " + " ".join(f"{y if y is not None else '·':>6}" for y in gaps))
+        grid, gap_rows = (cards if isinstance(cards, tuple) else (s["grid"], s["gaps"]))
+        lines = [[date(c) for c in row] for pair in zip(grid, list(gap_rows) + [None], strict=True)
+                 for row in pair if row is not None]
+        width = max((len(d) for line in lines for d in line), default=1)
+        out.extend("  " + " ".join(f"{d:>{width}}" for d in line) for line in lines)
     scorer = spec.load_scorer() if spec is not None and spec.scorer else None
+    # the unit as `companion score` and the kiosk write it: fame points, victory points
+    unit = Text(scorer.points_unit(s) if scorer is not None else N_("points"))
     for entry in s.get("scores") or []:
-        out.append(t(N_("{player}: {total} points, place {place}"), player=entry.get("name"),
-                     total=entry.get("total"), place=entry.get("place")))
+        out.append(Words(N_("{player}: {total} {unit}, place {place}"),
+                         {"player": entry.get("name"), "total": entry.get("total"), "unit": unit,
+                          "place": entry.get("place")}).render(lang))
         if scorer is not None:          # the same explained figures as the kiosk's sheet and `companion score`
             out.extend(sheet_lines(scorer.explained(s, entry), lang))
     for key, label in _MORE.items():
         if s.get(key) not in (None, False):
-            out.append(t(label, value=s[key]))
+            value = s[key]
+            if key == "level" and game == "cronologia":         # "Level: medium (6 cards)", never "medio"
+                from companion.games.cronologia import level_text
+                value = level_text(str(value), str(s.get("mode"))).render(lang)
+            out.append(t(label, value=value))
     if s.get("end_reason") in _ENDS:
         out.append(t(_ENDS[s["end_reason"]]))
     return "\n".join(out)          # the rest is in --json
 
 
+_MODES = {"competitive": N_("competitive"), "cooperative": N_("cooperative")}
 # What else a summary may say, in words (a key not listed here is only in --json).
 _MORE = {
     "level": N_("Level: {value}"),

@@ -17,7 +17,7 @@ import warnings
 from pathlib import Path
 
 from companion.errors import BadInput
-from companion.words import counted
+from companion.words import counted, date_words
 
 LAYOUTS = ("row", "grid", "free")
 # The largest picture a scan reads: 50 megapixels is four times a 12 MP camera's frame and more than
@@ -105,6 +105,8 @@ def card_json(card) -> dict:
             out[key] = value
     if getattr(card, "icons", ()):
         out["icons"] = list(card.icons)
+    if getattr(card, "circa", False):
+        out["circa"] = True         # the date is approximate: "c. 300,000 BC" on the printed card
     return out
 
 
@@ -186,8 +188,7 @@ def _describe(card: dict | None) -> str:
         return "Einstein (white)"
     parts = []
     if "year" in card:
-        y = card["year"]
-        parts.append(f"{-y} BC" if y < 0 else str(y))
+        parts.append(date_words(card["year"], "en", card.get("circa", False)).replace("\u00a0", " "))
     for key in ("continent", "title", "ak_id"):
         if key in card:
             parts.append(str(card[key]))

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.cards.model import Card, year_label
+from companion.cards.model import Card
 from companion.i18n import N_, Text, translate
 from companion.play.proposals import (
     CardPlaced,
@@ -69,7 +69,7 @@ class Said(Text):
 def card_name(card: Card, lang: str = "en") -> str:
     title = card.title_in(lang)
     if title and card.year is not None:
-        return f"“{title}” ({year_label(card.year, lang)})"
+        return f"“{title}” ({card.date(lang)})"
     return f"“{title}”" if title else card.label()
 
 

@@ -34,6 +34,7 @@ from companion.games.ancient_knowledge.state import (
     Placed,
     Prompt,
 )
+from companion.games.ancient_knowledge.words import holdings_words, requirement_words
 from companion.games.base import Event, parse_players, refuse
 from companion.games.base import Illegal as _Illegal
 from companion.i18n import N_, Text
@@ -260,11 +261,10 @@ def _take_tech(s: GameState, p: int, card: str, check: bool, events: list[Event]
         c = counts(_holdings(board), cat)
         candi = CANDI_SUKUH in board.timeline_ids()
         if not t.requirement.holds(c, lower_one=candi):
-            names = t.requirement.counts_used()
-            values = ", ".join(f"{n} = {c[n]}" for n in names)
             msgid = (N_("{card} needs {requirement}; {player} has {values}, more than one short even with "
                         "Candi Sukuh.") if candi else N_("{card} needs {requirement}; {player} has {values}."))
-            _no(msgid, card=t.name, requirement=t.requirement.text, player=board.name, values=values)
+            _no(msgid, card=t.name, requirement=requirement_words(t.requirement), player=board.name,
+                values=holdings_words(t.requirement.counts_used(), c))
     tiles = list(s.tiles)
     tiles[tile] = tuple(x for x in tiles[tile] if x != card)
     s = replace(s.with_board(p, replace(board, techs=board.techs + (card,))), tiles=tuple(tiles))

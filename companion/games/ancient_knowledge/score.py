@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from companion.errors import BadInput, json_path, present
 from companion.games.ancient_knowledge.catalog import MONUMENT_KINDS, TECH_TYPES, Catalog, catalog
+from companion.games.ancient_knowledge.words import formula_words
 from companion.games.explained import ScoreRow, sheet_lines
 from companion.i18n import N_, Literal, Text
 from companion.words import Words
@@ -209,7 +210,7 @@ def explained_rows(entry: dict) -> list[ScoreRow]:
     b, ex = entry["breakdown"], entry["explain"]
     return [
         ScoreRow(Text(N_("Past")), str(b["past_vp"]),
-                 Text(N_("{n} monuments, their printed VP."), {"n": len(ex["past"])})),
+                 Text(N_("{n} monuments, their printed victory points."), {"n": len(ex["past"])})),
         ScoreRow(Text(N_("End-game effects")), str(b["endgame_effects"]), _endgame_words(ex["endgame"])),
         ScoreRow(Text(N_("Level II technologies")), str(b["techs"]),
                  Literal(", ".join(f"{x['name']} {x['vp']}" for x in ex["techs"]) or "–")),
@@ -235,6 +236,22 @@ def explained(doc: dict, entry: dict) -> list[ScoreRow]:
     return explained_rows(entry)
 
 
+def card_rows(entry: dict) -> list[ScoreRow]:
+    """Each end-game card of a player's Past with its points and how it made them, in words ("2 points
+    for each complete set of Ancient, Writing and Secret technologies: 2 sets = 4")."""
+    cat = catalog()
+    rows = []
+    for e in entry["explain"]["endgame"]:
+        formula = present(cat.builders[e["card"]].endgame, f"the end-game formula of {e['name']}")
+        rows.append(ScoreRow(Literal(e["name"]), str(e["points"]), formula_words(formula, e["counts"])))
+    return rows
+
+
+def points_unit(doc: dict) -> str:
+    """The unit of a total, spelled out as a player reads it."""
+    return N_("victory points")
+
+
 def format_score(result: dict, lang: str = "en") -> str:
     """The score document as a sheet a person can check card by card."""
     def t(msgid, **params):
@@ -243,15 +260,13 @@ def format_score(result: dict, lang: str = "en") -> str:
     lines = [t(N_("Ancient Knowledge: final score")), ""]
     for p in result["players"]:
         ex = p["explain"]
-        lines.append(t(N_("{place}. {name}: {total} VP"), place=p["place"], name=p["name"], total=p["total"]))
+        lines.append(t(N_("{place}. {name}: {total} victory points"), place=p["place"], name=p["name"],
+                       total=p["total"]))
         lines.extend(sheet_lines(explained_rows(p), lang, _WIDTH))
-        # behind the figures, every card that scored, with its formula and counts: to check by hand
+        # behind the figures, every card that scored and how, in words: to check by hand
         if ex["endgame"] or ex["techs"]:
             lines.append("  " + t(N_("Card by card:")))
-        for e in ex["endgame"]:
-            values = ", ".join(f"{k} = {v}" for k, v in e["counts"].items())
-            lines.append(_line(e["name"], e["points"], indent=6))
-            lines.append(" " * 8 + f"{e['formula']}  ({values})")
+        lines.extend(sheet_lines(card_rows(p), lang, _WIDTH, indent=6))
         for tech in ex["techs"]:
             lines.append(_line(tech["name"], tech["vp"], indent=6))
         lines.append("")
@@ -263,5 +278,6 @@ def format_score(result: dict, lang: str = "en") -> str:
         lines.append(t(N_("Winner: {name}"), name=winners[0]))
         tied = [p for p in result["players"] if p["total"] == firsts[0]["total"] and p["place"] != 1]
         if tied:
-            lines.append(t(N_("(tie on {total} VP broken by fewer lost knowledge)"), total=firsts[0]["total"]))
+            lines.append(t(N_("(tie on {total} victory points broken by fewer lost knowledge)"),
+                           total=firsts[0]["total"]))
     return "\n".join(lines)

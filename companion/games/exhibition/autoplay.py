@@ -68,6 +68,7 @@ def play_game(players: list[str], seed: int = 0, cards: list[Card] | None = None
         else:
             do({"type": "finish", "player": me.name})
     if secret_decade:
-        for name in players:
-            do({"type": "secret", "player": name, "decade": rng.choice(DECADES)})
+        dealt = rng.sample(DECADES, len(players))       # ten cards, one per decade (A30)
+        for name, decade in zip(players, dealt, strict=True):
+            do({"type": "secret", "player": name, "decade": decade})
     return lines

@@ -265,8 +265,8 @@ def layout_warnings(layout: Layout) -> list[Text]:
         suits = b.overlay(overlay).suits_spots
         if suits is not None and layout.size(key) != suits:
             out.append(Text(N_("{overlay} suits a {suits}-spot showcase; it lies on {showcase} with {spots} spots"),
-                            {"overlay": b.overlay(overlay).name, "suits": suits, "showcase": b.showcase(key).name,
-                             "spots": layout.size(key)}))
+                            {"overlay": Text(b.overlay(overlay).name), "suits": suits,     # names are msgids too
+                             "showcase": Text(b.showcase(key).name), "spots": layout.size(key)}))
     return out
 
 

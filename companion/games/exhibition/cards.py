@@ -7,12 +7,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal, TypeGuard, overload
 
 from companion.cards.json_cards import card_to_json, parse_card
-from companion.cards.model import Card
+from companion.cards.model import Card, year_label
 from companion.errors import BadInput
+from companion.i18n import N_, Text
+from companion.words import joined
 
-__all__ = ["DECADES", "Card", "card_json", "coloured", "decade", "fixed", "from_text", "label", "parse", "same_card"]
+__all__ = ["DECADES", "FIRST_YEAR", "LAST_YEAR", "Card", "card_json", "card_problem", "coloured", "decade", "fixed",
+           "from_text", "label", "parse", "said", "said_all", "same_card"]
 
 DECADES = tuple(range(1900, 2000, 10))     # the Secret Decade cards: 1900s to 1990s
+FIRST_YEAR, LAST_YEAR = 1900, 1999         # every subject card dates from the twentieth century (A29)
 
 if TYPE_CHECKING:
     # What fixed() and coloured() tell the type checker about a card; no such objects exist.
@@ -49,12 +53,47 @@ def label(c: Card | None) -> str:
     return f"{c.year} {c.continent}"
 
 
+def said(c: Card | None) -> Text | str:
+    """A card named in a reason: :func:`label`, with the white 1945 card and an empty spot worded in the
+    reader's language (Spanish "1945 blanca", "un hueco vacío")."""
+    if c is None:
+        return Text(N_("an empty spot"))
+    if c.white == "1945":
+        return Text(N_("1945 white"))
+    return label(c)
+
+
+def said_all(cards) -> Text:
+    """Several cards named in a reason, each as :func:`said` names it."""
+    return joined([said(c) for c in cards])
+
+
 def same_card(a: Card, b: Card) -> bool:
     """The same physical card: by sticker code when both have one, else by the facts (decks may hold
     duplicate years, decision A14, so equal facts are interchangeable)."""
     if a.code and b.code:
         return a.code == b.code
     return (a.year, a.continent, a.white) == (b.year, b.continent, b.white)
+
+
+def card_problem(c: Card) -> tuple[str, str] | None:
+    """What makes ``c`` no Exhibition card, as (field, message), or None: the one check of Exhibition's
+    cards, for tables and log lines (:func:`parse`) and for decks (the game's ``card_rule``). The shared
+    parser lets any whole year through, as Timeline needs (-753); Exhibition's cards are from 1900 to
+    1999 only (decision A29: one Secret Decade card per decade, Number of Decades at most 10)."""
+    if c.white is None and (c.year is None or c.continent is None):
+        field = "continent" if c.year is not None else "year"
+        return field, "an Exhibition card needs a year and a continent, or white"
+    if c.white is not None and c.continent is not None:
+        return "continent", "a white card has no continent"
+    if c.white == "einstein" and c.year is not None:
+        return "year", "the Einstein card has no year"
+    if c.white == "1945" and c.year not in (None, 1945):
+        return "year", "the 1945 white card's year is 1945"
+    if c.year is not None and not FIRST_YEAR <= c.year <= LAST_YEAR:
+        return "year", (f"{year_label(c.year)} is not in the twentieth century: Exhibition's cards are from "
+                        f"{FIRST_YEAR} to {LAST_YEAR}")
+    return None
 
 
 @overload
@@ -74,6 +113,12 @@ def parse(obj, where: str, allow_empty: bool = False) -> Card | None:
         raise BadInput(f"{where}.continent", "an Exhibition card needs a continent (OC SA AF AS EU NA), or is white")
     if card.white is None and card.year is None:
         raise BadInput(where, f"{obj} ({card.label()}) is not an Exhibition card: it has no year")
+    wrong = card_problem(card)
+    if wrong is not None:
+        field, message = wrong
+        if isinstance(obj, str):        # a sticker code: its deck holds the card, the code is what was written
+            raise BadInput(where, f"{obj} ({card.label()}): {message}")
+        raise BadInput(f"{where}.{field}", message)
     return card
 
 

@@ -30,7 +30,7 @@ from companion.games.exhibition.board import (
     parse_layout,
     spot_name,
 )
-from companion.games.exhibition.cards import Card, card_json, coloured, label, parse, same_card
+from companion.games.exhibition.cards import Card, card_json, coloured, label, parse, said, said_all, same_card
 from companion.games.exhibition.options import parse_options
 from companion.games.exhibition.rules import Context, Exhibit, claims_against, hall_spots_for, placement_problem
 from companion.games.exhibition.score import GAME_ID, MAX_PLAYERS, Final, score_finals
@@ -159,7 +159,7 @@ def _take(s: GameState, a: A.Take, events: list[Event]) -> GameState:
     me = s.player
     if s.turn.taken:
         _no(N_("{player} has already taken {card} this turn."), player=me.name,
-            card=label(s.turn.held) if s.turn.held else label(a.card))
+            card=said(s.turn.held) if s.turn.held else said(a.card))
     column = s.column(me.at)
     if not column:
         _no(N_("The {continent} column under {player}'s vehicle is empty: first move the vehicle to another "
@@ -169,10 +169,10 @@ def _take(s: GameState, a: A.Take, events: list[Event]) -> GameState:
         elsewhere = next((k for k in CONTINENTS if any(same_card(c, a.card) for c in s.column(k))), None)
         if elsewhere is not None:
             _no(N_("{card} lies in the {other} column, but {player}'s vehicle stands on {continent}: take from "
-                   "{continent} ({cards})."), card=label(a.card), other=elsewhere, player=me.name,
-                continent=me.at, cards=", ".join(label(c) for c in column))
-        _no(N_("{card} is not in the market; the {continent} column holds {cards}."), card=label(a.card),
-            continent=me.at, cards=", ".join(label(c) for c in column))
+                   "{continent} ({cards})."), card=said(a.card), other=elsewhere, player=me.name,
+                continent=me.at, cards=said_all(column))
+        _no(N_("{card} is not in the market; the {continent} column holds {cards}."), card=said(a.card),
+            continent=me.at, cards=said_all(column))
     card = column[i]
     s = s.with_column(me.at, column[:i] + column[i + 1:])
     turn = Turn(held=card, column=me.at, needs_refill=s.stock > 0)
@@ -228,7 +228,7 @@ def _refill(s: GameState, a: A.Refill, events: list[Event]) -> GameState:
     where = _in_play(s, a.card)
     if where is not None:
         _no(N_("{card} is already in play ({where}); the refill comes from the face-down stock."),
-            card=label(a.card), where=where)
+            card=said(a.card), where=where)
     s = s.with_column(turn.column, s.column(turn.column) + (a.card,))
     events.append(Event("refilled", {"column": turn.column, "card": card_json(a.card), "stock": s.stock - 1}))
     return replace(s, stock=s.stock - 1, turn=replace(turn, needs_refill=False))
@@ -241,7 +241,7 @@ def _place(s: GameState, a: A.Place, events: list[Event]) -> GameState:
     if turn.held is None:
         _no(N_("{player} holds no card to place: take one first."), player=me.name)
     if not same_card(turn.held, a.card):
-        _no(N_("{player} took {held}, not {card}."), player=me.name, held=label(turn.held), card=label(a.card))
+        _no(N_("{player} took {held}, not {card}."), player=me.name, held=said(turn.held), card=said(a.card))
     key, index = _spot(s, a.spot)
     card = turn.held
     problem = placement_problem(card, key, index, me.exhibit, _ctx(s, s.current))
@@ -282,7 +282,7 @@ def _finish(s: GameState, a: A.Finish, events: list[Event]) -> GameState:
     fits = hall_spots_for(turn.held, me.exhibit, _ctx(s, s.current))
     if fits:
         _no(N_("{card} fits in {spot}; an exhibition ends only with a card that fits nowhere in the Hall."),
-            card=label(turn.held), spot=", ".join(fits[:3]) + (" ..." if len(fits) > 3 else ""))
+            card=said(turn.held), spot=", ".join(fits[:3]) + (" ..." if len(fits) > 3 else ""))
     events.append(Event("discarded", {"player": me.name, "card": card_json(turn.held)}))
     events.append(Event("exhibition_finished", {"player": me.name, "reason": "fits_nowhere"}))
     s = s.with_player(s.current, finished=True, finish_reason="fits_nowhere", discarded=turn.held)
@@ -294,6 +294,10 @@ def _secret(s: GameState, p: int, a: A.Secret, events: list[Event]) -> GameState
         _no(N_("This game is played without the Secret Decade variant."))
     if s.players[p].secret_decade is not None:
         _no(N_("{player}'s Secret Decade is already recorded."), player=a.player)
+    holder = next((pl.name for pl in s.players if pl.secret_decade == a.decade), None)
+    if holder is not None:      # A30: one Secret Decade card per decade
+        _no(N_("{player} cannot hold the {decade}s: that Secret Decade is {holder}'s, and there is one card per "
+               "decade."), player=a.player, decade=a.decade, holder=holder)
     events.append(Event("secret_decade", {"player": a.player}))
     return s.with_player(p, secret_decade=a.decade)
 

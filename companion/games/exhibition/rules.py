@@ -3,7 +3,8 @@
 One function judges a whole showcase (:func:`showcase_problem`); a placement is legal when the spot
 is empty and the showcase *with the card in it* has no problem. So the game (a card at a time) and
 ``companion score`` (a table as it lies) use the very same checks. A :class:`Problem` names the spot
-where the rule breaks (the right-hand card of a pair) and says which rule and which cards.
+where the rule breaks (the right-hand card of a pair) and says which rule and which cards; a refused
+placement says it from the card just laid, which it names first (:func:`placement_problem`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from companion.games.exhibition.board import DEPOT, Layout, board, spot_name
-from companion.games.exhibition.cards import Card, coloured, decade, fixed, label
+from companion.games.exhibition.cards import Card, coloured, decade, fixed, said
 from companion.games.exhibition.options import Options
 from companion.i18n import N_, Text
 
@@ -107,6 +108,14 @@ class Problem:
     index: int          # the spot where the rule breaks
     msgid: str
     params: dict
+    second: int | None = None                 # a broken pair: the spot of the card the words name second
+    turned: tuple[str, dict] | None = None    # the same problem worded the other way, naming that card first
+
+    def from_card(self, laid: int) -> Problem:
+        """The problem as told to the player who just laid the card at ``laid``: that card first."""
+        if self.second == laid and self.turned is not None:
+            return Problem(laid, *self.turned)
+        return self
 
     def text(self) -> Text:
         return Text(self.msgid, self.params)
@@ -133,42 +142,48 @@ def _g1(cards) -> Problem | None:
     for a, b in pairwise(idx):
         left, right = cards[a], cards[b]
         if left.year == right.year:
-            return Problem(b, N_("{right} has the same year as {left}; equal years never share a showcase"),
-                           {"left": label(left), "right": label(right)})
+            same = N_("{right} has the same year as {left}; equal years never share a showcase")
+            return Problem(b, same, {"left": said(left), "right": said(right)},
+                           a, (same, {"left": said(right), "right": said(left)}))
         if left.year > right.year:
             return Problem(b, N_("{left} lies left of {right}; years must rise from left to right"),
-                           {"left": label(left), "right": label(right)})
+                           {"left": said(left), "right": said(right)}, b,
+                           (N_("{right} lies right of {left}; years must rise from left to right"),
+                            {"left": said(left), "right": said(right)}))
     return None
 
 
 def _g2(cards) -> Problem | None:
     """Continents all different (white cards have none)."""
-    seen: dict[str, Card] = {}
+    seen: dict[str, tuple[Card, int]] = {}
     for i, c in enumerate(cards):
         if coloured(c):
             if c.continent in seen:
-                return Problem(i, N_("{card} repeats the continent of {other}; continents must all differ here"),
-                               {"card": label(c), "other": label(seen[c.continent])})
-            seen[c.continent] = c
+                first, at = seen[c.continent]
+                msg = N_("{card} repeats the continent of {other}; continents must all differ here")
+                return Problem(i, msg, {"card": said(c), "other": said(first)},
+                               at, (msg, {"card": said(first), "other": said(c)}))
+            seen[c.continent] = (c, i)
     return None
 
 
 def _one_continent(cards, ctx: Context) -> Problem | None:
-    first = None
+    first, at = None, 0
     for i, c in enumerate(cards):
         if not coloured(c):
             continue
         if first is None:
-            first = c
+            first, at = c, i
             claim = ctx.claims.continents.get(c.continent)
             if claim is not None:
                 player, other = claim
                 return Problem(i, N_("{card}: {player}'s One Continent already holds {continent} ({other}); "
                                      "each One Continent needs its own continent"),
-                               {"card": label(c), "player": player, "continent": c.continent, "other": label(other)})
+                               {"card": said(c), "player": player, "continent": c.continent, "other": said(other)})
         elif c.continent != first.continent:
-            return Problem(i, N_("{card} is not {continent} like {first}; One Continent holds one continent only"),
-                           {"card": label(c), "continent": first.continent, "first": label(first)})
+            msg = N_("{card} is not {continent} like {first}; One Continent holds one continent only")
+            return Problem(i, msg, {"card": said(c), "continent": first.continent, "first": said(first)},
+                           at, (msg, {"card": said(first), "continent": c.continent, "first": said(c)}))
     return None
 
 
@@ -186,14 +201,19 @@ def _one_era(cards, ctx: Context) -> Problem | None:
         params = {"later": cards[b].year, "earlier": cards[a].year, "gap": gap, "limit": limit}
         if distance == 1:
             msg = N_("{later} is {gap} years after {earlier}; One Era allows at most {limit}")
+            turned = N_("{earlier} is {gap} years before {later}; One Era allows at most {limit}")
         elif bridged:
             msg = N_("{later} is {gap} years after {earlier} with Einstein between them; One Era allows at most "
                      "{limit}")
+            turned = N_("{earlier} is {gap} years before {later} with Einstein between them; One Era allows at "
+                        "most {limit}")
         else:
             msg = N_("{later} is {gap} years after {earlier} with {spots} spots between them; One Era allows at "
                      "most {limit} there ({step} a spot), so those spots can still be filled")
+            turned = N_("{earlier} is {gap} years before {later} with {spots} spots between them; One Era allows "
+                        "at most {limit} there ({step} a spot), so those spots can still be filled")
             params.update(spots=distance - 1, step=step)
-        return Problem(b, msg, params)
+        return Problem(b, msg, params, a, (turned, params))
     return None
 
 
@@ -208,9 +228,11 @@ def _spread_the_years(cards, ctx: Context) -> Problem | None:
     need = board().overlay("spread_the_years").min_step
     for i, left, right in _neighbours(cards):
         if right.year - left.year < need:
+            params = {"right": said(right), "left": said(left), "gap": right.year - left.year, "need": need}
             return Problem(i, N_("{right} is only {gap} years after {left}; Spread the Years needs at least {need} "
-                                 "between neighbours"),
-                           {"right": label(right), "left": label(left), "gap": right.year - left.year, "need": need})
+                                 "between neighbours"), params, i - 1,
+                           (N_("{left} is only {gap} years before {right}; Spread the Years needs at least {need} "
+                               "between neighbours"), params))
     return None
 
 
@@ -219,50 +241,56 @@ def _links(cards, ctx: Context) -> Problem | None:
     for i, left, right in _neighbours(cards):
         gap = right.year - left.year
         if left.continent != right.continent and gap > most:
+            params = {"right": said(right), "left": said(left), "gap": gap, "most": most}
             return Problem(i, N_("{right} is {gap} years after {left} and from another continent; Links needs the "
-                                 "same continent or at most {most} years between neighbours"),
-                           {"right": label(right), "left": label(left), "gap": gap, "most": most})
+                                 "same continent or at most {most} years between neighbours"), params, i - 1,
+                           (N_("{left} is {gap} years before {right} and from another continent; Links needs the "
+                               "same continent or at most {most} years between neighbours"), params))
     return None
 
 
 def _one_decade(cards, ctx: Context) -> Problem | None:
-    first = None
+    first, at = None, 0
     for i, c in enumerate(cards):
         if c is None:
             continue
         if first is None:
-            first = c
+            first, at = c, i
         elif decade(c.year) != decade(first.year):
-            return Problem(i, N_("{card} is from the {decade}s but {first} from the {first_decade}s; One Decade "
-                                 "holds one decade only"),
-                           {"card": label(c), "decade": decade(c.year), "first": label(first),
-                            "first_decade": decade(first.year)})
+            msg = N_("{card} is from the {decade}s but {first} from the {first_decade}s; One Decade holds one "
+                     "decade only")
+            return Problem(i, msg, {"card": said(c), "decade": decade(c.year), "first": said(first),
+                                    "first_decade": decade(first.year)},
+                           at, (msg, {"card": said(first), "decade": decade(first.year), "first": said(c),
+                                      "first_decade": decade(c.year)}))
     return None
 
 
 def _unique_decades(cards, ctx: Context) -> Problem | None:
     low, high = board().allowed_decades(ctx.players)
-    seen: dict[int, Card] = {}
+    seen: dict[int, tuple[Card, int]] = {}
     for i, c in enumerate(cards):
         if c is None:
             continue
         d = decade(c.year)
         if not low <= d <= high:
-            params = {"card": label(c), "decade": d, "low": low, "high": high, "players": ctx.players}
+            params = {"card": said(c), "decade": d, "low": low, "high": high, "players": ctx.players}
             if ctx.players == 1:
                 return Problem(i, N_("{card} is from the {decade}s; in a solo game Unique Decades takes only the "
                                      "{low}s to the {high}s"), params)
             return Problem(i, N_("{card} is from the {decade}s; with {players} players Unique Decades takes only the "
                                  "{low}s to the {high}s"), params)
         if d in seen:
-            return Problem(i, N_("{card} repeats the {decade}s of {other}; Unique Decades takes each decade once"),
-                           {"card": label(c), "decade": d, "other": label(seen[d])})
-        seen[d] = c
+            other, at = seen[d]
+            msg = N_("{card} repeats the {decade}s of {other}; Unique Decades takes each decade once")
+            return Problem(i, msg, {"card": said(c), "decade": d, "other": said(other)},
+                           at, (msg, {"card": said(other), "decade": d, "other": said(c)}))
+        seen[d] = (c, i)
         claim = ctx.claims.decades.get(d)
         if claim is not None:
             player, other = claim
             return Problem(i, N_("{card}: the {decade}s are already in {player}'s Unique Decades ({other})"),
-                           {"card": label(c), "decade": d, "player": player, "other": label(other)})
+                           {"card": said(c), "decade": d, "player": player, "other": said(other)})
     return None
 
 
@@ -270,7 +298,7 @@ def _no_whites(cards, key: str, ctx: Context) -> Problem | None:
     for i, c in enumerate(cards):
         if c is not None and c.white is not None:
             return Problem(i, N_("{card} is a white card; white cards may not go into a variation showcase "
-                                 "({overlay})"), {"card": label(c), "overlay": showcase_name(key, ctx.layout)})
+                                 "({overlay})"), {"card": said(c), "overlay": showcase_name(key, ctx.layout)})
     return None
 
 
@@ -306,8 +334,9 @@ def placement_problem(card: Card, key: str, index: int, exhibit: Exhibit, ctx: C
     spots = exhibit.showcase(key)
     if spots[index] is not None:
         return Problem(index, N_("{spot} already holds {card}; placed cards never move"),
-                       {"spot": spot_name(key, index), "card": label(spots[index])})
-    return showcase_problem(key, spots[:index] + (card,) + spots[index + 1:], ctx)
+                       {"spot": spot_name(key, index), "card": said(spots[index])})
+    problem = showcase_problem(key, spots[:index] + (card,) + spots[index + 1:], ctx)
+    return None if problem is None else problem.from_card(index)
 
 
 def hall_spots_for(card: Card, exhibit: Exhibit, ctx: Context) -> list[str]:

@@ -35,7 +35,7 @@ from companion.games.exhibition.options import Options, parse_options
 from companion.games.exhibition.rules import Context, Exhibit, claims_against, exhibit_problem
 from companion.games.exhibition.words import OVERLAY_NAMES, SHOWCASE_NAMES, fits_words, runs
 from companion.games.explained import ScoreRow, sheet_lines
-from companion.i18n import N_, Literal, Text
+from companion.i18n import N_, Literal, Text, render
 from companion.words import Words, later
 
 GAME_ID = "exhibition"
@@ -364,8 +364,7 @@ def parse_table(table, where: str = "") -> tuple[list[Final], Layout, Options, t
     market: tuple = ()
     if market_raw is None:
         if len(players) == 1:
-            warnings.append("no market in the table: solo Years Gap, Short Era and Antiquity are scored "
-                            "as if the market were empty")
+            warnings.append(_NO_MARKET.render("en"))
     else:
         if not isinstance(market_raw, list):
             raise BadInput(_at(where, "market"), "a list of the cards still under the continents is needed")
@@ -374,6 +373,15 @@ def parse_table(table, where: str = "") -> tuple[list[Final], Layout, Options, t
             raise BadInput(_at(where, "market"), f"{len(market_raw)} cards; the market holds at most {limit}")
         market = tuple(c for c in (cards.card(obj, "market", j) for j, obj in enumerate(market_raw)) if c)
     exhibits = [ex for ex, _, _ in parsed]
+    decades: dict[int, str] = {}
+    for i, (ex, _, secret) in enumerate(parsed):
+        if secret is None:
+            continue
+        if secret in decades:       # A30: ten Secret Decade cards, one per decade, one dealt to each player
+            raise BadInput(_at(where, "players", i, "secret_decade"),
+                           f"{ex.name}'s Secret Decade, the {secret}s, is already {decades[secret]}'s: there is one "
+                           f"Secret Decade card per decade")
+        decades[secret] = ex.name
     finals = []
     for i, (ex, six_round, secret) in enumerate(parsed):
         ctx = Context(layout, options, len(players), claims_against(exhibits, i, layout, only_before=True))
@@ -464,9 +472,29 @@ def _line(label_text: str, points: int, indent: int = 2) -> str:
     return "\n".join(rows[:-1] + [f"{rows[-1]:<{_WIDTH}}{points:>6}"])
 
 
-def decade_runs(decades: list[int], dash: str = "-") -> str:
-    """[1900, 1910, 1920, 1950] -> '1900s-1920s, 1950s' (the kiosk draws an en dash)."""
-    return ", ".join(f"{r[0]}s" if len(r) == 1 else f"{r[0]}s{dash}{r[-1]}s" for r in runs(decades, 10)) or dash
+def decade_words(decades: list[int], lang: str) -> str:
+    """[1900, 1910, 1920, 1950] -> '1900s–1920s, 1950s'; Spanish 'de 1900 a 1920, 1950' (Spanish names a
+    decade by its first year: "la década de 1950")."""
+    def run(r: list[int]) -> str:
+        if len(r) == 1:
+            return Text(N_("{decade}s"), {"decade": r[0]}).render(lang)
+        return Text(N_("{first}s–{last}s"), {"first": r[0], "last": r[-1]}).render(lang)
+    return ", ".join(run(r) for r in runs(decades, 10))
+
+
+def card_words(text: str) -> Text | str:
+    """A card as the explanation names it ("1953 AF", "Einstein"), the words of an empty spot and of the
+    white 1945 card in the reader's language."""
+    if text == "empty":
+        return Text(N_("an empty spot"))
+    if text == "1945 white":
+        return Text(N_("1945 white"))
+    return Literal(text)
+
+
+def cards_words(texts: list[str]):
+    """Several cards, each as :func:`card_words` says it."""
+    return later(lambda lang: ", ".join(render(card_words(t), lang) for t in texts))
 
 
 def explained_rows(entry: dict, solo: bool, layout: Layout) -> list[ScoreRow]:
@@ -488,15 +516,17 @@ def explained_rows(entry: dict, solo: bool, layout: Layout) -> list[ScoreRow]:
     if yg["covered_by"]:
         why = Words(N_("Covered by {overlay}: no award."), {"overlay": Text(OVERLAY_NAMES[yg["covered_by"]])})
     elif yg["gap"] is None:
-        why = Text(N_("{left} | {right}: not scored (an empty spot, Einstein or 1945)."),
-                   {"left": yg["cards"][0], "right": yg["cards"][1]})
+        why = Words(N_("{left} | {right}: not scored (an empty spot, Einstein or 1945)."),
+                    {"left": card_words(yg["cards"][0]), "right": card_words(yg["cards"][1])})
     elif solo:
-        why = Text(N_("{left} | {right}: {k} market cards outside ({years})."),
-                   {"left": yg["cards"][0], "right": yg["cards"][1], "k": len(yg["market_outside"]),
+        why = Words(N_("{left} | {right}: {k} market cards outside ({years})."),
+                    {"left": card_words(yg["cards"][0]), "right": card_words(yg["cards"][1]),
+                     "k": len(yg["market_outside"]),
                     "years": ", ".join(map(str, yg["market_outside"])) or "–"})
     else:
-        why = Text(N_("{left} | {right} = {gap} years: place {rank} of {ranked}."),
-                   {"left": yg["cards"][0], "right": yg["cards"][1], "gap": yg["gap"], "rank": yg["rank"],
+        why = Words(N_("{left} | {right} = {gap} years: place {rank} of {ranked}."),
+                    {"left": card_words(yg["cards"][0]), "right": card_words(yg["cards"][1]), "gap": yg["gap"],
+                     "rank": yg["rank"],
                     "ranked": yg["ranked"]})
     rows.append(ScoreRow(Text(N_("Years Gap")), str(b["years_gap"]), why))
     cf = ex["continent_focus"]
@@ -504,8 +534,9 @@ def explained_rows(entry: dict, solo: bool, layout: Layout) -> list[ScoreRow]:
                                                        "count": len(cf["cards"]), "cards": ", ".join(cf["cards"])}) \
         if cf["continents"] else Text(N_("No coloured card in the Hall."))
     rows.append(ScoreRow(Text(N_("Continent Focus")), str(b["continent_focus"]), why))
+    decades = ex["decades"]["decades"]
     rows.append(ScoreRow(Text(N_("Decades")), str(b["decades"]),
-                         Literal(decade_runs(ex["decades"]["decades"], "–"))))
+                         later(lambda lang: decade_words(decades, lang)) if decades else Text(N_("none"))))
     ch = ex["chain"]
     if len(ch["years"]) >= 2:
         why = Text(N_("{first}–{last}: {cards}."), {"first": ch["years"][0], "last": ch["years"][-1],
@@ -517,7 +548,7 @@ def explained_rows(entry: dict, solo: bool, layout: Layout) -> list[ScoreRow]:
     rows.append(ScoreRow(Text(N_("Empty spots")), str(b["empty_spots"]),
                          later(lambda lang: fits_words(empty, layout, lang)) if empty else Text(N_("none"))))
     rows.append(ScoreRow(Text(N_("Depot")), str(b["depot"]),
-                         Literal(", ".join(ex["depot"]["cards"])) if ex["depot"]["cards"] else Text(N_("none"))))
+                         cards_words(ex["depot"]["cards"]) if ex["depot"]["cards"] else Text(N_("none"))))
     if "secret_decade" in b:
         sd = ex["secret_decade"]
         rows.append(ScoreRow(Text(N_("Secret Decade")), str(b["secret_decade"]),
@@ -536,7 +567,7 @@ def explained_rows(entry: dict, solo: bool, layout: Layout) -> list[ScoreRow]:
     if "antiquity" in b:
         an = ex["antiquity"]
         if an["year"] is None or an.get("not_full"):
-            why = Text(N_("{card} in the rightmost spot: no award."), {"card": an["card"]})
+            why = Words(N_("{card} in the rightmost spot: no award."), {"card": card_words(an["card"])})
         elif solo:
             why = Text(N_("{year}: {k} market cards lower."), {"year": an["year"], "k": len(an["market_lower"])})
         else:
@@ -549,11 +580,12 @@ def explained_rows(entry: dict, solo: bool, layout: Layout) -> list[ScoreRow]:
                                        {"showcase": Text(SHOWCASE_NAMES[ex[key]["showcase"]])})))
     mc = ex["mid_century"]
     if mc["distance"] is None:
-        why = Text(N_("{card}: infinitely far from 1950."), {"card": mc["card"]})
+        why = Words(N_("{card}: infinitely far from 1950."), {"card": card_words(mc["card"])})
     elif mc["distance"] == 1:
-        why = Text(N_("{card}: 1 year from 1950."), {"card": mc["card"]})
+        why = Words(N_("{card}: 1 year from 1950."), {"card": card_words(mc["card"])})
     else:
-        why = Text(N_("{card}: {distance} years from 1950."), {"card": mc["card"], "distance": mc["distance"]})
+        why = Words(N_("{card}: {distance} years from 1950."), {"card": card_words(mc["card"]),
+                                                                "distance": mc["distance"]})
     if solo:
         rows.append(ScoreRow(Text(N_("Mid-Century")), str(b["mid_century"]), why))
     else:
@@ -567,19 +599,46 @@ def explained(doc: dict, entry: dict) -> list[ScoreRow]:
     return explained_rows(entry, solo, parse_layout(doc.get("layout"), doc.get("variations"), "layout"))
 
 
+_NO_MARKET = Text(N_("no market in the table: solo Years Gap, Short Era and Antiquity are scored as if the market "
+                      "were empty"))
+
+
+def sheet_warnings(doc: dict, layout: Layout) -> list[Text]:
+    """The document's warnings as messages to render in the reader's language (``warnings`` itself is
+    English, for whoever wrote the table)."""
+    english = set(doc.get("warnings", []))
+    out: list[Text] = list(layout_warnings(layout))
+    if _NO_MARKET.render("en") in english:
+        out.append(_NO_MARKET)
+    for p in doc["players"]:
+        six = p["explain"]["six_continents"]
+        if six["complete"] and six["round"] is None and not doc.get("solo", len(doc["players"]) == 1):
+            out.append(Text(N_("{player} has all six continents in the Hall but no round is recorded: the race "
+                               "scores 0 for them"), {"player": p["name"]}))
+    return out
+
+
+def points_unit(doc: dict) -> str:
+    """The unit of a total as a player reads it: fame points, or the solo game's points (fame x 100)."""
+    solo = doc.get("solo", len(doc.get("scores") or doc.get("players") or []) == 1)
+    return N_("points") if solo else N_("fame points")
+
+
 def format_score(result: dict, lang: str = "en") -> str:
     """The score document as a sheet a person can check card by card."""
     def t(msgid, **params):
         return Text(msgid, params).render(lang)
 
     solo = result.get("solo", len(result["players"]) == 1)
-    unit = t(N_("points")) if solo else t(N_("FP"))
+    unit = t(points_unit(result))
     head = t(N_("Exhibition: final score (solo, fame points x 100)")) if solo else \
         t(N_("Exhibition: final score ({count} players)"), count=len(result["players"]))
-    lines = [head, t(N_("Layout {layout}"), layout="/".join(str(v) for v in result.get("layout", {}).values()))
-             + (", " + ", ".join(f"{k}: {v}" for k, v in result["variations"].items())
-                if result.get("variations") else ""), ""]
     layout = parse_layout(result.get("layout"), result.get("variations"), "layout")
+    overlays = [Words(N_("{overlay} on {showcase}"), {"overlay": Text(OVERLAY_NAMES[v]),
+                                                      "showcase": Text(SHOWCASE_NAMES[k])})
+                for k, v in layout.variations]
+    lines = [head, t(N_("Layout {layout}"), layout="/".join(str(v) for v in result.get("layout", {}).values()))
+             + "".join(", " + o.render(lang) for o in overlays), ""]
     for p in result["players"]:
         lines.append(f"{p['place']}. {p['name']}: {p['total']} {unit}")
         lines.extend(sheet_lines(explained_rows(p, solo, layout), lang, _WIDTH))
@@ -595,8 +654,8 @@ def format_score(result: dict, lang: str = "en") -> str:
         lines.append(t(N_("Winner: {name}"), name=winners[0]))
         first = result["players"][0]
         if first["explain"].get("tie"):
-            lines.append(t(N_("(tie on {total} FP broken by the Mid-Century card closest to 1950)"),
+            lines.append(t(N_("(tie on {total} fame points broken by the Mid-Century card closest to 1950)"),
                            total=first["total"]))
-    for w in result.get("warnings", []):
-        lines.append(t(N_("Warning: {text}"), text=w))
+    for w in sheet_warnings(result, layout):
+        lines.append(Words(N_("Warning: {text}"), {"text": w}).render(lang))
     return "\n".join(lines)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from companion.cards.model import Card, year_label
+from companion.cards.model import Card
 from companion.i18n import N_
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal, font
@@ -22,7 +22,7 @@ def card_tile(c: Canvas, rect: pygame.Rect, card: Card | None, show_year: bool =
         c.box(band, theme.PERIOD_COLOURS.get(card.period, theme.MUTED), radius=6)
     if highlight is not None:
         c.box(rect.inflate(c.px(6), c.px(6)), highlight, radius=8, width=c.px(4))
-    year = year_label(card.year, c.lang) if (show_year and card.year is not None) else "?"
+    year = card.date(c.lang) if show_year else "?"      # as its printed face writes it: "c. 300,000 BC"
     # the year's part of the tile grows with its width, not its height: a tall tile gives its title room;
     # a tile too low for a title is all year
     top_h = min(rect.h * 0.6, rect.w * 0.84) if rect.h > c.px(46) else rect.h * 0.9

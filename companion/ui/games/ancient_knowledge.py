@@ -18,7 +18,7 @@ from functools import lru_cache
 import pygame
 
 from companion.games.ancient_knowledge.catalog import catalog
-from companion.games.ancient_knowledge.score import explained_rows
+from companion.games.ancient_knowledge.score import card_rows, explained_rows
 from companion.games.base import refusal
 from companion.i18n import N_, Text, translate
 from companion.play.proposals import CardPlacedOnSpot
@@ -512,9 +512,7 @@ class AncientKnowledgeView(BoardView):
             endgame = entry["explain"]["endgame"]
             parts = -(-len(endgame) // ROWS_PER_PAGE)
             for i in range(parts):
-                rows = [ScoreRow(Literal(e["name"]), str(e["points"]), Literal(
-                    e["formula"] + "  (" + ", ".join(f"{k} = {v}" for k, v in e["counts"].items()) + ")"))
-                    for e in endgame[i * ROWS_PER_PAGE:(i + 1) * ROWS_PER_PAGE]]
+                rows = card_rows(entry)[i * ROWS_PER_PAGE:(i + 1) * ROWS_PER_PAGE]     # in words, as `score`
                 pages.append((entry, rows, i + 1, parts))
         return pages
 
@@ -536,7 +534,7 @@ class AncientKnowledgeView(BoardView):
             if len(winners) > 1:
                 headline = Text(N_("Shared first place: {names}"), {"names": ", ".join(winners)})
             else:
-                headline = Text(N_("{player} wins with {total} VP!"),
+                headline = Text(N_("{player} wins with {total} victory points!"),
                                 {"player": winners[0], "total": scores[0]["total"]})
             rows = []
             for p in scores:
@@ -547,7 +545,8 @@ class AncientKnowledgeView(BoardView):
                                                      ("techs", N_("Tech")), ("timeline", N_("In the Timeline")),
                                                      ("lost_knowledge", N_("Lost")))), " · ")
                 if tied:
-                    explain = Words(N_("{parts}. Tied on VP: fewer lost knowledge wins."), {"parts": explain})
+                    explain = Words(N_("{parts}. Tied on victory points: fewer lost knowledge wins."),
+                                    {"parts": explain})
                 rows.append(ScoreRow(Literal(f"{p['place']}. {p['name']}"), str(p["total"]), explain,
                                      p["name"] in winners))
             return headline, True, rows
@@ -556,7 +555,7 @@ class AncientKnowledgeView(BoardView):
             headline = Text(N_("{player}: end-game effects ({part}/{parts})"),
                             {"player": entry["name"], "part": part, "parts": parts})
         else:
-            headline = Text(N_("{player}: {total} VP, place {place}"),
+            headline = Text(N_("{player}: {total} victory points, place {place}"),
                             {"player": entry["name"], "total": entry["total"], "place": entry["place"]})
         return headline, entry["place"] == 1, rows
 

@@ -4,8 +4,8 @@ into gap slots, lives, and a fresh grid dealt after each scored column."""
 
 from __future__ import annotations
 
-from companion.cards.model import year_label
 from companion.games.base import refusal
+from companion.games.cronologia import level_text
 from companion.i18n import N_, Text
 from companion.play.proposals import CardPlacedInGrid
 from companion.ui.canvas import Literal
@@ -14,10 +14,8 @@ from companion.ui.games._draw import grid_of_cards
 from companion.ui.games.timeline import RowGameView, card_of, title_of, tr
 from companion.words import Words
 
-LEVELS_COMPETITIVE = [("medio", N_("medio (6 cards)")), ("iniciado", N_("iniciado (4 cards)")),
-                      ("experto", N_("experto (8 cards)"))]
-LEVELS_COOPERATIVE = [("experto", N_("experto (4 lives)")), ("medio", N_("medio (6 lives)")),
-                      ("iniciado", N_("iniciado (8 lives)"))]
+LEVELS_COMPETITIVE = [(k, level_text(k, "competitive")) for k in ("medio", "iniciado", "experto")]
+LEVELS_COOPERATIVE = [(k, level_text(k, "cooperative")) for k in ("experto", "medio", "iniciado")]
 ICON_NAMES = {"replace_opp": N_("Replace an opponent's card"), "swap": N_("Swap a card with an opponent"),
               "replace_own": N_("Replace one of your cards")}
 
@@ -194,13 +192,13 @@ class CronologiaCooperativeView(GameView):
     # -- words ---------------------------------------------------------------------------------
     def bounds(self, session, gap_row: int, col: int):
         rows, _gaps = self.grid(session)
-        return rows[gap_row - 1][col - 1].year, rows[gap_row][col - 1].year
+        return rows[gap_row - 1][col - 1], rows[gap_row][col - 1]
 
     def describe(self, line, session, lang):
         card = card_of(line["card"])
         a, b = self.bounds(session, line["gap_row"], line["col"])
         return tr(N_("{player} put “{title}” in column {col}, between {a} and {b}."), lang, player=line["player"],
-                  title=title_of(card, lang), col=line["col"], a=year_label(a, lang), b=year_label(b, lang))
+                  title=title_of(card, lang), col=line["col"], a=a.date(lang), b=b.date(lang))
 
     def watch_prompt(self, session):
         return Text(N_("{player}: put a union event into an empty gap between two rows."),
@@ -228,13 +226,13 @@ class CronologiaCooperativeView(GameView):
                            tr(N_("Carry on: the next player places a union event."), lang))
         card = card_of(line["card"])
         rows, _gaps = before
-        a, b = rows[line["gap_row"] - 1][line["col"] - 1].year, rows[line["gap_row"]][line["col"] - 1].year
-        lo, hi = sorted((a, b))
-        title, year = title_of(card, lang), year_label(card.year, lang)
+        a, b = rows[line["gap_row"] - 1][line["col"] - 1], rows[line["gap_row"]][line["col"] - 1]
+        lo, hi = sorted((a, b), key=lambda c: c.year)
+        title, year = title_of(card, lang), card.date(lang)
         s = session.summary()
         if self.is_correct(events):
             reason = tr(N_("“{title}” is from {year}: between {a} and {b}."), lang, title=title, year=year,
-                        a=year_label(lo, lang), b=year_label(hi, lang))
+                        a=lo.date(lang), b=hi.date(lang))
             if any(e.kind == "column_scored" for e in events):
                 then = tr(N_("Column {col} is complete: the team scores! Score pile: {score} cards."), lang,
                           col=line["col"], score=s.get("score", 0))
@@ -242,7 +240,7 @@ class CronologiaCooperativeView(GameView):
                 then = tr(N_("Leave it there and draw a new union event."), lang)
             return Verdict(True, tr(N_("Correct!"), lang), reason, then)
         reason = tr(N_("“{title}” is from {year}: not between {a} and {b}."), lang, title=title, year=year,
-                    a=year_label(lo, lang), b=year_label(hi, lang))
+                    a=lo.date(lang), b=hi.date(lang))
         if s.get("status") == "lost":
             then = tr(N_("No lives left: the team is beaten."), lang)
         else:
@@ -268,7 +266,7 @@ class CronologiaCooperativeView(GameView):
             return tr(N_("A new grid was dealt"), lang)
         card = card_of(line["card"])
         return tr(N_("{player} placed “{title}” ({year}) in column {col}"), lang, player=line["player"],
-                  title=title_of(card, lang), year=year_label(card.year, lang), col=line["col"])
+                  title=title_of(card, lang), year=card.date(lang), col=line["col"])
 
     # -- bar, board, score ---------------------------------------------------------------------
     def turn(self, session):

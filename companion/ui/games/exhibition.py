@@ -21,7 +21,7 @@ from companion.cards.payload import parse_sticker
 from companion.games.base import refusal
 from companion.games.exhibition.board import CONTINENTS, DEPOT, OVERLAYS, SHOWCASES, board, default_layout
 from companion.games.exhibition.cards import DECADES, card_json, coloured, label, parse, same_card
-from companion.games.exhibition.score import explained_rows
+from companion.games.exhibition.score import explained_rows, points_unit
 from companion.games.exhibition.words import (
     OVERLAY_NAMES,
     SHOWCASE_NAMES,
@@ -437,7 +437,7 @@ class ExhibitionView(BoardView):
         if not scores:
             return Text(N_("The game ended before the final score")), False, []
         solo = len(scores) == 1
-        unit = N_("points") if solo else N_("FP")
+        unit = points_unit(s)
         pages = self._pages(session)
         entry = pages[page % len(pages)]
         if entry is None:
@@ -447,7 +447,7 @@ class ExhibitionView(BoardView):
             elif len(winners) > 1:
                 headline = Text(N_("Shared first place: {names}"), {"names": ", ".join(winners)})
             else:
-                headline = Text(N_("{player} wins with {total} FP!"),
+                headline = Text(N_("{player} wins with {total} fame points!"),
                                 {"player": winners[0], "total": scores[0]["total"]})
             rows = []
             for p in scores:

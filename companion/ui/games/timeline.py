@@ -7,7 +7,6 @@ from itertools import pairwise
 
 from companion.cards.decks import resolve
 from companion.cards.json_cards import parse_card
-from companion.cards.model import year_label
 from companion.errors import BadInput
 from companion.i18n import N_, Text, translate
 from companion.play.proposals import CardPlaced
@@ -69,7 +68,7 @@ class RowGameView(GameView):
         cards = [d.card for d in ordered]
         if any(a.year > b.year for a, b in pairwise(cards)):
             return None, Text(N_("Put the starting cards in date order, earliest on the left."))
-        years = later(lambda lang: ", ".join(year_label(c.year, lang) for c in cards))   # 'a. C.' in Spanish
+        years = later(lambda lang: ", ".join(c.date(lang) for c in cards))   # 'a. C.' in Spanish
         return [d.payload for d in ordered], Words(N_("Read: {cards}. Press OK to start."), {"cards": years})
 
     def action_for(self, proposal, session):
@@ -85,11 +84,11 @@ class RowGameView(GameView):
         if not row:
             return translate(N_("as the first card"), lang)
         if gap <= 0:
-            return translate(N_("at the left end, before {year}"), lang).format(year=year_label(row[0].year, lang))
+            return translate(N_("at the left end, before {year}"), lang).format(year=row[0].date(lang))
         if gap >= len(row):
-            return translate(N_("at the right end, after {year}"), lang).format(year=year_label(row[-1].year, lang))
-        return translate(N_("between {a} and {b}"), lang).format(a=year_label(row[gap - 1].year, lang),
-                                                                  b=year_label(row[gap].year, lang))
+            return translate(N_("at the right end, after {year}"), lang).format(year=row[-1].date(lang))
+        return translate(N_("between {a} and {b}"), lang).format(a=row[gap - 1].date(lang),
+                                                                  b=row[gap].date(lang))
 
     def describe(self, line, session, lang):
         card = card_of(line["card"])
@@ -120,7 +119,7 @@ class RowGameView(GameView):
         correct = self.is_correct(events)
         where = self.where(before, line["gap"], lang)
         title = title_of(card, lang)
-        year = year_label(card.year, lang)
+        year = card.date(lang)
         if correct:
             reason = tr(N_("“{title}” is from {year}: it goes {where}."), lang, title=title, year=year, where=where)
             return Verdict(True, tr(N_("Correct!"), lang), reason, self.after_correct(events, session, lang))
@@ -155,7 +154,7 @@ class RowGameView(GameView):
         if line.get("type") == "place":
             card = card_of(line["card"])
             return tr(N_("{player} placed “{title}” ({year})"), lang, player=line["player"],
-                      title=title_of(card, lang), year=year_label(card.year, lang))
+                      title=title_of(card, lang), year=card.date(lang))
         return str(line)
 
     # -- bar, board, score ---------------------------------------------------------------------
