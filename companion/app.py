@@ -109,9 +109,11 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
     pygame.font.init()
     if not autoplay and not os.environ.get("SDL_VIDEODRIVER") and pygame.display.get_driver() in ("dummy", "offscreen"):
         # SDL found no screen and draws off screen: the kiosk would run where nobody sees it, for ever
+        from companion.paths import command
+        me = command()
         raise BadInput("display", f"no screen to show the kiosk on (SDL fell back to its "
-                                  f"'{pygame.display.get_driver()}' driver). Without a screen, try: companion kiosk "
-                                  "--autoplay 40 --screenshots shots/ ; companion doctor says what is missing")
+                                  f"'{pygame.display.get_driver()}' driver). Without a screen, try: {me} kiosk "
+                                  f"--autoplay 40 --screenshots shots/ ; {me} doctor says what is missing")
     full = config.kiosk.fullscreen and not windowed
     if full:
         surface = pygame.display.set_mode(size or (0, 0), pygame.FULLSCREEN)
