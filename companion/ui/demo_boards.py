@@ -6,8 +6,12 @@ turn it is, with the card just played on one of its spots -- and the kiosk learn
 reading the rendered frames. What they know is what players at a real table know: the cards in
 their hands (with what is printed on them), the mat as the kiosk draws it (after a slide or a
 refused card they lay it out that way again) and the kiosk's questions, which they answer with the
-buttons in autoplay. They play simply: a random card where the screen says it fits, now and then
-one where it does not.
+buttons in autoplay. They play as people who know the rules do, with what lies open on the table:
+in Exhibition the market card that fits their Hall best, laid where its year leaves room for later
+cards (early years to the left, late ones to the right), the Depot rather than an early end while
+spots are empty; in Ancient Knowledge each monument in the zone printed on it, and knowledge about to
+decline into the Past archived while their hands allow. Now and then a card goes where it does not
+fit and the kiosk refuses it.
 """
 
 from __future__ import annotations
@@ -115,15 +119,49 @@ class ExhibitionPlayers(BoardPlayers):
     """Exhibition: the market is laid as six columns of three; each turn the player takes a card with
     the buttons (the kiosk asks which) or lays it from the market straight on the mat, tells the
     card turned up from the stock, and lays the card on a spot of the mat; a card that fits nowhere
-    goes to the Depot, or the exhibition ends."""
+    goes to the Depot while Hall spots wait to be filled (each empty one costs a point), or the
+    exhibition ends."""
 
     board = "exhibition"
-    DEPOT_CHANCE = 0.7
     LAY_TO_TAKE = 0.3          # a take told by laying the card on the mat rather than with the buttons
+    KEEP_GOING = 2             # empty Hall spots worth a Depot card rather than ending the exhibition
 
     def __init__(self, table: Table, rng: random.Random, press: Press, wrong_rate: float):
         super().__init__(table, rng, press, wrong_rate)
         self.bad: set[tuple[str, str]] = set()     # (code, spot) the kiosk refused
+        self.cards = {c.code: c for c in get_deck("EXH20").cards.values() if c.code}
+
+    # -- what a player who knows the rules sees on the table -----------------------------------
+    @staticmethod
+    def sense(card: Any, spot: str, exhibit: Any) -> float:
+        """How well a spot suits a card: years rise left to right in a showcase, so a card whose
+        year lies where the spot lies in the century leaves room on both sides; Mid-Century takes
+        what fits nowhere better."""
+        key, index = spot[:spot.index("[")], int(spot[spot.index("[") + 1:-1])
+        year = card.year if card.year is not None else 1950
+        if key == "mid_century":
+            return -1.0 - abs(year - 1950) / 20
+        n = len(exhibit.showcase(key))
+        ideal = min(max((year - 1900) / 100, 0.0), 1.0) * (n - 1)
+        return -abs(index - ideal)
+
+    def best_spot(self, code: str, s: Any) -> tuple[float, str] | None:
+        """The Hall spot of the active player's mat that suits the card best, and how well (None: it
+        fits nowhere), by the placement rules over the mats as they lie."""
+        from companion.games.exhibition.rules import Context, claims_against, hall_spots_for
+        card = self.cards.get(code)
+        if card is None:
+            return None
+        ctx = Context(s.layout, s.options, len(s.players), claims_against(s.exhibits, s.current, s.layout))
+        exhibit = s.player.exhibit
+        spots = [spot for spot in hall_spots_for(card, exhibit, ctx) if (code, spot) not in self.bad]
+        if not spots:
+            return None
+        return max((self.sense(card, spot, exhibit), spot) for spot in spots)
+
+    def worth(self, code: str, s: Any) -> float:
+        best = self.best_spot(code, s)
+        return -99.0 if best is None else best[0]
 
     def lay_setup(self) -> list[str]:
         from companion.games.exhibition.board import CONTINENTS, board
@@ -159,32 +197,53 @@ class ExhibitionPlayers(BoardPlayers):
         if wrong and self.rng.random() < self.wrong_rate:
             self.lay(held.code, self.rng.choice(wrong))
         elif fits:
-            self.lay(held.code, self.rng.choice(fits))
-        elif depot:
-            self.lay(held.code, self.rng.choice(depot))
+            exhibit = s.player.exhibit
+            self.lay(held.code, max(fits, key=lambda spot: (self.sense(held, spot, exhibit), self.rng.random())))
+        elif depot and self.empty_spots(s) >= self.KEEP_GOING:
+            self.lay(held.code, depot[0])
+
+    @staticmethod
+    def empty_spots(s: Any) -> int:
+        return sum(1 for _key, spots in s.player.exhibit.hall for c in spots if c is None)
 
     def answer(self, screen: Any, session: Any) -> None:
         ask, choice = screen.turns.asks[-1]
         values = [value for _label, value in choice.items]
         lines = [_line(v) for v in values]
+        s = session.state
         if any(line.get("type") == "finish" for line in lines):
-            # fits nowhere in the Hall: into the Depot (laid there, the camera reads it), or the end
-            held = session.state.turn.held
+            # fits nowhere in the Hall: into the Depot (laid there, the camera reads it) while empty
+            # spots are worth waiting for, else the end
+            held = s.turn.held
             depot = [line["spot"] for line in lines if line.get("type") == "place"]
             if self.placed is None and depot and held is not None and held.code and \
-                    self.rng.random() < self.DEPOT_CHANCE:
-                self.lay(held.code, self.rng.choice(depot))
+                    self.empty_spots(s) >= self.KEEP_GOING:
+                self.lay(held.code, depot[0])
             elif self.placed is None:
                 self.choose(next(i for i, line in enumerate(lines) if line.get("type") == "finish"))
             return
         takes = [line["card"] for line in lines if line.get("type") == "take" and isinstance(line.get("card"), str)]
-        if takes and self.placed is None and self.rng.random() < self.LAY_TO_TAKE:
-            # straight from the market onto the mat: the camera tells the take, then the placement
-            taken = set(screen.view.spots(session))
-            free = [spot for spot in session.state.layout.spot_names() if spot not in taken]
-            if free:
-                self.lay(self.rng.choice(takes), self.rng.choice(free))
+        if takes and self.placed is None:
+            # the market card that suits the Hall best (any, now and then: people misjudge too)
+            best = max(takes, key=lambda code: (self.worth(code, s), self.rng.random()))
+            if self.rng.random() < self.wrong_rate:
+                best = self.rng.choice(takes)
+            spot = self.best_spot(best, s)
+            if spot is not None and self.rng.random() < self.LAY_TO_TAKE:
+                # straight from the market onto the mat: the camera tells the take, then the placement
+                self.lay(best, spot[1])
                 return
+            self.choose(next(i for i, line in enumerate(lines) if line.get("type") == "take" and
+                             line.get("card") == best))
+            return
+        moves = [line["to"] for line in lines if line.get("type") == "move"]
+        if moves and self.placed is None:
+            # the vehicle goes where the market holds the card that suits the Hall best
+            def column_worth(k: str) -> float:
+                return max((self.worth(c.code, s) for c in s.column(k) if c.code), default=-100.0)
+            to = max(moves, key=lambda k: (column_worth(k), self.rng.random()))
+            self.choose(next(i for i, line in enumerate(lines) if line.get("type") == "move" and line["to"] == to))
+            return
         if self.placed is not None:
             return
         # a card taken, a continent, a decade, the card turned up: any; "stock empty" only when it is
