@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from companion.cards.decks import get_deck
+from companion.i18n import N_
 from companion.inputs.commands import OK, UNDO
 
 
@@ -255,8 +256,15 @@ class AncientKnowledgePlayers(BoardPlayers):
     """Ancient Knowledge: the nine technologies are laid in a row; on their turn the players create
     monuments and artifacts from their hands by laying them on their mat (in the zone printed on the
     card, now and then another), and when their hands run short they excavate their Past or search
-    with the buttons. The engine's questions get the answer the kiosk suggests (its focus), Pass in
-    the Timeline phase."""
+    with the buttons. They learn a technology whose requirement their mat meets (it scores, and many
+    lower the knowledge of later monuments), create the monument worth most (its points less the
+    knowledge it carries), and archive knowledge on a monument of zone 1, which declines into the
+    Past at the end of the turn and would turn into lost knowledge (a point off each), with the
+    last action while the hand has cards to discard for it. The engine's questions get the answer
+    the kiosk suggests (its focus), Pass in the Timeline phase."""
+
+    ARCHIVE = N_("Archive: how many tokens come off {card} ({tokens} on it)?")
+    KEEP = 4                # cards a player keeps in hand rather than archive knowledge that is not declining yet
 
     board = "ancient-knowledge"
 
@@ -272,7 +280,9 @@ class AncientKnowledgePlayers(BoardPlayers):
         self.pile = builders
         self.discards: list[str] = []
         self.hands: dict[str, list[str]] = {}
-        self.goal: str | None = None           # the action chosen with the buttons: excavate | search
+        self.goal: str | None = None           # the action chosen with the buttons: excavate | search | archive
+        self.archive: list[int] = []           # tokens to take off each monument carrying some, in Timeline order
+        self.tech: str | None = None           # the technology to learn
 
     def lay_setup(self) -> list[str]:
         from companion.vision.layouts import RowLayout
@@ -327,18 +337,53 @@ class AncientKnowledgePlayers(BoardPlayers):
             return
         me = s.board
         hand = self.hands.get(me.name, [])
-        move = self.create_move(me, hand)
-        if move is not None:
+        archive = self.archive_plan(me)
+        tech = self.tech_to_learn(s, me)
+        move = self.create_move(me, hand) if not (archive and s.actions_left == 1) and tech is None else None
+        if tech is not None and autoplay:
+            self.goal, self.tech = "learn", tech
+            self.press(OK)                   # the actions menu
+        elif move is not None:
             code, spot = move
             hand.remove(code)
             self.lay(code, spot)
         elif autoplay:
-            self.goal = "excavate" if any(not p.rotated for p in me.past) and me.hand < 3 else "search"
+            if archive:
+                self.goal, self.archive = "archive", archive
+            else:
+                self.goal = "excavate" if any(not p.rotated for p in me.past) and me.hand < 3 else "search"
             self.press(OK)                   # the actions menu
+
+    def tech_to_learn(self, s: Any, me: Any) -> str | None:
+        """The technology on the tiles worth most that the player's mat meets the requirement of
+        (learnt technologies score, and many lower the knowledge of later monuments)."""
+        from companion.games.ancient_knowledge.score import Holdings, counts
+        have = counts(Holdings(me.name, me.past_ids(), me.timeline_ids(), me.techs, me.lost_knowledge, me.artifacts,
+                               me.hand), self.catalog)
+        ready = [t for tile in s.tiles for t in tile
+                 if not self.catalog.techs[t].requirement.conds or self.catalog.techs[t].requirement.holds(have)]
+        return max(ready, key=lambda t: (self.catalog.techs[t].vp, t)) if ready else None
+
+    @staticmethod
+    def archive_plan(me: Any) -> list[int]:
+        """Tokens to archive (one card discarded for each) before zone 1 declines: as many of zone 1's
+        as the hand can pay, none off the others; [] when there is nothing worth it."""
+        cards = me.hand
+        plan = []
+        for zone, _row, m in me.timeline():
+            if m.tokens <= 0:
+                continue
+            # zone 1 declines this turn; later zones only from a hand with cards to spare
+            n = min(m.tokens, cards if zone == 1 else max(0, cards - AncientKnowledgePlayers.KEEP))
+            cards -= n
+            plan.append(n)
+        return plan if sum(plan) > 0 and (plan[0] > 0 or sum(plan) >= 2) else []
 
     def create_move(self, me: Any, hand: list[str]) -> tuple[str, str] | None:
         """A card of the hand and the spot to lay it on: a monument in the zone printed on it (now
-        and then another zone, which may cost too much), an artifact in the next free slot."""
+        and then another zone, which may cost too much), an artifact in the next free slot. Of
+        these, the one worth most: a monument's points less the knowledge it will carry into the
+        Past, a later zone (more turns to archive it) a little better."""
         options = []
         for code in hand:
             b = self.catalog.builders.get(self.ids[code])
@@ -356,7 +401,16 @@ class AncientKnowledgePlayers(BoardPlayers):
             else:
                 continue
             options.append((code, f"zone{zone}.{('lower', 'upper')[len(me.zones[zone - 1])]}"))
-        return self.rng.choice(options) if options else None
+        if not options:
+            return None
+
+        def worth(option: tuple[str, str]) -> float:
+            b = self.catalog.builders[self.ids[option[0]]]
+            if not b.is_monument:
+                return 1.5
+            zone = int(option[1][4:option[1].index(".")])
+            return (b.vp or 0) - (b.knowledge or 0) + 0.5 * zone + self.rng.random()
+        return max(options, key=worth)
 
     def answer(self, screen: Any, session: Any) -> None:
         ask, choice = screen.turns.asks[-1]
@@ -364,14 +418,28 @@ class AncientKnowledgePlayers(BoardPlayers):
         msgids = [getattr(label, "msgid", None) for label, _value in items]
         if ask.optional and len(screen.turns.asks) == 1:
             # the actions menu: what the players chose to do with the buttons
-            want = "Excavate" if self.goal == "excavate" and "Excavate" in msgids else "Search (draw 1)"
+            want = {"excavate": "Excavate", "archive": "Archive", "learn": "Learn a technology"}.get(
+                self.goal or "", "Search (draw 1)")
+            if want not in msgids:
+                want = "Search (draw 1)"
             self.goal = None
             if want in msgids:
                 self.choose(msgids.index(want))
             else:
                 self.press(UNDO)
             return
+        if getattr(ask.prompt, "msgid", None) == self.ARCHIVE:
+            # one monument carrying knowledge after another: how many tokens come off it
+            n = self.archive.pop(0) if self.archive else 0
+            self.choose(min(n, len(items) - 1))
+            return
         values = [value for _label, value in items]
+        learn = [i for i, v in enumerate(values)
+                 if _line(v).get("type") == "learn" and _line(v).get("card") == self.tech]
+        if learn:
+            self.tech = None
+            self.choose(learn[0])
+            return
         if any(callable(v) for v in values) and any(isinstance(v, dict) and v.get("type") == "excavate"
                                                     for v in values):
             # excavating: every monument of the Past not yet excavated, then done
