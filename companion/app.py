@@ -196,6 +196,8 @@ def main_loop(kiosk, turns: int | None = None) -> int:
     demo = kiosk.demo
     frames_at_turn, last_turns = 0, 0
     code = 0
+    from companion.progress import bar
+    shown = bar(turns, "autoplay", unit="turn") if turns is not None else None
     try:
         while kiosk.running:
             for event in pygame.event.get():
@@ -217,6 +219,8 @@ def main_loop(kiosk, turns: int | None = None) -> int:
                 clock.tick(30)
                 continue
             if demo.turns != last_turns:
+                if shown is not None:
+                    shown.update(min(demo.turns, turns) - min(last_turns, turns))
                 last_turns, frames_at_turn = demo.turns, 0
             frames_at_turn += 1
             top = kiosk.stack.top
@@ -228,6 +232,8 @@ def main_loop(kiosk, turns: int | None = None) -> int:
                 code = 1
                 break
     finally:
+        if shown is not None:
+            shown.close()
         restore_sigterm()
         service.stopping()
         close = getattr(kiosk.table, "close", None)

@@ -27,6 +27,7 @@ from companion.games.base import refusal
 from companion.games.registry import engine_for
 from companion.store.log import GameLog
 from companion.store.replay import fold
+from companion.words import counted
 
 UNDO_CHANCE = 0.05
 
@@ -161,9 +162,14 @@ def run(args) -> int:
         players = [threading.Thread(target=t.play, name=f"players-{t.name}", daemon=True) for t in tables]
         for p in players:
             p.start()
-        for p in players:
-            p.join()
-        wait_acknowledged(tables, say=lambda n: print(f"simulate: {n} tables still wait for {broker} to acknowledge "
+        from companion.progress import bar
+        with bar(len(tables) * args.games, "simulate", unit="game") as shown:
+            for p in players:
+                while p.is_alive():
+                    p.join(0.5)
+                    shown.update(sum(t.games_done for t in tables) - shown.n)
+        wait_acknowledged(tables, say=lambda n: print(f"simulate: {counted(n, 'table')} still "
+                                                      f"{'waits' if n == 1 else 'wait'} for {broker} to acknowledge "
                                                       "their actions", file=sys.stderr, flush=True))
     finally:
         for t in tables:
