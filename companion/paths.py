@@ -38,7 +38,9 @@ def command() -> str:
     import sys
 
     started = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
-    if started is None or started.name == "__main__.py" or started.suffix == ".py":
+    if started is None or not started.is_file():
+        return "companion"                  # python -c, an embedded interpreter: the command's own name
+    if started.name == "__main__.py" or started.suffix == ".py":
         return f"{_shown(Path(sys.executable))} -m companion"
     found = shutil.which("companion")
     try:
