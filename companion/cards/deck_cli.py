@@ -103,7 +103,20 @@ def run(args) -> int:
 
 
 def deck_ref(text: str) -> str:
-    """Deck ids are typed in any case; paths are left alone."""
+    """Deck ids are typed in any case; paths are left alone; a file of another kind (a spreadsheet's
+    CSV, a game log) is said to be that, with the command that takes it."""
+    from pathlib import Path
+
+    from companion.paths import command
+    suffix = Path(text).suffix.lower()
+    if suffix in (".csv", ".tsv", ".txt"):
+        raise BadInput(text, f"that is a {suffix[1:].upper()} file, not a deck: to make a deck of its cards, "
+                             f"{command()} deck import ID {text} --game GAME")
+    if suffix in (".xlsx", ".xls", ".ods"):
+        raise BadInput(text, f"that is a spreadsheet, not a deck: save it as CSV (UTF-8), then {command()} deck "
+                             f"import ID FILE.csv")
+    if suffix == ".jsonl":
+        raise BadInput(text, f"that is a game log, not a deck: {command()} replay {text}")
     return text if text.endswith(".json") or "/" in text else text.upper()
 
 
