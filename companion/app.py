@@ -72,10 +72,8 @@ def run(args) -> int:
         config.kiosk.language = args.lang
     shots = Path(args.screenshots) if args.screenshots else None
     if shots is not None:
-        try:
-            shots.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise BadInput(str(shots), f"cannot create the screenshot folder: {e.strerror}") from None
+        from companion.errors import output_folder
+        shots = output_folder(shots)
     if args.autoplay is not None and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # autoplay needs no display
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

@@ -21,7 +21,7 @@ from pathlib import Path
 from companion.cafe.broker import Broker, parse_broker
 from companion.cafe.outbox import Outbox
 from companion.cafe.publisher import Publisher
-from companion.errors import BadInput
+from companion.errors import BadInput, output_folder
 from companion.games import random_play
 from companion.games.base import refusal
 from companion.games.registry import engine_for
@@ -151,10 +151,7 @@ def run(args) -> int:
     if args.per_minute is not None and args.per_minute <= 0:
         raise BadInput("--per-minute", "more than 0 actions a minute")
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="companion-cafe-sim-"))
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise BadInput(str(folder), f"cannot create the folder: {e.strerror}") from None
+    folder = output_folder(folder)
     tables = [VirtualTable(n, folder, broker, args.games, args.seed, args.per_minute) for n in table_names(args.tables)]
     try:
         for t in tables:

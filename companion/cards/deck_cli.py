@@ -362,13 +362,15 @@ def _export(args) -> int:
     if args.file == "-":
         sys.stdout.write(text)
         return 0
+    from companion.errors import output_file
+    output_file(args.file)
     try:
         with open(args.file, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
     except OSError as e:
         raise BadInput(args.file, f"cannot write: {e.strerror}") from None
     first = f"companion deck copy {deck.id}, then " if deck.bundled else ""
-    print(f"Wrote {len(deck)} cards of {deck.id} to {args.file}. To use your edits: "
+    print(f"Wrote {counted(len(deck), 'card')} of {deck.id} to {args.file}. To use your edits: "
           f"{first}companion deck import {deck.id} {args.file}")
     return 0
 
