@@ -388,15 +388,15 @@ def _copy(args) -> int:
     path = _save(spec, new_id)
     note = (f" It replaces the bundled {new_id} for you; 'companion deck delete {new_id}' brings the bundled one back."
             if existing is not None and existing.bundled else "")
-    print(f"Copied {source.id} ({len(source)} cards) to your deck {new_id} in {path}.{note}")
+    print(f"Copied {source.id} ({counted(len(source), 'card')}) to your deck {new_id} in {path}.{note}")
     return 0
 
 
 def _delete(args) -> int:
     deck = _own(args.deck)
     path = present(deck.path, f"the file of deck {deck.id}")     # a user's deck was read from one
-    question = (f"Delete your deck {deck.id} ({len(deck)} cards)? Its printed stickers will read as unknown cards "
-                f"(a backup is kept)")
+    question = (f"Delete your deck {deck.id} ({counted(len(deck), 'card')})? Its printed stickers will read as "
+                f"unknown cards (a backup is kept)")
     if not args.yes:
         if not sys.stdin.isatty():
             raise BadInput(deck.id, question.replace("?", ":", 1) + "; to delete it, run again with --yes")
