@@ -47,3 +47,13 @@ def test_a_broken_table_is_still_malformed_json(capsys, tmp_path):
     table.write_text('{"players": [\n')
     rc, _out, err = _run(capsys, "score", "exhibition", str(table))
     assert rc == 2 and "malformed JSON" in err and "line 2" in err
+
+
+def test_score_help_points_to_the_table_formats_in_the_repository(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["score", "--help"])
+    out = capsys.readouterr().out
+    assert "docs/score-tables.md" in out and "shared/spec" not in out
+    text = (ROOT / "docs" / "score-tables.md").read_text(encoding="utf-8")
+    for key in ("showcases", "six_continents_round", "variations", "lost_knowledge", "techs", "--json"):
+        assert key in text

@@ -15,7 +15,10 @@ from companion.games import registry
 
 def add_arguments(parser) -> None:
     parser.add_argument("game", metavar="GAME", help=f"the game: {', '.join(registry.scorable())}")
-    parser.add_argument("table", metavar="TABLE.json", help="the table as it lies (format: shared/spec/cli.md)")
+    parser.add_argument("table", metavar="TABLE.json",
+                        help="the table as it lies: every player's cards, one JSON document (its format: "
+                             "docs/score-tables.md)")
+    parser.epilog = "The table's format, for each game, with examples: docs/score-tables.md."
     parser.add_argument("--json", action="store_true", help="print the score as one JSON document")
     parser.add_argument("--lang", choices=("en", "es"), default="en", help="language of the text sheet")
 
