@@ -72,10 +72,8 @@ def run(args) -> int:
         config.kiosk.language = args.lang
     shots = Path(args.screenshots) if args.screenshots else None
     if shots is not None:
-        try:
-            shots.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise BadInput(str(shots), f"cannot create the screenshot folder: {e.strerror}") from None
+        from companion.errors import output_folder
+        shots = output_folder(shots)
     if args.autoplay is not None and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")   # autoplay needs no display
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -109,9 +107,11 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
     pygame.font.init()
     if not autoplay and not os.environ.get("SDL_VIDEODRIVER") and pygame.display.get_driver() in ("dummy", "offscreen"):
         # SDL found no screen and draws off screen: the kiosk would run where nobody sees it, for ever
+        from companion.paths import command
+        me = command()
         raise BadInput("display", f"no screen to show the kiosk on (SDL fell back to its "
-                                  f"'{pygame.display.get_driver()}' driver). Without a screen, try: companion kiosk "
-                                  "--autoplay 40 --screenshots shots/ ; companion doctor says what is missing")
+                                  f"'{pygame.display.get_driver()}' driver). Without a screen, try: {me} kiosk "
+                                  f"--autoplay 40 --screenshots shots/ ; {me} doctor says what is missing")
     full = config.kiosk.fullscreen and not windowed
     if full:
         surface = pygame.display.set_mode(size or (0, 0), pygame.FULLSCREEN)
@@ -194,6 +194,8 @@ def main_loop(kiosk, turns: int | None = None) -> int:
     demo = kiosk.demo
     frames_at_turn, last_turns = 0, 0
     code = 0
+    from companion.progress import bar
+    shown = bar(turns, "autoplay", unit="turn") if turns is not None else None
     try:
         while kiosk.running:
             for event in pygame.event.get():
@@ -215,6 +217,8 @@ def main_loop(kiosk, turns: int | None = None) -> int:
                 clock.tick(30)
                 continue
             if demo.turns != last_turns:
+                if shown is not None:
+                    shown.update(min(demo.turns, turns) - min(last_turns, turns))
                 last_turns, frames_at_turn = demo.turns, 0
             frames_at_turn += 1
             top = kiosk.stack.top
@@ -226,6 +230,8 @@ def main_loop(kiosk, turns: int | None = None) -> int:
                 code = 1
                 break
     finally:
+        if shown is not None:
+            shown.close()
         restore_sigterm()
         service.stopping()
         close = getattr(kiosk.table, "close", None)

@@ -51,7 +51,8 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="companion",
         description="Table Companion: reads the cards on the table, referees the game and scores it.",
-        epilog="Exit codes: 0 success, 2 bad input, 1 a bug. 'companion <command> --help' for each command.",
+        epilog="Exit codes: 0 success, 2 bad input, 1 a bug (doctor: 3, a check failed). 'companion <command> --help' "
+               "for each command.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="<command>")

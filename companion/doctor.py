@@ -2,8 +2,9 @@
 the QR decoders, the display, the GPIO buttons and lights, the data directory, the free disk space and
 the game database, and for every problem says what to do about it.
 
-Exit 0 when nothing failed (warnings allowed), 1 when a check failed. On the Pi run it as the service
-user with the service stopped, so it sees what the kiosk will see:
+Exit 0 when nothing failed (warnings allowed), 3 when a check failed (the machine is not ready: 1 stays
+a bug's, 2 bad input's, as for every command). On the Pi run it as the service user with the service
+stopped, so it sees what the kiosk will see:
 
     sudo systemctl stop companion-kiosk
     sudo -u companion companion doctor
@@ -26,6 +27,9 @@ from pathlib import Path
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 SERVICE = "companion-kiosk.service"
+NOT_READY = 3                # the exit status when a check failed
+HARDWARE = ("camera", "display", "buttons")
+WITHOUT_HARDWARE = "--camera virtual --pins mock --display dummy"
 MIN_FREE_MB = 100            # below this the kiosk may not be able to store the next action
 LOW_FREE_MB = 500
 CAMERA_TIMEOUT_S = 20
@@ -43,8 +47,8 @@ class Check:
 
 
 def add_arguments(parser) -> None:
-    parser.epilog = ("Exit status: 0 when every check passed (warnings allowed), 1 when one failed. "
-                     "Without hardware: --camera virtual --pins mock --display dummy.")
+    parser.epilog = (f"Exit status: 0 when every check passed (warnings allowed), {NOT_READY} when one failed "
+                     f"(1: a bug, 2: bad input). Without the kiosk's hardware (a laptop): {WITHOUT_HARDWARE}.")
     parser.add_argument("--camera", metavar="SOURCE",
                         help="camera to check: picamera2, usb:N, virtual, files:FOLDER, auto "
                              "(default: camera.source of the settings file)")
@@ -63,7 +67,7 @@ def run(args) -> int:
         print(json.dumps({"ok": ok, "checks": [asdict(c) for c in checks]}, ensure_ascii=False, indent=2))
     else:
         print(report(checks))
-    return 0 if ok else 1
+    return 0 if ok else NOT_READY
 
 
 def run_checks(*, camera: str | None = None, pins: str = "auto", display: str | None = None) -> list[Check]:
@@ -90,7 +94,7 @@ def run_checks(*, camera: str | None = None, pins: str = "auto", display: str | 
 
 
 def report(checks: list[Check]) -> str:
-    from companion.paths import config_file
+    from companion.paths import command, config_file
     lines = [f"Table Companion doctor (settings: {config_file()})", ""]
     width = max(len(c.name) for c in checks)
     for c in checks:
@@ -103,7 +107,11 @@ def report(checks: list[Check]) -> str:
     warned = sum(c.status == WARN for c in checks)
     lines.append("")
     if failed:
-        lines.append(f"{failed} failed, {warned} warning(s): do what each 'fix:' says and run companion doctor again.")
+        me = command()
+        lines.append(f"{failed} failed, {warned} warning(s): do what each 'fix:' says and run {me} doctor again.")
+        if any(c.status == FAIL and c.name in HARDWARE for c in checks):
+            lines.append(f"Without the kiosk's camera, screen and buttons (a laptop), check the rest with: "
+                         f"{me} doctor {WITHOUT_HARDWARE}")
     else:
         lines.append(f"Ready: every check passed ({warned} warning(s)).")
     return "\n".join(lines)
@@ -167,7 +175,9 @@ def check_camera(source: str, settings=None) -> Check:
             result.append(_read_one_frame(source, settings))
         except Exception as e:  # any failure of any camera library is a failed check, said in words
             message = str(e) or type(e).__name__
-            result.append(Check("camera", FAIL, f"{source}: {message}",
+            from companion.vision.sources import PICAMERA2_ADVICE
+            said = message.replace(f": {PICAMERA2_ADVICE}", "")     # the fix below says it, once
+            result.append(Check("camera", FAIL, f"{source}: {said}",
                                 camera_fix(source, f"{type(e).__name__} {message}")))
 
     worker = threading.Thread(target=attempt, daemon=True, name="doctor-camera")

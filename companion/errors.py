@@ -118,3 +118,31 @@ def _too_deep(value) -> bool:
         if not level:
             return False
     return any(isinstance(v, (list, dict)) for v in level)
+
+
+def output_file(path: str | Path) -> Path:
+    """Where a command writes a file (``--out``, ``deck export``): its folder must exist. One rule for
+    every command: a missing folder is bad input, never made on the way (a mistyped path would leave
+    a tree of folders behind)."""
+    out = Path(path)
+    folder = out.parent
+    if not folder.is_dir():
+        raise BadInput(str(path), f"the folder {folder} does not exist: create it first, or write the file "
+                                  f"into a folder that exists")
+    return out
+
+
+def output_folder(path: str | Path) -> Path:
+    """A folder a command writes files into (``--screenshots``, ``--keep``): made if missing, in a
+    folder that exists (the rule of :func:`output_file`)."""
+    folder = Path(path)
+    if folder.is_dir():
+        return folder
+    if not folder.parent.is_dir():
+        raise BadInput(str(path), f"the folder {folder.parent} does not exist: create it first, or name a folder "
+                                  f"inside one that exists")
+    try:
+        folder.mkdir()
+    except OSError as e:
+        raise BadInput(str(path), f"cannot create the folder: {e.strerror}") from None
+    return folder

@@ -43,4 +43,14 @@ def test_the_autoplay_demo_plays_all_five_games_to_their_score_sheets():
     ancient = sheets["ancient-knowledge"]
     assert sum(line["type"] == "create" for line in ancient[2]) >= 10
     assert ancient[0]["scores"] and ("victory points!" in ancient[1] or "Shared" in ancient[1])
+    # the players play like people who know the games: the games end as real ones do
+    for key in ("timeline", "cronologia-competitive"):
+        assert sheets[key][0]["status"] == "finished" and sheets[key][0]["winner"], key
+    assert summary["score"] > 0, "the cooperative team scored no grid (the demo used to lose with an empty pile)"
+    for key, unit in (("exhibition", "fame points"), ("ancient-knowledge", "victory points")):
+        winner = sheets[key][0]["scores"][0]
+        assert winner["place"] == 1 and winner["total"] > 0, (key, winner["total"], sheets[key][1])
+        assert f"with {winner['total']} {unit}!" in sheets[key][1] or "Shared" in sheets[key][1]
+    assert sum(line["type"] == "learn" for line in ancient[2]) >= 1
+    assert sum(line["type"] == "archive" for line in ancient[2]) >= 1
 

@@ -56,10 +56,11 @@ def test_this_machine_without_camera_or_gpio_says_what_to_fix(tmp_path):
     (tmp_path / "config.toml").write_text('[camera]\nsource = "picamera2"\n')
     out = subprocess.run([sys.executable, "-m", "companion", "doctor", "--json"], capture_output=True, text=True,
                          env=env, timeout=120, cwd=tmp_path)
-    assert out.returncode == 1, out.stderr
+    assert out.returncode == 3, out.stderr      # not ready (1 is a bug's, as for every command)
     checks = {c["name"]: c for c in json.loads(out.stdout)["checks"]}
     assert checks["camera"]["status"] == "fail"
     assert checks["camera"]["detail"].startswith("picamera2: ")
+    assert "pi/install.sh" not in checks["camera"]["detail"]       # the fix says it, once
     assert "picamera2" in checks["camera"]["fix"]
     assert checks["buttons"]["status"] == "fail"
     assert "BadPinFactory" in checks["buttons"]["detail"]
@@ -75,12 +76,13 @@ def test_text_report_prints_each_fix(tmp_path):
     env.update(COMPANION_DATA=str(tmp_path / "data"), COMPANION_CONFIG=str(tmp_path / "config.toml"))
     out = subprocess.run([sys.executable, "-m", "companion", "doctor", "--camera", "usb:7"],
                          capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path)
-    assert out.returncode == 1
+    assert out.returncode == 3
     lines = out.stdout.splitlines()
     camera = next(i for i, line in enumerate(lines) if line.startswith("  FAIL  camera"))
     assert "usb:7" in lines[camera]
     assert lines[camera + 1].strip().startswith("fix: plug the webcam in")
-    assert "do what each 'fix:' says" in lines[-1]
+    assert "do what each 'fix:' says" in lines[-2]
+    assert lines[-1].endswith("doctor --camera virtual --pins mock --display dummy")
 
 
 def test_broken_settings_fail_and_the_rest_still_runs(data, tmp_path):

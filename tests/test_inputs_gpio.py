@@ -148,3 +148,25 @@ def test_no_gpio_means_keyboard_only(monkeypatch):
     buttons, signals = open_buttons(ButtonPins(), OutputPins(), CommandStream())
     assert buttons is None
     signals.verdict(True)       # does nothing, does not fail
+
+
+def test_no_pins_is_one_line_not_gpiozeros_warnings(tmp_path):
+    """On a laptop gpiozero warns once per pin library it tries, with Python source lines: the kiosk
+    says it in one line instead."""
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    code = ("import logging; logging.getLogger().addHandler(logging.NullHandler()); "    # the kiosk logs to a file
+            "from companion.config import Config; from companion.inputs.commands import CommandStream; "
+            "from companion.inputs.gpio import open_buttons; c = Config(); "
+            "print(open_buttons(c.buttons, c.outputs, CommandStream())[0])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120,
+                         cwd=tmp_path)
+    if out.stdout.strip() != "None":
+        import pytest
+        pytest.skip("this machine has GPIO pins")
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    assert lines[0].startswith("companion kiosk: no GPIO pins here") and "keyboard" in lines[0]
+    assert "PinFactoryFallback" not in out.stderr and "warnings.warn" not in out.stderr

@@ -105,8 +105,8 @@ def test_the_readmes_sample_photo_reads_as_the_readme_shows(capsys):
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    shown = re.search(r"\$ companion scan (docs/examples/cards-photo\.jpg)\n(.*?)```", (root / "README.md").read_text(),
-                      re.S)
+    shown = re.search(r"\$ \.venv/bin/companion scan (docs/examples/cards-photo\.jpg)\n(.*?)```",
+                      (root / "README.md").read_text(), re.S)
     photo = root / shown.group(1)
     assert photo.stat().st_size < 500_000
     rc, out, _ = _scan(capsys, photo)

@@ -431,7 +431,9 @@ def run(args) -> int:
     started = time.perf_counter()
     out: dict[str, Any] = {"frame": f"{WIDTH}x{HEIGHT}", "seed": args.seed, "sequence_frames": SEQUENCE,
            "decoders": {k: status[k] for k in ("zxing-cpp", "pyzbar", "default")}, "levels": []}
-    with ctx.Pool(workers) as pool:
+    from companion.progress import bar
+    shown = bar(3 * len(levels) + len(close_ups) + (1 if printed else 0), "bench vision", unit="set")
+    with ctx.Pool(workers) as pool, shown:
         for ppm in levels:
             level: dict[str, Any] = {"px_per_module": ppm}
             for name, frames, count in (("single", 1, stickers), ("sequences", SEQUENCE, seq_stickers),
@@ -446,6 +448,7 @@ def run(args) -> int:
                     for spec, scenes in pool.map(_render, jobs[i:i + batch]):
                         _measure(tally, spec, scenes, pyzbar_ok, budget)
                 level[name] = tally.as_dict()
+                shown.update(1)
             out["levels"].append(level)
         out["close_ups"] = []
         for ppm in close_ups:
@@ -453,6 +456,7 @@ def run(args) -> int:
             for spec, scenes in pool.map(_render, [(spec, 1) for spec in _closeup_specs(ppm, per_close_up, args.seed)]):
                 _measure(tally, spec, scenes, False, [0])
             out["close_ups"].append({"px_per_module": ppm, **tally.as_dict()})
+            shown.update(1)
         out["photos"] = [_measure_photos("printed pages, rephotographed (companion/sim/rephotograph.py)",
                                          pool.map(_rephotograph, printed))] if printed else []
     if real:

@@ -21,12 +21,13 @@ from pathlib import Path
 from companion.cafe import publisher as publisher_module
 from companion.cafe.broker import Broker, parse_broker
 from companion.cafe.publisher import Publisher
-from companion.errors import BadInput
+from companion.errors import BadInput, output_folder
 from companion.games import random_play
 from companion.games.base import refusal
 from companion.games.registry import engine_for
 from companion.store.log import GameLog
 from companion.store.replay import fold
+from companion.words import counted
 
 UNDO_CHANCE = 0.05
 
@@ -220,10 +221,7 @@ def run(args) -> int:
     brokers = read_logins(args.logins, names, broker) if args.logins else {t: broker for t in names}
     probe(brokers[names[0]])
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="companion-cafe-sim-"))
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise BadInput(str(folder), f"cannot create the folder: {e.strerror}") from None
+    folder = output_folder(folder)
     tables = [VirtualTable(n, folder, brokers[n], args.games, args.seed, args.per_minute,
                            until_confirmed=args.until_confirmed) for n in names]
     try:
@@ -232,11 +230,16 @@ def run(args) -> int:
         players = [threading.Thread(target=t.play, name=f"players-{t.name}", daemon=True) for t in tables]
         for p in players:
             p.start()
-        for p in players:
-            p.join()
+        from companion.progress import bar
+        with bar(len(tables) * args.games, "simulate", unit="game") as shown:
+            for p in players:
+                while p.is_alive():
+                    p.join(0.5)
+                    shown.update(sum(t.games_done for t in tables) - shown.n)
         whom = "the dashboard to confirm" if args.until_confirmed else f"{broker} to acknowledge"
         wait_acknowledged(tables, confirmed=args.until_confirmed,
-                          say=lambda n: print(f"simulate: {n} tables still wait for {whom} their actions",
+                          say=lambda n: print(f"simulate: {counted(n, 'table')} still "
+                                              f"{'waits' if n == 1 else 'wait'} for {whom} their actions",
                                               file=sys.stderr, flush=True))
     finally:
         for t in tables:

@@ -103,7 +103,20 @@ def run(args) -> int:
 
 
 def deck_ref(text: str) -> str:
-    """Deck ids are typed in any case; paths are left alone."""
+    """Deck ids are typed in any case; paths are left alone; a file of another kind (a spreadsheet's
+    CSV, a game log) is said to be that, with the command that takes it."""
+    from pathlib import Path
+
+    from companion.paths import command
+    suffix = Path(text).suffix.lower()
+    if suffix in (".csv", ".tsv", ".txt"):
+        raise BadInput(text, f"that is a {suffix[1:].upper()} file, not a deck: to make a deck of its cards, "
+                             f"{command()} deck import ID {text} --game GAME")
+    if suffix in (".xlsx", ".xls", ".ods"):
+        raise BadInput(text, f"that is a spreadsheet, not a deck: save it as CSV (UTF-8), then {command()} deck "
+                             f"import ID FILE.csv")
+    if suffix == ".jsonl":
+        raise BadInput(text, f"that is a game log, not a deck: {command()} replay {text}")
     return text if text.endswith(".json") or "/" in text else text.upper()
 
 
@@ -349,13 +362,15 @@ def _export(args) -> int:
     if args.file == "-":
         sys.stdout.write(text)
         return 0
+    from companion.errors import output_file
+    output_file(args.file)
     try:
         with open(args.file, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
     except OSError as e:
         raise BadInput(args.file, f"cannot write: {e.strerror}") from None
     first = f"companion deck copy {deck.id}, then " if deck.bundled else ""
-    print(f"Wrote {len(deck)} cards of {deck.id} to {args.file}. To use your edits: "
+    print(f"Wrote {counted(len(deck), 'card')} of {deck.id} to {args.file}. To use your edits: "
           f"{first}companion deck import {deck.id} {args.file}")
     return 0
 
@@ -373,15 +388,15 @@ def _copy(args) -> int:
     path = _save(spec, new_id)
     note = (f" It replaces the bundled {new_id} for you; 'companion deck delete {new_id}' brings the bundled one back."
             if existing is not None and existing.bundled else "")
-    print(f"Copied {source.id} ({len(source)} cards) to your deck {new_id} in {path}.{note}")
+    print(f"Copied {source.id} ({counted(len(source), 'card')}) to your deck {new_id} in {path}.{note}")
     return 0
 
 
 def _delete(args) -> int:
     deck = _own(args.deck)
     path = present(deck.path, f"the file of deck {deck.id}")     # a user's deck was read from one
-    question = (f"Delete your deck {deck.id} ({len(deck)} cards)? Its printed stickers will read as unknown cards "
-                f"(a backup is kept)")
+    question = (f"Delete your deck {deck.id} ({counted(len(deck), 'card')})? Its printed stickers will read as "
+                f"unknown cards (a backup is kept)")
     if not args.yes:
         if not sys.stdin.isatty():
             raise BadInput(deck.id, question.replace("?", ":", 1) + "; to delete it, run again with --yes")

@@ -15,14 +15,40 @@ from companion.games import registry
 
 def add_arguments(parser) -> None:
     parser.add_argument("game", metavar="GAME", help=f"the game: {', '.join(registry.scorable())}")
-    parser.add_argument("table", metavar="TABLE.json", help="the table as it lies (format: shared/spec/cli.md)")
+    parser.add_argument("table", metavar="TABLE.json",
+                        help="the table as it lies: every player's cards, one JSON document (its format: "
+                             "docs/score-tables.md)")
+    parser.epilog = "The table's format, for each game, with examples: docs/score-tables.md."
     parser.add_argument("--json", action="store_true", help="print the score as one JSON document")
     parser.add_argument("--lang", choices=("en", "es"), default="en", help="language of the text sheet")
 
 
 def read_table(path: str):
-    """The JSON document of a table file; BadInput names the file (and the line of a JSON error)."""
-    return read_json(path, "file")
+    """The JSON document of a table file; BadInput names the file (and the line of a JSON error). A
+    game log (JSON Lines: one action a line) is said to be that, with the command that reads it."""
+    from companion.errors import read_text
+    try:
+        return read_json(path, "file")
+    except BadInput:
+        if _is_game_log(read_text(path, "file")):
+            from companion.paths import command
+            raise BadInput(path, f"that is a game log (one JSON action a line), not a table: "
+                                 f"{command()} replay {path} plays it to its end") from None
+        raise
+
+
+def _is_game_log(text: str) -> bool:
+    """Two or more lines, each a JSON object, the first a setup line."""
+    import json
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return False
+    try:
+        first = json.loads(lines[0])
+        second = json.loads(lines[1])
+    except ValueError:
+        return False
+    return isinstance(first, dict) and first.get("type") == "setup" and isinstance(second, dict)
 
 
 def run(args) -> int:

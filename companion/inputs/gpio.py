@@ -10,6 +10,7 @@ acts on the release (a short press is BACK) or after ``hold_menu_seconds`` (MENU
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 
@@ -168,16 +169,28 @@ class NoSignals:
 
 
 def open_buttons(pins: ButtonPins, outputs: OutputPins, stream: CommandStream):
-    """The buttons and signals if this machine has GPIO pins, else (None, NoSignals()) and a log line."""
-    try:
-        buttons = GpioButtons(pins, stream)
-    except Exception as e:  # gpiozero raises several kinds when no pin library is usable
-        log.warning("no GPIO buttons (%s: %s); the keyboard and touch screen stand in", type(e).__name__, e)
-        return None, NoSignals()
-    signals: Signals | NoSignals
-    try:
-        signals = Signals(outputs)
-    except Exception as e:
-        log.warning("no verdict LEDs or buzzer (%s: %s)", type(e).__name__, e)
-        signals = NoSignals()
+    """The buttons and signals if this machine has GPIO pins, else (None, NoSignals()) and one line
+    on stderr (gpiozero's own warnings, one per pin library it tried, with Python source lines, are
+    kept for the log)."""
+    import warnings
+    with warnings.catch_warnings(record=True) as tried:
+        warnings.simplefilter("always")
+        try:
+            buttons = GpioButtons(pins, stream)
+        except Exception as e:  # gpiozero raises several kinds when no pin library is usable
+            for w in tried:
+                log.info("gpiozero: %s", w.message)
+            log.warning("no GPIO buttons (%s: %s); the keyboard and touch screen stand in", type(e).__name__, e)
+            from companion.paths import command
+            print(f"companion kiosk: no GPIO pins here ({type(e).__name__}: {e}): the keyboard and touch screen "
+                  f"stand in for the buttons; {command()} doctor says what is missing", file=sys.stderr)
+            return None, NoSignals()
+        signals: Signals | NoSignals
+        try:
+            signals = Signals(outputs)
+        except Exception as e:
+            log.warning("no verdict LEDs or buzzer (%s: %s)", type(e).__name__, e)
+            signals = NoSignals()
+    for w in tried:
+        log.info("gpiozero: %s", w.message)
     return buttons, signals

@@ -35,15 +35,14 @@ ICON_NAMES = {"replace_opp": N_("Replace an opponent's card"), "swap": N_("Swap 
 
 
 def open_pdf(out, width: float, height: float, title: str):
-    """A reportlab canvas writing to ``out`` (its folder made if needed); a place that cannot be
-    written is one clear error naming it."""
-    from pathlib import Path
-
+    """A reportlab canvas writing to ``out`` (in a folder that exists: errors.output_file); a place
+    that cannot be written is one clear error naming it."""
     from reportlab.pdfgen import canvas as pdfcanvas
 
-    out = Path(out)
+    from companion.errors import output_file
+
+    out = output_file(out)
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
         c = pdfcanvas.Canvas(str(out), pagesize=(width, height), pageCompression=1)
     except OSError as e:
         raise BadInput(str(out), f"cannot write: {e.strerror}") from None

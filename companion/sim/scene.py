@@ -143,6 +143,7 @@ class _Plan:
     board_mm: float = 1.0          # board mm per table unit
     bayer: bool = True
     art: str = "soft"
+    card_detail: float = 2.0       # card faces drawn at this many pixels per picture pixel (stickers: always fine)
 
 
 def _art(art: str) -> str:
@@ -161,7 +162,8 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
                  table: str | None = None, blur=(0.6, 1.0), noise=(2.0, 4.0), tilt: float = 3.0,
                  perspective: float = 6.0, jitter: float = 2.0, light: float = 0.25, glare: float = 0.35,
                  jpeg=(80, 93), foreign_codes=0, hands: int = 0, occlude: dict | None = None,
-                 damage: dict | None = None, bayer: bool = True, art: str = "soft") -> Scene:
+                 damage: dict | None = None, bayer: bool = True, art: str = "soft", card=None,
+                 wrap: bool = False, card_detail: float = 2.0) -> Scene:
     """One photo-like frame of ``layout`` (RowLayout, GridLayout, BoardLayout or FreeLayout).
 
     - ``table``: "wood" or "cloth" (default: drawn from the seed); ``blur``: lens blur sigma in
@@ -176,22 +178,31 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
       menu, a box); ``hands``: hands over the table; ``occlude``: payload -> fraction of its code
       hidden under an object; ``damage``: payload -> number of modules scratched (flipped);
     - ``art``: the cards' pictures: "soft" (blurred coloured shapes) or "busy" (sharp small print and
-      pictures that look like codes: block patterns, checks, dots, squares like finder patterns).
+      pictures that look like codes: block patterns, checks, dots, squares like finder patterns);
+    - ``card``: (width, height, gap across, gap down) of a card and the room people leave between
+      cards, in modules (default: CARD_W x CARD_H, a card about twice its sticker);
+    - ``wrap``: a row longer than the frame is wide goes on in a second line below (and a third...),
+      left to right, as people lay a long Timeline row on a real table; without it a long row is
+      squeezed into one line, cards overlapping;
+    - ``card_detail``: pixels of a card's face (its picture, title, year; not its sticker) per picture
+      pixel: 2 draws them finely, 1 twice as fast (big cards in a 12 MP picture).
     """
     plan = _make_plan(layout, width, height, px_per_module, seed, table, blur, noise, tilt, perspective, jitter,
-                      light, glare, jpeg, foreign_codes, hands, occlude or {}, damage or {})
+                      light, glare, jpeg, foreign_codes, hands, occlude or {}, damage or {}, card, wrap)
     plan.bayer = bayer
     plan.art = _art(art)
+    plan.card_detail = card_detail
     return _draw(plan, np.random.default_rng([seed, 1]))
 
 
 def fits(layout, *, width: int = 1920, height: int = 1080, px_per_module: float = 3.3, seed: int = 0,
-         tilt: float = 3.0, perspective: float = 6.0, jitter: float = 2.0, table: str | None = None) -> bool:
+         tilt: float = 3.0, perspective: float = 6.0, jitter: float = 2.0, table: str | None = None, card=None,
+         wrap: bool = False) -> bool:
     """Whether ``layout`` fits the frame at this scale (without drawing anything), drawn as
     ``render_table`` draws it with the same arguments (the table is drawn from the seed too)."""
     try:
         _make_plan(layout, width, height, px_per_module, seed, table, 0, 0, tilt, perspective, jitter, 0, 0, None, 0,
-                   0, {}, {})
+                   0, {}, {}, card, wrap)
     except ValueError:
         return False
     return True
@@ -224,7 +235,7 @@ def render_sequence(layout, frames: int = 5, *, shake: float = 0.6, seed: int = 
 
 
 def _make_plan(layout, width, height, ppm, seed, table, blur, noise, tilt, perspective, jitter, light, glare,
-               jpeg, foreign_codes, hands, occlude, damage) -> _Plan:
+               jpeg, foreign_codes, hands, occlude, damage, card=None, wrap=False) -> _Plan:
     if ppm <= 0:
         raise ValueError("px_per_module must be above 0")
     rng = np.random.default_rng([seed, 0])
@@ -235,7 +246,7 @@ def _make_plan(layout, width, height, ppm, seed, table, blur, noise, tilt, persp
     avail_w, avail_h = width / ppm * 0.9, height / ppm * 0.88
     board, board_mm = None, 1.0
     if isinstance(layout, RowLayout):
-        items = _row_items(layout.codes, avail_w, avail_h, jitter, rng)
+        items = _row_items(layout.codes, avail_w, avail_h, jitter, rng, card, wrap)
     elif isinstance(layout, GridLayout):
         items = _grid_items(layout.rows, avail_w, avail_h, jitter, rng)
     elif isinstance(layout, FreeLayout):
@@ -319,13 +330,49 @@ def _overlap_jitter(pitch: float, size: float, jitter: float) -> float:
     return min(jitter, math.degrees(math.asin(min(1.0, max(slack, 0.0) / 80))))
 
 
-def _row_items(codes, avail_w, avail_h, jitter, rng) -> list[_Item]:
+def row_lines(n: int, avail_w: float, avail_h: float, card=None) -> list[int] | None:
+    """How many of ``n`` cards lie in each line of a row that wraps: as many as fit side by side in
+    ``avail_w``, then the next line below; None when the lines need more than ``avail_h`` (all in
+    table units; ``card`` as ``render_table`` takes it)."""
+    cw, ch, gx, gy = card or (CARD_W, CARD_H, 6.0, 6.0)
+    per_line = max(1, int((avail_w - cw) // (cw + gx)) + 1) if avail_w >= cw else 0
+    if per_line == 0 or ch > avail_h:
+        return None
+    lines = [per_line] * (n // per_line) + ([n % per_line] if n % per_line else [])
+    if (len(lines) - 1) * (ch + gy) + ch > avail_h:
+        return None
+    return lines or [0]
+
+
+def _wrapped_row_items(codes, avail_w, avail_h, jitter, rng, card) -> list[_Item]:
+    cw, ch, gx, gy = card or (CARD_W, CARD_H, 6.0, 6.0)
+    lines = row_lines(len(codes), avail_w, avail_h, card)
+    if lines is None:
+        raise ValueError(f"{len(codes)} cards do not fit in lines of a {avail_w:.0f} x {avail_h:.0f} module view")
+    pitch, line_pitch = cw + gx, ch + gy
+    # one line: centred; more: every line starts at the left, as a row read like text
+    first = (lines[0] - 1) / 2
+    items, i = [], 0
+    for k, count in enumerate(lines):
+        for j in range(count):
+            items.append(_Item("card", codes[i], (j - first) * pitch + rng.normal(0, 0.4),
+                               (k - (len(lines) - 1) / 2) * line_pitch + rng.normal(0, 0.8),
+                               float(np.clip(rng.normal(0, jitter / 2), -jitter, jitter)), cw, ch, k, j,
+                               style=_style(codes[i])))
+            i += 1
+    return items
+
+
+def _row_items(codes, avail_w, avail_h, jitter, rng, card=None, wrap=False) -> list[_Item]:
+    if wrap:
+        return _wrapped_row_items(codes, avail_w, avail_h, jitter, rng, card)
     n = len(codes)
-    pitch, w = _pitch(n, avail_w, CARD_W + 6, CARD_W, "in a row")
-    h = min(CARD_H, avail_h)
+    cw, ch, gx, _gy = card or (CARD_W, CARD_H, 6.0, 6.0)
+    pitch, w = _pitch(n, avail_w, cw + gx, cw, "in a row")
+    h = min(ch, avail_h)
     if h < STICKER + 2 * EDGE:
         raise ValueError("the frame is too low for one row of stickers at this scale")
-    jit = _overlap_jitter(pitch, CARD_W, jitter)
+    jit = _overlap_jitter(pitch, cw, jitter)
     pos = 0.4 * min(1.0, (pitch - MIN_PITCH) / 4)
     items = []
     for i, code in enumerate(codes):
@@ -750,7 +797,7 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
     H = K @ H_out
     size = (int(round(plan.width * k)), int(round(plan.height * k)))
     img = _cached_background(plan.table, tuple(float(v) for v in plan.table_colour), plan.seed, size).copy()
-    R_card = max(4, int(math.ceil(plan.ppm * k * 2)))
+    R_card = max(4, int(math.ceil(plan.ppm * k * plan.card_detail)))
     R_stk = max(6, int(math.ceil(plan.ppm * k * SUPER * 1.2)))
     truth: list[TruthCode] = []
     foreign: list[ForeignTruth] = []
@@ -762,7 +809,7 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
             board_to_image = H_out @ _item_to_table(it) @ np.diag([1 / plan.board_mm, 1 / plan.board_mm, 1.0])
         elif it.kind == "card":
             tex, alpha = _card_texture(it.text, round(it.w, 3), round(it.h, 3), R_card, it.style, plan.art)
-            _paste(img, tex, alpha, H @ _item_to_table(it), R_card, 2, shadow=1.0)
+            _paste(img, tex, alpha, H @ _item_to_table(it), R_card, 2 if plan.card_detail >= 2 else 1, shadow=1.0)
             stk = _sticker_texture(it.text, R_stk, it.damage, plan.seed)
             M = H @ _item_to_table(it) @ np.array([[1, 0, EDGE], [0, 1, EDGE], [0, 0, 1.0]])
             _paste(img, stk, None, M, R_stk, SUPER)

@@ -15,6 +15,12 @@ frame; it never refuses a layout. At 1280x720 that is 3.6 for rows of up to 8 ca
 (tests/test_vision_virtual_table.py); at 1920x1080 a 20-card row gets 2.7. From about 24 cards in a
 1280-pixel row the stickers get too small to read: a real table would need a wider picture or
 bigger stickers (hardware/camera.md).
+
+``VirtualTable.default_plan()`` is instead the real table under the default camera plan
+(vision/camera_plan.py): the kiosk's 4608x2592 picture of the 88.9 x 50 cm seen from 36 cm, the
+printer's default 12.5 mm stickers on 63 x 88 mm cards, all at their true sizes; a row too long for
+a line goes on in the next, as people lay it (tests/test_vision_long_row.py plays a 5-player
+Timeline game to the end on it).
 """
 
 from __future__ import annotations
@@ -52,8 +58,12 @@ LOOK: Look = {"blur": (0.4, 0.6), "noise": 0, "jpeg": None, "glare": 0, "bayer":
 
 
 class VirtualTable:
-    def __init__(self, width: int = 1280, height: int = 720, seed: int = 0):
+    def __init__(self, width: int = 1280, height: int = 720, seed: int = 0, *, px_per_module: float | None = None,
+                 card: tuple[float, float, float, float] | None = None, wrap: bool = False):
         self.width, self.height, self.seed = int(width), int(height), seed
+        self.fixed_ppm = px_per_module          # a camera plan's scale (None: the largest that fits)
+        self.card = card                        # card size and spacing, modules (scene.render_table)
+        self.wrap = wrap
         self.layout = RowLayout([])
         self._key: str | None = None
         self._picture: np.ndarray | None = None
@@ -63,12 +73,25 @@ class VirtualTable:
         self._frames_of: np.ndarray | None = None   # the picture the frames below were made of
         self._noisy: list[np.ndarray] = []
 
+    @classmethod
+    def default_plan(cls, seed: int = 0) -> VirtualTable:
+        """The table as the default camera plan sees it, every size true (see the module's doc)."""
+        from companion.vision import camera_plan
+        capture = camera_plan.plan()["captures"][0]
+        w, h = capture["size"]
+        module_mm = camera_plan.default_sticker_mm() / camera_plan.STICKER_MODULES
+        (cw, ch), (gx, gy) = camera_plan.CARD_MM, camera_plan.CARD_GAP_MM
+        return cls(w, h, seed, px_per_module=capture["px_per_mm"] * module_mm,
+                   card=(cw / module_mm, ch / module_mm, gx / module_mm, gy / module_mm), wrap=True)
+
     def set_layout(self, layout) -> None:
         self.layout = layout
 
     def px_per_module(self, layout=None) -> float:
         """The scale the layout (its cards, foreign texts aside) is drawn at."""
         layout = split_foreign(self.layout)[0] if layout is None else layout
+        if self.fixed_ppm is not None:
+            return self.fixed_ppm
         ppm = BEST_PX_PER_MODULE
         while ppm > LEAST_PX_PER_MODULE and not fits(layout, width=self.width, height=self.height, px_per_module=ppm,
                                                      seed=self.seed, table="wood", tilt=LOOK["tilt"],
@@ -83,12 +106,15 @@ class VirtualTable:
             layout, foreign = split_foreign(self.layout)
             # the same seed is the same table and light: another layout is another photo of it
             scene = render_table(layout, width=self.width, height=self.height, px_per_module=self.px_per_module(layout),
-                                 seed=self.seed, table="wood", foreign_codes=foreign, **LOOK)
+                                 seed=self.seed, table="wood", foreign_codes=foreign, card=self.card, wrap=self.wrap,
+                                 card_detail=2.0 if self.fixed_ppm is None else 1.0, **LOOK)
             self._key, self._picture = key, scene.image
             # The scene's texture caches speed up benchmarks that render many scenes of the same cards;
             # a kiosk demo running all day renders one layout per turn, so they would only hold memory
-            # (about 1 MB per card, bench kiosk's memory figure).
-            release_scene_caches()
+            # (about 1 MB per card, bench kiosk's memory figure). A camera plan's table (one game, big
+            # cards in a 12 MP picture) keeps them: each turn redraws the same cards.
+            if self.fixed_ppm is None:
+                release_scene_caches()
         return self._picture
 
     def read(self) -> np.ndarray:

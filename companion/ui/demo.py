@@ -294,34 +294,57 @@ class DemoPlayers:
         hand = self.hands.get(player) or []
         if not hand:
             return
+        if view.table_kind == "grid":
+            self.place_in_grid(hand)
+            return
         code = self.rng.choice(hand)
         want_right = self.rng.random() >= self.wrong_rate
         y = self.year(code)
-        if view.table_kind == "grid":
-            slots = [(k, c) for k in range(4) for c in range(5) if self.grid[2 * k + 1][c] is None]
-            if not slots:
-                return
-            def fits(slot: tuple[int, int]) -> bool:
-                a, b = self.year(self.grid[2 * slot[0]][slot[1]]), self.year(self.grid[2 * slot[0] + 2][slot[1]])
-                return min(a, b) <= y <= max(a, b)
-            good = [s for s in slots if fits(s)]
-            bad = [s for s in slots if not fits(s)]
-            pool = good if (want_right and good) or not bad else bad
-            k, col = self.rng.choice(pool)
-            self.grid[2 * k + 1][col] = code
-            self.placed = Placed(code, k, col)
-            self.show_grid()
-        else:
-            years = [self.year(c) for c in self.row]
-            right = [g for g in range(len(years) + 1)
-                     if (g == 0 or years[g - 1] <= y) and (g == len(years) or y <= years[g])]
-            wrong = [g for g in range(len(years) + 1) if g not in right]
-            gaps = right if (want_right or not wrong) else wrong
-            gap = self.rng.choice(gaps)
-            self.row.insert(gap, code)
-            self.placed = Placed(code, gap)
-            self.show_row()
+        years = [self.year(c) for c in self.row]
+        right = [g for g in range(len(years) + 1)
+                 if (g == 0 or years[g - 1] <= y) and (g == len(years) or y <= years[g])]
+        wrong = [g for g in range(len(years) + 1) if g not in right]
+        gaps = right if (want_right or not wrong) else wrong
+        gap = self.rng.choice(gaps)
+        self.row.insert(gap, code)
+        self.placed = Placed(code, gap)
+        self.show_row()
         hand.remove(code)
+
+    def place_in_grid(self, hand: list[str]) -> None:
+        """Cronología cooperative, played as a team that knows the game: of the cards in hand and the
+        open gaps, a card that fits, where its dates leave the most room, in the column closest to
+        being scored (a full column scores the grid). People know a date only roughly (the older, the
+        rougher: ``guess``), so a card that seems to fit now and then does not; a hand that seems to
+        fit nowhere plays the card that seems to miss by least."""
+        slots = [(k, c) for k in range(4) for c in range(5) if self.grid[2 * k + 1][c] is None]
+        if not slots:
+            return
+        seems = {code: self.guess(self.year(code)) for code in hand}
+
+        def room(code: str, slot: tuple[int, int]) -> float:
+            """How far the card's year seems to lie inside the gap's span (negative: outside it)."""
+            a, b = self.year(self.grid[2 * slot[0]][slot[1]]), self.year(self.grid[2 * slot[0] + 2][slot[1]])
+            return min(seems[code] - min(a, b), max(a, b) - seems[code])
+
+        def filled(col: int) -> int:
+            return sum(1 for k in range(4) if self.grid[2 * k + 1][col] is not None)
+
+        options = [(code, slot) for code in hand for slot in slots]
+        good = [o for o in options if room(*o) >= 0]
+        if good:
+            code, (k, col) = max(good, key=lambda o: (filled(o[1][1]), room(*o)))
+        else:
+            code, (k, col) = max(options, key=lambda o: room(*o))
+        self.grid[2 * k + 1][col] = code
+        self.placed = Placed(code, k, col)
+        self.show_grid()
+        hand.remove(code)
+
+    def guess(self, year: int) -> float:
+        """A year as a person who knows some history remembers it: a few years off for the last
+        centuries, centuries off for prehistory."""
+        return year + self.rng.gauss(0, 5 + 0.03 * abs(2030 - year))
 
     def after_verdict(self, screen: Any) -> None:
         """The players read the verdict on the screen and do what it says with the card."""

@@ -6,8 +6,12 @@ turn it is, with the card just played on one of its spots -- and the kiosk learn
 reading the rendered frames. What they know is what players at a real table know: the cards in
 their hands (with what is printed on them), the mat as the kiosk draws it (after a slide or a
 refused card they lay it out that way again) and the kiosk's questions, which they answer with the
-buttons in autoplay. They play simply: a random card where the screen says it fits, now and then
-one where it does not.
+buttons in autoplay. They play as people who know the rules do, with what lies open on the table:
+in Exhibition the market card that fits their Hall best, laid where its year leaves room for later
+cards (early years to the left, late ones to the right), the Depot rather than an early end while
+spots are empty; in Ancient Knowledge each monument in the zone printed on it, and knowledge about to
+decline into the Past archived while their hands allow. Now and then a card goes where it does not
+fit and the kiosk refuses it.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from companion.cards.decks import get_deck
+from companion.i18n import N_
 from companion.inputs.commands import OK, UNDO
 
 
@@ -115,15 +120,49 @@ class ExhibitionPlayers(BoardPlayers):
     """Exhibition: the market is laid as six columns of three; each turn the player takes a card with
     the buttons (the kiosk asks which) or lays it from the market straight on the mat, tells the
     card turned up from the stock, and lays the card on a spot of the mat; a card that fits nowhere
-    goes to the Depot, or the exhibition ends."""
+    goes to the Depot while Hall spots wait to be filled (each empty one costs a point), or the
+    exhibition ends."""
 
     board = "exhibition"
-    DEPOT_CHANCE = 0.7
     LAY_TO_TAKE = 0.3          # a take told by laying the card on the mat rather than with the buttons
+    KEEP_GOING = 2             # empty Hall spots worth a Depot card rather than ending the exhibition
 
     def __init__(self, table: Table, rng: random.Random, press: Press, wrong_rate: float):
         super().__init__(table, rng, press, wrong_rate)
         self.bad: set[tuple[str, str]] = set()     # (code, spot) the kiosk refused
+        self.cards = {c.code: c for c in get_deck("EXH20").cards.values() if c.code}
+
+    # -- what a player who knows the rules sees on the table -----------------------------------
+    @staticmethod
+    def sense(card: Any, spot: str, exhibit: Any) -> float:
+        """How well a spot suits a card: years rise left to right in a showcase, so a card whose
+        year lies where the spot lies in the century leaves room on both sides; Mid-Century takes
+        what fits nowhere better."""
+        key, index = spot[:spot.index("[")], int(spot[spot.index("[") + 1:-1])
+        year = card.year if card.year is not None else 1950
+        if key == "mid_century":
+            return -1.0 - abs(year - 1950) / 20
+        n = len(exhibit.showcase(key))
+        ideal = min(max((year - 1900) / 100, 0.0), 1.0) * (n - 1)
+        return -abs(index - ideal)
+
+    def best_spot(self, code: str, s: Any) -> tuple[float, str] | None:
+        """The Hall spot of the active player's mat that suits the card best, and how well (None: it
+        fits nowhere), by the placement rules over the mats as they lie."""
+        from companion.games.exhibition.rules import Context, claims_against, hall_spots_for
+        card = self.cards.get(code)
+        if card is None:
+            return None
+        ctx = Context(s.layout, s.options, len(s.players), claims_against(s.exhibits, s.current, s.layout))
+        exhibit = s.player.exhibit
+        spots = [spot for spot in hall_spots_for(card, exhibit, ctx) if (code, spot) not in self.bad]
+        if not spots:
+            return None
+        return max((self.sense(card, spot, exhibit), spot) for spot in spots)
+
+    def worth(self, code: str, s: Any) -> float:
+        best = self.best_spot(code, s)
+        return -99.0 if best is None else best[0]
 
     def lay_setup(self) -> list[str]:
         from companion.games.exhibition.board import CONTINENTS, board
@@ -159,32 +198,53 @@ class ExhibitionPlayers(BoardPlayers):
         if wrong and self.rng.random() < self.wrong_rate:
             self.lay(held.code, self.rng.choice(wrong))
         elif fits:
-            self.lay(held.code, self.rng.choice(fits))
-        elif depot:
-            self.lay(held.code, self.rng.choice(depot))
+            exhibit = s.player.exhibit
+            self.lay(held.code, max(fits, key=lambda spot: (self.sense(held, spot, exhibit), self.rng.random())))
+        elif depot and self.empty_spots(s) >= self.KEEP_GOING:
+            self.lay(held.code, depot[0])
+
+    @staticmethod
+    def empty_spots(s: Any) -> int:
+        return sum(1 for _key, spots in s.player.exhibit.hall for c in spots if c is None)
 
     def answer(self, screen: Any, session: Any) -> None:
         ask, choice = screen.turns.asks[-1]
         values = [value for _label, value in choice.items]
         lines = [_line(v) for v in values]
+        s = session.state
         if any(line.get("type") == "finish" for line in lines):
-            # fits nowhere in the Hall: into the Depot (laid there, the camera reads it), or the end
-            held = session.state.turn.held
+            # fits nowhere in the Hall: into the Depot (laid there, the camera reads it) while empty
+            # spots are worth waiting for, else the end
+            held = s.turn.held
             depot = [line["spot"] for line in lines if line.get("type") == "place"]
             if self.placed is None and depot and held is not None and held.code and \
-                    self.rng.random() < self.DEPOT_CHANCE:
-                self.lay(held.code, self.rng.choice(depot))
+                    self.empty_spots(s) >= self.KEEP_GOING:
+                self.lay(held.code, depot[0])
             elif self.placed is None:
                 self.choose(next(i for i, line in enumerate(lines) if line.get("type") == "finish"))
             return
         takes = [line["card"] for line in lines if line.get("type") == "take" and isinstance(line.get("card"), str)]
-        if takes and self.placed is None and self.rng.random() < self.LAY_TO_TAKE:
-            # straight from the market onto the mat: the camera tells the take, then the placement
-            taken = set(screen.view.spots(session))
-            free = [spot for spot in session.state.layout.spot_names() if spot not in taken]
-            if free:
-                self.lay(self.rng.choice(takes), self.rng.choice(free))
+        if takes and self.placed is None:
+            # the market card that suits the Hall best (any, now and then: people misjudge too)
+            best = max(takes, key=lambda code: (self.worth(code, s), self.rng.random()))
+            if self.rng.random() < self.wrong_rate:
+                best = self.rng.choice(takes)
+            spot = self.best_spot(best, s)
+            if spot is not None and self.rng.random() < self.LAY_TO_TAKE:
+                # straight from the market onto the mat: the camera tells the take, then the placement
+                self.lay(best, spot[1])
                 return
+            self.choose(next(i for i, line in enumerate(lines) if line.get("type") == "take" and
+                             line.get("card") == best))
+            return
+        moves = [line["to"] for line in lines if line.get("type") == "move"]
+        if moves and self.placed is None:
+            # the vehicle goes where the market holds the card that suits the Hall best
+            def column_worth(k: str) -> float:
+                return max((self.worth(c.code, s) for c in s.column(k) if c.code), default=-100.0)
+            to = max(moves, key=lambda k: (column_worth(k), self.rng.random()))
+            self.choose(next(i for i, line in enumerate(lines) if line.get("type") == "move" and line["to"] == to))
+            return
         if self.placed is not None:
             return
         # a card taken, a continent, a decade, the card turned up: any; "stock empty" only when it is
@@ -196,8 +256,15 @@ class AncientKnowledgePlayers(BoardPlayers):
     """Ancient Knowledge: the nine technologies are laid in a row; on their turn the players create
     monuments and artifacts from their hands by laying them on their mat (in the zone printed on the
     card, now and then another), and when their hands run short they excavate their Past or search
-    with the buttons. The engine's questions get the answer the kiosk suggests (its focus), Pass in
-    the Timeline phase."""
+    with the buttons. They learn a technology whose requirement their mat meets (it scores, and many
+    lower the knowledge of later monuments), create the monument worth most (its points less the
+    knowledge it carries), and archive knowledge on a monument of zone 1, which declines into the
+    Past at the end of the turn and would turn into lost knowledge (a point off each), with the
+    last action while the hand has cards to discard for it. The engine's questions get the answer
+    the kiosk suggests (its focus), Pass in the Timeline phase."""
+
+    ARCHIVE = N_("Archive: how many tokens come off {card} ({tokens} on it)?")
+    KEEP = 4                # cards a player keeps in hand rather than archive knowledge that is not declining yet
 
     board = "ancient-knowledge"
 
@@ -213,7 +280,9 @@ class AncientKnowledgePlayers(BoardPlayers):
         self.pile = builders
         self.discards: list[str] = []
         self.hands: dict[str, list[str]] = {}
-        self.goal: str | None = None           # the action chosen with the buttons: excavate | search
+        self.goal: str | None = None           # the action chosen with the buttons: excavate | search | archive
+        self.archive: list[int] = []           # tokens to take off each monument carrying some, in Timeline order
+        self.tech: str | None = None           # the technology to learn
 
     def lay_setup(self) -> list[str]:
         from companion.vision.layouts import RowLayout
@@ -268,18 +337,53 @@ class AncientKnowledgePlayers(BoardPlayers):
             return
         me = s.board
         hand = self.hands.get(me.name, [])
-        move = self.create_move(me, hand)
-        if move is not None:
+        archive = self.archive_plan(me)
+        tech = self.tech_to_learn(s, me)
+        move = self.create_move(me, hand) if not (archive and s.actions_left == 1) and tech is None else None
+        if tech is not None and autoplay:
+            self.goal, self.tech = "learn", tech
+            self.press(OK)                   # the actions menu
+        elif move is not None:
             code, spot = move
             hand.remove(code)
             self.lay(code, spot)
         elif autoplay:
-            self.goal = "excavate" if any(not p.rotated for p in me.past) and me.hand < 3 else "search"
+            if archive:
+                self.goal, self.archive = "archive", archive
+            else:
+                self.goal = "excavate" if any(not p.rotated for p in me.past) and me.hand < 3 else "search"
             self.press(OK)                   # the actions menu
+
+    def tech_to_learn(self, s: Any, me: Any) -> str | None:
+        """The technology on the tiles worth most that the player's mat meets the requirement of
+        (learnt technologies score, and many lower the knowledge of later monuments)."""
+        from companion.games.ancient_knowledge.score import Holdings, counts
+        have = counts(Holdings(me.name, me.past_ids(), me.timeline_ids(), me.techs, me.lost_knowledge, me.artifacts,
+                               me.hand), self.catalog)
+        ready = [t for tile in s.tiles for t in tile
+                 if not self.catalog.techs[t].requirement.conds or self.catalog.techs[t].requirement.holds(have)]
+        return max(ready, key=lambda t: (self.catalog.techs[t].vp, t)) if ready else None
+
+    @staticmethod
+    def archive_plan(me: Any) -> list[int]:
+        """Tokens to archive (one card discarded for each) before zone 1 declines: as many of zone 1's
+        as the hand can pay, none off the others; [] when there is nothing worth it."""
+        cards = me.hand
+        plan = []
+        for zone, _row, m in me.timeline():
+            if m.tokens <= 0:
+                continue
+            # zone 1 declines this turn; later zones only from a hand with cards to spare
+            n = min(m.tokens, cards if zone == 1 else max(0, cards - AncientKnowledgePlayers.KEEP))
+            cards -= n
+            plan.append(n)
+        return plan if sum(plan) > 0 and (plan[0] > 0 or sum(plan) >= 2) else []
 
     def create_move(self, me: Any, hand: list[str]) -> tuple[str, str] | None:
         """A card of the hand and the spot to lay it on: a monument in the zone printed on it (now
-        and then another zone, which may cost too much), an artifact in the next free slot."""
+        and then another zone, which may cost too much), an artifact in the next free slot. Of
+        these, the one worth most: a monument's points less the knowledge it will carry into the
+        Past, a later zone (more turns to archive it) a little better."""
         options = []
         for code in hand:
             b = self.catalog.builders.get(self.ids[code])
@@ -297,7 +401,16 @@ class AncientKnowledgePlayers(BoardPlayers):
             else:
                 continue
             options.append((code, f"zone{zone}.{('lower', 'upper')[len(me.zones[zone - 1])]}"))
-        return self.rng.choice(options) if options else None
+        if not options:
+            return None
+
+        def worth(option: tuple[str, str]) -> float:
+            b = self.catalog.builders[self.ids[option[0]]]
+            if not b.is_monument:
+                return 1.5
+            zone = int(option[1][4:option[1].index(".")])
+            return (b.vp or 0) - (b.knowledge or 0) + 0.5 * zone + self.rng.random()
+        return max(options, key=worth)
 
     def answer(self, screen: Any, session: Any) -> None:
         ask, choice = screen.turns.asks[-1]
@@ -305,14 +418,28 @@ class AncientKnowledgePlayers(BoardPlayers):
         msgids = [getattr(label, "msgid", None) for label, _value in items]
         if ask.optional and len(screen.turns.asks) == 1:
             # the actions menu: what the players chose to do with the buttons
-            want = "Excavate" if self.goal == "excavate" and "Excavate" in msgids else "Search (draw 1)"
+            want = {"excavate": "Excavate", "archive": "Archive", "learn": "Learn a technology"}.get(
+                self.goal or "", "Search (draw 1)")
+            if want not in msgids:
+                want = "Search (draw 1)"
             self.goal = None
             if want in msgids:
                 self.choose(msgids.index(want))
             else:
                 self.press(UNDO)
             return
+        if getattr(ask.prompt, "msgid", None) == self.ARCHIVE:
+            # one monument carrying knowledge after another: how many tokens come off it
+            n = self.archive.pop(0) if self.archive else 0
+            self.choose(min(n, len(items) - 1))
+            return
         values = [value for _label, value in items]
+        learn = [i for i, v in enumerate(values)
+                 if _line(v).get("type") == "learn" and _line(v).get("card") == self.tech]
+        if learn:
+            self.tech = None
+            self.choose(learn[0])
+            return
         if any(callable(v) for v in values) and any(isinstance(v, dict) and v.get("type") == "excavate"
                                                     for v in values):
             # excavating: every monument of the Past not yet excavated, then done

@@ -16,6 +16,14 @@ read 100 % at every level down to 1.8; zxing-cpp's plain full-frame pass alone r
 The default plan is the recommended camera (Camera Module 3 Wide) at the kiosk's default picture size
 (``[camera] width x height``, config.py), 36 cm above an 80 cm play area: ``default_sticker_mm()``, the
 smallest sticker it reads in single frames, is the printer's default size (print/stickers.py).
+
+A long Timeline row does not fit across any camera's view: players wrap it, as they would on a
+crowded table, going on in a second line below the first (and a third...), each left to right; the
+tracker reads the lines top to bottom, one after the other (vision/reading_order.py). ``row_plan``
+says how many cards of the print-and-play size (63 x 88 mm, about a Timeline card) go in a line and
+how many lines the view holds: with the defaults 12 and 4, 48 cards, where a finished 5-player game
+lies in about 21 to 30 (tests/test_vision_long_row.py plays one to the end on the virtual table at
+the default plan's scale).
 """
 
 from __future__ import annotations
@@ -38,6 +46,10 @@ DEFAULT_HFOV = 102.0
 DEFAULT_HEIGHT_CM = 36.0
 DEFAULT_TABLE_CM = 80.0
 DEFAULT_CAPTURE = f"{CameraSettings().width}x{CameraSettings().height}"   # what the kiosk asks the camera for
+CARD_MM = (63.0, 88.0)          # a print-and-play card (companion cards), about a Timeline card
+CARD_GAP_MM = (3.0, 10.0)       # what people leave between two cards of a line, and between two lines
+ROW_SHARE = (0.9, 0.88)         # the share of the view a row may fill (the rest: a turned or tilted table)
+FINISHED_ROW = 30               # a long finished 5-player Timeline game: 21 cards dealt and placed, plus sudden death
 
 
 def add_arguments(parser) -> None:
@@ -115,12 +127,26 @@ def plan(sensor=None, hfov=DEFAULT_HFOV, height_cm=DEFAULT_HEIGHT_CM, table_cm=D
                         "smallest_mm_single_frames": {f"{w}x{h}": smallest_mm(w / (w_cm * 10), SINGLE_PPM)
                                                       for w, h in modes}})
     min_height = table_cm / (2 * math.tan(math.radians(hfov) / 2))
-    return {"sensor": list(sensor), "hfov_deg": hfov,
+    return {"sensor": list(sensor), "hfov_deg": hfov, "row": row_plan(vw, vh, FINISHED_ROW),
             "vfov_deg": round(math.degrees(2 * math.atan(math.tan(math.radians(hfov) / 2) * aspect)), 1),
             "height_cm": height_cm, "table_cm": table_cm, "view_cm": [round(vw, 1), round(vh, 1)],
             "sees_table": vw >= table_cm, "lowest_height_cm": round(min_height, 1),
             "thresholds_px_per_module": {"single_frames": SINGLE_PPM, "bursts": BURST_PPM, "comfortable": COMFORT_PPM},
             "captures": captures, "heights": heights}
+
+
+def row_plan(view_w_cm: float, view_h_cm: float, cards: int | None = None) -> dict:
+    """A Timeline row in the view, wrapped onto lines: cards per line, lines, cards in all (and, for
+    ``cards``, the lines they take)."""
+    w, h = view_w_cm * 10 * ROW_SHARE[0], view_h_cm * 10 * ROW_SHARE[1]
+    (cw, ch), (gx, gy) = CARD_MM, CARD_GAP_MM
+    per_line = int((w - cw) // (cw + gx)) + 1 if w >= cw else 0
+    lines = int((h - ch) // (ch + gy)) + 1 if h >= ch else 0
+    out = {"card_mm": list(CARD_MM), "gap_mm": list(CARD_GAP_MM), "per_line": per_line, "lines": lines,
+           "cards": per_line * lines}
+    if cards is not None:
+        out["lines_for"] = {"cards": cards, "lines": -(-cards // per_line) if per_line else None}
+    return out
 
 
 def default_sticker_mm() -> float:
@@ -238,6 +264,12 @@ def format_plan(r: dict) -> str:
         mark = " " if h["sees_table"] else "*"
         lines.append(f"  {h['height_cm']:>4g} cm  {h['view_width_cm']:>6.1f} cm{mark}{cells}")
     lines.append(f"  (* does not see the {r['table_cm']:g} cm play area)")
+    row = r["row"]
+    cw, ch = row["card_mm"]
+    lines += ["", f"A Timeline row of {cw:g} x {ch:g} mm cards wraps onto lines, each read left to right, top to "
+                  f"bottom: {row['per_line']} cards a line, {row['lines']} lines in view, {row['cards']} cards in all"
+                  + (f" (a finished 5-player game, about {row['lines_for']['cards']} cards, takes "
+                     f"{row['lines_for']['lines']} lines)." if row["per_line"] and row["lines"] else ".")]
     if "focus" in r:
         f = r["focus"]
         lines += ["", f"Focus: at {r['height_cm']:g} cm the lens needs {f['lens_position_needed']:.2f} dioptres "

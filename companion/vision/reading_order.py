@@ -12,7 +12,10 @@ makes rows converge, and cards are laid by hand. So:
 3. rows are ordered by where their lines cross the middle of the table, top first.
 
 Distances are in code sizes (the median side of the codes), so the same rules hold at any scale.
-``layout="row"``: one row (Timeline), ordered along its own direction. ``"free"``: cards anywhere;
+``layout="row"``: one row (Timeline), ordered along its own direction. A row too long for the table
+wraps onto lines, one below the other: cards further apart across the row than ``LINE_GAP`` code
+sides (a card's height; a card laid askew in its line is off by less than one) start a new line,
+and the lines are read top to bottom, each left to right, as one row. ``"free"``: cards anywhere;
 the same chaining with the image's axes.
 """
 
@@ -26,6 +29,7 @@ import numpy as np
 LAYOUTS = ("row", "grid", "free")
 ROW_TOLERANCE = 0.5     # a code joins a row whose line passes within this many code sides
 MAX_ROW_GAP = 8.0       # two codes further apart than this many code sides along a row are not chained
+LINE_GAP = 3.0          # a wrapped row: codes this many code sides lower than the line above start a new line
 
 
 def _centers_and_side(detections) -> tuple[np.ndarray, float]:
@@ -93,8 +97,12 @@ def reading_order(detections: Sequence, layout: str = "row") -> tuple[list, list
     u = centers[:, 0] * c + centers[:, 1] * s          # along the rows
     v = -centers[:, 0] * s + centers[:, 1] * c         # across them (down)
     if layout == "row":
-        order = list(np.argsort(u, kind="stable"))
-        return [dets[i] for i in order], [list(range(len(order)))]
+        ordered_row: list = []
+        lines: list[list[int]] = []
+        for line in _row_lines(u, v, side):
+            lines.append(list(range(len(ordered_row), len(ordered_row) + len(line))))
+            ordered_row += [dets[i] for i in line]
+        return ordered_row, lines
     rows = _chain_rows(u, v, side)
     mid = float(np.median(u))
     rows.sort(key=lambda r: _line_at(u[r], v[r], mid))
@@ -105,6 +113,19 @@ def reading_order(detections: Sequence, layout: str = "row") -> tuple[list, list
         groups.append(list(range(len(ordered), len(ordered) + len(r))))
         ordered += [dets[i] for i in r]
     return ordered, groups
+
+
+def _row_lines(u: np.ndarray, v: np.ndarray, side: float) -> list[list[int]]:
+    """A row's codes in lines top to bottom, each left to right: a new line where the codes, taken
+    from the top, jump down by more than LINE_GAP code sides."""
+    lines: list[list[int]] = []
+    last = None
+    for i in np.argsort(v, kind="stable"):
+        if last is None or v[i] - last > LINE_GAP * side:
+            lines.append([])
+        lines[-1].append(int(i))
+        last = v[i]
+    return [sorted(line, key=lambda i: u[i]) for line in lines]
 
 
 def _line(us: np.ndarray, vs: np.ndarray) -> tuple[float, float]:

@@ -242,12 +242,15 @@ def camera_controls(focus, mains_hz: int, available: dict, enums) -> tuple[dict,
     return controls, said
 
 
+PICAMERA2_ADVICE = "on the Pi, sudo ./pi/install.sh installs python3-picamera2; elsewhere use usb:N, files:PATH or " \
+                   "virtual"
+
+
 def _picamera2_module():
     try:
         import picamera2
     except ImportError as e:
-        raise OSError(f"picamera2 is not installed for this Python ({e}): on the Pi, sudo ./pi/install.sh "
-                      "installs python3-picamera2; elsewhere use usb:N, files:PATH or virtual") from None
+        raise OSError(f"picamera2 is not installed for this Python ({e}): {PICAMERA2_ADVICE}") from None
     return picamera2
 
 

@@ -156,7 +156,7 @@ class CronologiaCooperativeView(GameView):
         rows, gaps = self.grid(session)
         physical = []
         for i, row in enumerate(rows):
-            physical.append([c.code for c in row])
+            physical.append([c.code if c is not None else None for c in row])   # None: a scored grid, not dealt yet
             if i < len(gaps):
                 physical.append([c.code if c is not None else None for c in gaps[i]])
         return GridLayout(physical)

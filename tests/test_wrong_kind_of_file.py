@@ -1,0 +1,59 @@
+"""A file of the wrong kind gets the right error: a CSV given where a deck is wanted is a CSV (import
+it), a game log given to ``score`` is a game log (replay it); exit 2 and one line, as for any bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(capsys, *argv):
+    rc = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+@pytest.mark.parametrize("command", [["deck", "show"], ["stickers"], ["cards"]])
+def test_a_csv_is_not_a_deck(capsys, tmp_path, command):
+    sheet = tmp_path / "excel.csv"
+    sheet.write_text("number,year,title\n1,1969,Moon landing\n")
+    extra = ["--out", str(tmp_path / "x.pdf")] if command[0] != "deck" else []
+    rc, out, err = _run(capsys, *command, str(sheet), *extra)
+    assert rc == 2 and out == ""
+    assert err.count("\n") == 1
+    assert "that is a CSV file, not a deck" in err and f"deck import ID {sheet}" in err
+
+
+def test_a_game_log_is_not_a_deck(capsys):
+    rc, _out, err = _run(capsys, "deck", "show", "game.jsonl")
+    assert rc == 2 and "that is a game log, not a deck" in err and "replay game.jsonl" in err
+
+
+def test_a_game_log_is_not_a_table(capsys):
+    log = ROOT / "docs" / "exhibition" / "game.jsonl"
+    rc, out, err = _run(capsys, "score", "exhibition", str(log))
+    assert rc == 2 and out == ""
+    assert err.count("\n") == 1
+    assert "that is a game log (one JSON action a line), not a table" in err and f"replay {log}" in err
+
+
+def test_a_broken_table_is_still_malformed_json(capsys, tmp_path):
+    table = tmp_path / "table.json"
+    table.write_text('{"players": [\n')
+    rc, _out, err = _run(capsys, "score", "exhibition", str(table))
+    assert rc == 2 and "malformed JSON" in err and "line 2" in err
+
+
+def test_score_help_points_to_the_table_formats_in_the_repository(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["score", "--help"])
+    out = capsys.readouterr().out
+    assert "docs/score-tables.md" in out and "shared/spec" not in out
+    text = (ROOT / "docs" / "score-tables.md").read_text(encoding="utf-8")
+    for key in ("showcases", "six_continents_round", "variations", "lost_knowledge", "techs", "--json"):
+        assert key in text
