@@ -118,3 +118,14 @@ def _too_deep(value) -> bool:
         if not level:
             return False
     return any(isinstance(v, (list, dict)) for v in level)
+
+
+class StoreError(Exception):
+    """The game log could not be read or written; the message says which file and why. Raised by the
+    store (companion/store/log.py); defined here so the turn controller and the screens tell a store
+    fault from a bug without importing the store."""
+
+
+def is_store_error(e: Exception) -> bool:
+    """Whether ``e`` means the log could not be written (the disk is full, gone, read-only)."""
+    return isinstance(e, (StoreError, OSError))

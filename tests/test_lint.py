@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -20,6 +22,7 @@ def test_ruff_finds_nothing():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.slow
 def test_mypy_finds_nothing():
     proc = run("mypy")     # the files and flags are in [tool.mypy]
     assert proc.returncode == 0, proc.stdout + proc.stderr

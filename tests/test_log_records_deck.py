@@ -3,10 +3,10 @@ to the deck file later does not change a stored game's draw pile."""
 
 from companion.cards import decks
 from companion.games import cronologia, timeline
+from companion.play.session import GameSession
 from companion.store.log import GameLog
 from companion.store.replay import fold
 from companion.ui.games import view_for
-from companion.ui.session import GameSession
 
 
 def _codes(deck_id: str, n: int) -> list[str]:

@@ -172,7 +172,7 @@ def for_kiosk(config, store, table_feed=None) -> Publisher | None:
     import shutil
 
     from companion.cafe.broker import parse_broker
-    from companion.doctor import MIN_FREE_MB
+    from companion.store.log import MIN_FREE_MB
 
     cafe = config.cafe
     if not cafe.broker or not cafe.table or store is None:

@@ -31,6 +31,7 @@ from companion.cards.decks import (
     _CardError,
     all_decks,
     bundled_deck,
+    deck_ref,
     facts_of,
     get_deck,
     reload_decks,
@@ -100,11 +101,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args) -> int:
     return {"list": _list, "show": _show, "new": _new, "add": _add, "import": _import,
             "export": _export, "copy": _copy, "delete": _delete}[args.deck_command](args)
-
-
-def deck_ref(text: str) -> str:
-    """Deck ids are typed in any case; paths are left alone."""
-    return text if text.endswith(".json") or "/" in text else text.upper()
 
 
 def _check_id(deck_id: str) -> str:

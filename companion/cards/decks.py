@@ -241,6 +241,11 @@ def bundled_deck(deck_id: str) -> Deck | None:
     return None
 
 
+def deck_ref(text: str) -> str:
+    """A deck as a command line names it: ids are typed in any case; paths are left alone."""
+    return text if text.endswith(".json") or "/" in text else text.upper()
+
+
 def get_deck(deck_id_or_path: str) -> Deck:
     """A deck by id (``EXH20``) or by file path."""
     if deck_id_or_path.endswith(".json") or "/" in deck_id_or_path:

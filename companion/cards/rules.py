@@ -1,5 +1,6 @@
 """What a deck's card entry needs for each game (a GameSpec's ``card_rule``): (field, message) when
-something is missing or contradicts the game, else None."""
+something is missing or contradicts the game, else None. A rule that needs a game's own data lives
+with the game (Ancient Knowledge's catalog ids: companion/games/ancient_knowledge/catalog.py)."""
 
 from __future__ import annotations
 
@@ -41,14 +42,3 @@ def exhibition(c):
         return "year", f"{c.year} is not in the twentieth century: Exhibition's cards are from 1900 to 1999"
     return None
 
-
-def ancient_knowledge(c):
-    if not c.ak_id:
-        return "ak_id", "an Ancient Knowledge card needs its catalog id"
-    from companion.games.ancient_knowledge.catalog import catalog
-
-    known = catalog()
-    if c.ak_id not in known.builders and c.ak_id not in known.techs:
-        hint = known.suggest(c.ak_id)
-        return "ak_id", f"{c.ak_id!r} is not an Ancient Knowledge card" + (f"; did you mean {hint[0]}?" if hint else "")
-    return None

@@ -77,3 +77,11 @@ def refusal(events: list[Event]) -> Text | None:
         if isinstance(e, Refused):
             return e.reason
     return None
+
+
+def fold(engine, setup_line: dict, lines: list[dict]):
+    """The state after ``lines`` (already known to be legal: the store holds only confirmed ones)."""
+    state = engine.setup(setup_line)
+    for line in lines:
+        state, _events = engine.apply(state, engine.parse_action(line))
+    return state

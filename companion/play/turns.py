@@ -29,13 +29,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.errors import BadInput
+from companion.errors import BadInput, is_store_error
 from companion.games.base import refusal
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO, Command
 from companion.play.choice import Choice
 from companion.play.proposals import ForeignCode, Proposal, TableDiffers, TableMatches, UnknownSticker
-from companion.store.log import is_store_error
+from companion.play.session import GameSession
 
 
 class TurnController:
@@ -211,7 +211,6 @@ class TurnController:
     # -- confirmed actions -----------------------------------------------------------------------
     def start_or_deal(self) -> None:
         host, stack = self.host, self.host.stack
-        from companion.ui.session import GameSession
         if self.new_game:
             g = self.new_game
             line = self.view.setup_line(g["players"], g["options"], self.setup_codes)

@@ -19,10 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from companion.errors import present
+from companion.errors import StoreError, present
 
 T = TypeVar("T")
 SCHEMA_VERSION = 1
+MIN_FREE_MB = 100            # free disk below this: the next action may not be stored (doctor, café health)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,
@@ -42,10 +43,6 @@ CREATE TABLE IF NOT EXISTS entries (
     PRIMARY KEY (game_id, seq)
 );
 """
-
-
-class StoreError(Exception):
-    """The log could not be read or written; the message says which file and why."""
 
 
 class GameLog:
@@ -209,8 +206,3 @@ class GameLog:
     def close(self) -> None:
         with self._lock:
             self._db.close()
-
-
-def is_store_error(e: Exception) -> bool:
-    """Whether ``e`` means the log could not be written (the disk is full, gone, read-only)."""
-    return isinstance(e, (StoreError, OSError))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from companion.errors import BadInput
-from companion.games.base import refusal
+from companion.games.base import fold, refusal
 from companion.games.registry import engine_for
 
 
@@ -57,11 +57,3 @@ def step(r: Replayed, line, where: str, lang: str = "en") -> Replayed:
     r.state, r.events = state, events
     r.lines.append(line)
     return r
-
-
-def fold(engine, setup_line: dict, lines: list[dict]):
-    """The state after ``lines`` (already known to be legal: the store holds only confirmed ones)."""
-    state = engine.setup(setup_line)
-    for line in lines:
-        state, _events = engine.apply(state, engine.parse_action(line))
-    return state

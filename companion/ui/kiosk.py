@@ -24,7 +24,7 @@ from companion.ui.canvas import Canvas
 from companion.ui.screen import ScreenStack
 
 if TYPE_CHECKING:
-    from companion.ui.session import GameSession
+    from companion.play.session import GameSession
 
 log = logging.getLogger(__name__)
 

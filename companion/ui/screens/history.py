@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from companion.errors import is_store_error
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO
-from companion.store.log import is_store_error
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
 from companion.ui.screen import ListChoice, Screen, screen

@@ -3,9 +3,9 @@ Settings and ending a game early ask for the café PIN when one is set."""
 
 from __future__ import annotations
 
+from companion.errors import is_store_error
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, MENU, NEXT, OK, UNDO
-from companion.store.log import is_store_error
 from companion.ui import theme
 from companion.ui.canvas import Canvas
 from companion.ui.keypad import DELETE, DONE, KeypadScreen

@@ -8,8 +8,7 @@ move on. So whatever the screen shows as done is already in the log, and after a
 
 from __future__ import annotations
 
-from companion.games.base import refusal
-from companion.store.replay import fold
+from companion.games.base import fold, refusal
 
 
 class GameSession:
@@ -36,10 +35,9 @@ class GameSession:
         return cls(store, game_id, view, setup_line, state, [])
 
     @classmethod
-    def resume(cls, store) -> GameSession | None:
-        """The game that was in progress when the kiosk stopped, at the same turn, or None."""
-        from companion.ui.games import view_for_setup
-
+    def resume(cls, store, view_for_setup) -> GameSession | None:
+        """The game that was in progress when the kiosk stopped, at the same turn, or None.
+        ``view_for_setup(setup_line)`` finds the view that plays it (companion.ui.games's)."""
         found = store.in_progress()
         if found is None:
             return None
