@@ -286,4 +286,3 @@ def _log_to_data_dir() -> None:
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.INFO)
-    _ = time

@@ -20,7 +20,6 @@ class GameSession:
         self.setup_line = setup_line
         self.state = state
         self.lines = lines                 # the confirmed action lines, oldest first
-        self.last_events: list = []
         self.ended_early = False
 
     # -- starting and resuming -----------------------------------------------------------------
@@ -62,7 +61,6 @@ class GameSession:
         self.store.append(self.game_id, line)
         self.state = new_state
         self.lines.append(line)
-        self.last_events = events
         if not self.in_progress():
             self.store.finish(self.game_id, self.summary())
         return events
@@ -74,7 +72,6 @@ class GameSession:
         undone = self.store.undo(self.game_id)
         self.lines.pop()
         self.state = fold(self.engine, self.setup_line, self.lines)
-        self.last_events = []
         return undone if isinstance(undone, dict) else None
 
     def end_early(self) -> None:

@@ -50,7 +50,6 @@ class TurnController:
         self.pending: dict | None = None  # the proposed action line
         self.judged: tuple[dict, list, Any] | None = None   # (line, events, what the view needs from before)
         self.ending: Text | None = None   # who won, when the judged action ended the game (worked out once)
-        self.verdict_at = 0.0
         self.after_verdict = "watch"
         self.table_note: Text | None = None
         self.refused_reason: Text | None = None
@@ -59,7 +58,6 @@ class TurnController:
         self.rejected: dict | None = None # a reading the players called a misread (until the table changes)
         self.camera_fault = None          # the camera-lost screen while it is open
         self.asks: list = []              # ask: the open (sub-)menus, [(Ask, Choice)]
-        self.now = 0.0
         self.expect()
         if self.phase == "watch":
             self.open_ask()
@@ -268,7 +266,6 @@ class TurnController:
         if correct is not None:
             self.host.signals.verdict(correct)
         self.ending = self.game_end()
-        self.verdict_at = self.now
         self.phase = "verdict"
         self.expect()
 
@@ -375,7 +372,6 @@ class TurnController:
             self.after_verdict = "watch"
             self.host.signals.verdict(False)
             self.ending = None
-            self.verdict_at = self.now
             self.phase = "verdict"
             return
         if reason is not None:

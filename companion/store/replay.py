@@ -28,8 +28,7 @@ def start(setup_line, where: str = "line 1") -> Replayed:
     if not isinstance(setup_line, dict) or setup_line.get("type") != "setup":
         kind = setup_line.get("type") if isinstance(setup_line, dict) else type(setup_line).__name__
         raise BadInput(where, f"the first line must be the setup (\"type\": \"setup\"), not {kind!r}")
-    # engine_for checks the type itself; its annotation says str until registry.py's rewrite (issue 17) lands
-    engine = engine_for(setup_line.get("game"), f"{where}: game")  # type: ignore[arg-type, unused-ignore]
+    engine = engine_for(setup_line.get("game"), f"{where}: game")       # it checks the type itself
     try:
         state = engine.setup(setup_line)
     except BadInput as e:

@@ -37,12 +37,6 @@ class CameraLost(Exception):
     """The camera gives no picture now (unplugged, not there, busy). It may come back."""
 
 
-class Source(Protocol):
-    def read(self) -> np.ndarray | None: ...
-    def close(self) -> None: ...
-    def describe(self) -> str: ...
-
-
 class Device(Protocol):
     """One open camera. ``grab`` returns a BGR frame or raises (OSError, RuntimeError...) when the
     camera stopped; the reconnecting source turns that into CameraLost."""

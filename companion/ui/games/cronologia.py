@@ -311,4 +311,3 @@ class CronologiaCooperativeView(GameView):
 
 register(CronologiaCompetitiveView())
 register(CronologiaCooperativeView())
-_ = TurnInfo

@@ -7,7 +7,7 @@ from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
-from companion.ui.screen import ListChoice, Screen, screen
+from companion.ui.screen import Screen, screen
 
 
 @screen("history")
@@ -91,5 +91,3 @@ class HistoryScreen(Screen):
             c.text(text, (r[0] + c.px(60), r[1] + row_h // 2), theme.BODY, theme.TEXT, bold=newest, anchor="midleft",
                    max_width=area.w - c.px(70), role="history")
 
-
-_ = ListChoice
