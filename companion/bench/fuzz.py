@@ -581,9 +581,24 @@ class _Rig:
         self.clock = type("RigClock", (), {"monotonic": staticmethod(lambda: self.now)})
 
     def release_all(self) -> None:
+        from companion.inputs import gpio
+
         for p in self.pin.values():
             p.drive_high()
         self.now += 1
+        # A debouncer re-reads a contact when its window ends, on a real-time timer: the re-reads the chatter
+        # left pending are done now, on the rig's clock (on a loaded machine they fired into the clean presses
+        # after this, as a stray BACK). A timer that had already fired is re-read again: an idle read, harmless.
+        for _ in range(10):
+            pending = [t for t in threading.enumerate()
+                       if isinstance(t, threading.Timer) and t.name == gpio.RECHECK_THREAD]
+            if not pending:
+                break
+            for timer in pending:
+                timer.cancel()
+                timer.join(5)
+                timer.function()
+            self.now += 1
         self.stream.drain()
 
 
