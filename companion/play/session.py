@@ -8,6 +8,7 @@ move on. So whatever the screen shows as done is already in the log, and after a
 
 from __future__ import annotations
 
+from companion.cards.decks import cards_as_recorded, facts_in, with_facts, without_facts
 from companion.games.base import fold, refusal
 
 
@@ -19,8 +20,11 @@ class GameSession:
         self.engine = view.engine()
         self.setup_line = setup_line
         self.state = state
-        self.lines = lines                 # the confirmed action lines, oldest first
+        self.lines = lines                 # the confirmed action lines, oldest first, as stored
         self.ended_early = False
+        self.facts: dict[str, dict] = {}   # the card facts the stored lines recorded, by sticker code
+        for line in [setup_line, *lines]:
+            self.facts.update(facts_in(line))
 
     # -- starting and resuming -----------------------------------------------------------------
     @classmethod
@@ -30,6 +34,7 @@ class GameSession:
         complete = getattr(engine, "complete_setup", None)
         if complete is not None:
             setup_line = complete(setup_line)
+        setup_line = with_facts(setup_line, {})     # the log means the same after the deck file changes
         game_id = store.new_game(setup_line)
         return cls(store, game_id, view, setup_line, state, [])
 
@@ -49,8 +54,10 @@ class GameSession:
 
     # -- playing -------------------------------------------------------------------------------
     def preview(self, line: dict):
-        """What the engine says about ``line`` now, without storing anything: (state, events)."""
-        return self.engine.apply(self.state, self.engine.parse_action(line))
+        """What the engine says about ``line`` now, without storing anything: (state, events). A card
+        this game recorded is the card it recorded (the deck file may have changed since)."""
+        with cards_as_recorded(self.facts):
+            return self.engine.apply(self.state, self.engine.parse_action(without_facts(line)))
 
     def confirm(self, line: dict) -> list:
         """Check, store, then move on. Returns the events (a refusal stores nothing). Raises the
@@ -58,9 +65,11 @@ class GameSession:
         new_state, events = self.preview(line)
         if refusal(events) is not None:
             return events
-        self.store.append(self.game_id, line)
+        stored = with_facts(line, self.facts)
+        self.store.append(self.game_id, stored)
         self.state = new_state
-        self.lines.append(line)
+        self.lines.append(stored)
+        self.facts.update(facts_in(stored))
         if not self.in_progress():
             self.store.finish(self.game_id, self.summary())
         return events

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import BadInput, is_store_error
-from companion.games.base import refusal
+from companion.games.base import refusal, winners
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO, Command
 from companion.play.choice import Choice
@@ -304,11 +304,11 @@ class TurnController:
         if self.session is None or self.session.in_progress():
             return None
         s = self.session.summary()
-        winners = s.get("winners") or ([s["winner"]] if s.get("winner") else [])
-        if len(winners) == 1:
-            return Text(N_("{player} wins the game!"), {"player": winners[0]})
-        if winners:
-            return Text(N_("{players} share the win!"), {"players": " & ".join(winners)})
+        won = winners(s)
+        if len(won) == 1:
+            return Text(N_("{player} wins the game!"), {"player": won[0]})
+        if won:
+            return Text(N_("{players} share the win!"), {"players": " & ".join(won)})
         if s.get("status") == "lost":
             return Text(N_("The game is over: the team has lost."))
         return Text(N_("The game is over."))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import ModuleType
 
+from companion.cards.decks import cards_as_recorded, codes_named, facts_in, without_facts
 from companion.errors import BadInput
 from companion.games.base import fold, refusal
 from companion.games.registry import engine_for
@@ -22,6 +23,13 @@ class Replayed:
     state: object
     lines: list[dict] = field(default_factory=list)     # the actions in force
     events: list = field(default_factory=list)          # of the last action applied
+    facts: dict = field(default_factory=dict)           # the card facts the log recorded, by sticker code
+    from_decks: list[str] = field(default_factory=list)  # codes it names without their facts (read from today's decks)
+
+    def note(self, line, where: str) -> None:
+        """Take in the card facts ``line`` records; remember the codes it names without them."""
+        self.facts.update(facts_in(line, where))
+        self.from_decks += [c for c in codes_named(line) if c not in self.facts and c not in self.from_decks]
 
 
 def start(setup_line, where: str = "line 1") -> Replayed:
@@ -29,11 +37,14 @@ def start(setup_line, where: str = "line 1") -> Replayed:
         kind = setup_line.get("type") if isinstance(setup_line, dict) else type(setup_line).__name__
         raise BadInput(where, f"the first line must be the setup (\"type\": \"setup\"), not {kind!r}")
     engine = engine_for(setup_line.get("game"), f"{where}: game")       # it checks the type itself
+    r = Replayed(engine, setup_line, None)
+    r.note(setup_line, where)
     try:
-        state = engine.setup(setup_line)
+        with cards_as_recorded(r.facts, where):
+            r.state = engine.setup(without_facts(setup_line))
     except BadInput as e:
         raise e.within(where) from None
-    return Replayed(engine, setup_line, state)
+    return r
 
 
 def step(r: Replayed, line, where: str, lang: str = "en") -> Replayed:
@@ -45,13 +56,18 @@ def step(r: Replayed, line, where: str, lang: str = "en") -> Replayed:
         r.lines.pop()
         r.state, r.events = fold(r.engine, r.setup, r.lines), []
         return r
+    before = (dict(r.facts), list(r.from_decks))
     try:
-        action = r.engine.parse_action(line)
+        r.note(line, where)
+        with cards_as_recorded(r.facts, where):
+            action = r.engine.parse_action(without_facts(line))
     except BadInput as e:
+        r.facts, r.from_decks = before
         raise e.within(where) from None
     state, events = r.engine.apply(r.state, action)
     reason = refusal(events)
     if reason is not None:
+        r.facts, r.from_decks = before
         raise BadInput(where, reason.render(lang))
     r.state, r.events = state, events
     r.lines.append(line)
