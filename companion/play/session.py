@@ -8,7 +8,11 @@ move on. So whatever the screen shows as done is already in the log, and after a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from companion.cards.decks import cards_as_recorded, facts_in, with_facts, without_facts
+from companion.errors import is_store_error
 from companion.games.base import fold, refusal
 
 
@@ -96,3 +100,28 @@ class GameSession:
 
     def in_progress(self) -> bool:
         return not self.ended_early and self.status() == "in_progress"
+
+
+def stored_or_fault(stack, write: Callable[[], Any], again: Callable[[], None],
+                    dropped: Callable[[], None] = lambda: None) -> tuple[bool, Any]:
+    """Do one write to the store: (True, what ``write`` returned). When the store cannot write (the disk
+    is full, gone or read-only) the store's fault screen opens instead, (False, None): its RETRY closes
+    it and calls ``again``, its DROP closes it and calls ``dropped``. Any other exception is a bug and
+    goes on up. Every write the kiosk makes (start, confirm, undo, end early) goes through here."""
+    try:
+        return True, write()
+    except Exception as e:
+        if not is_store_error(e):
+            raise
+        message = str(e)
+
+    def retry() -> None:
+        stack.pop()
+        again()
+
+    def drop() -> None:
+        stack.pop()
+        dropped()
+
+    stack.push("fault:store", message, on_retry=retry, on_drop=drop)
+    return False, None
