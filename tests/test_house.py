@@ -167,10 +167,13 @@ def test_every_module_has_a_layer():
     assert missing == [], f"modules in no layer of docs/architecture.md: {missing}"
 
 
+def _upward(edges, layers: dict[str, int]) -> list[str]:
+    return [f"{a} (layer {_layer_of(a, layers)}) imports {b} (layer {_layer_of(b, layers)}) at line {line}"
+            for a, b, line in edges if (_layer_of(b, layers) or 0) > (_layer_of(a, layers) or 0)]
+
+
 def test_no_module_imports_a_layer_above_its_own():
-    layers = _layers()
-    upward = [f"{a} (layer {_layer_of(a, layers)}) imports {b} (layer {_layer_of(b, layers)}) at line {line}"
-              for a, b, line in _edges() if (_layer_of(b, layers) or 0) > (_layer_of(a, layers) or 0)]
+    upward = _upward(_edges(), _layers())
     assert upward == [], "\n".join(upward)
 
 
@@ -178,6 +181,8 @@ def test_the_layer_check_finds_an_upward_import():
     layers = {"companion.low": 1, "companion.high": 2}
     assert _layer_of("companion.low.x", layers) == 1 and _layer_of("companion.high", layers) == 2
     assert _layer_of("companion.other", layers) is None
+    edges = [("companion.high.a", "companion.low.b", 3), ("companion.low.b", "companion.high", 7)]
+    assert _upward(edges, layers) == ["companion.low.b (layer 1) imports companion.high (layer 2) at line 7"]
 
 
 def test_no_command_module_imports_another():
