@@ -66,11 +66,11 @@ def test_a_stored_game_replays_the_same_after_deck_import_replace(tmp_path, caps
         store = GameLog(tmp_path / "games.sqlite")
         view = view_for("timeline")
         session = GameSession.start(store, view, view.setup_line(["Ana", "Bo"], {"hand": 4}, ["TC:MINE:003"]))
-        assert session.setup_line["cards"] == {"TC:MINE:003": {"year": 1300, "title": "Event 3"}}
+        assert session.setup_line["card_facts"] == {"TC:MINE:003": {"year": 1300, "title": "Event 3"}}
         for player, code in (("Ana", "TC:MINE:001"), ("Bo", "TC:MINE:005")):    # 1100 right, 1500 wrong
             assert refusal(session.confirm({"type": "place", "player": player, "card": code, "gap": 0})) is None
         game_id, setup, lines = store.in_progress()
-        assert [line["cards"] for line in lines] == [{"TC:MINE:001": {"year": 1100, "title": "Event 1"}},
+        assert [line["card_facts"] for line in lines] == [{"TC:MINE:001": {"year": 1100, "title": "Event 1"}},
                                                       {"TC:MINE:005": {"year": 1500, "title": "Event 5"}}]
         log = tmp_path / "game.jsonl"
         log.write_text(store.export(game_id), encoding="utf-8")
@@ -91,7 +91,7 @@ def test_a_stored_game_replays_the_same_after_deck_import_replace(tmp_path, caps
 
         # an older log names bare codes: replay reads them from today's decks and says so
         old = tmp_path / "old.jsonl"
-        old.write_text("".join(json.dumps({k: v for k, v in x.items() if k != "cards"}) + "\n"
+        old.write_text("".join(json.dumps({k: v for k, v in x.items() if k != "card_facts"}) + "\n"
                                for x in [setup, *lines]), encoding="utf-8")
         assert main(["replay", str(old), "--json"]) == 0
         doc = json.loads(capsys.readouterr().out)
@@ -102,3 +102,10 @@ def test_a_stored_game_replays_the_same_after_deck_import_replace(tmp_path, caps
     finally:
         main(["deck", "delete", "MINE"])
         capsys.readouterr()
+
+
+def test_the_recorded_facts_never_take_a_games_own_field():
+    """Ancient Knowledge's excavate line has a "cards" field of its own: the facts go under another name."""
+    line = {"type": "excavate", "player": "Ana", "cards": ["babylon"]}
+    assert decks.without_facts(line) == line and decks.facts_in(line) == {}
+    assert decks.without_facts({**line, decks.FACTS_KEY: {}}) == line

@@ -342,7 +342,7 @@ def resolve(payload: str, where: str = "") -> Card:
 
 # -- a stored game's cards: their facts recorded with it, so it means the same forever ---------------
 
-FACTS_KEY = "cards"     # a log line's {code: facts} of the cards it names first (docs/log-format.md)
+FACTS_KEY = "card_facts"     # a log line's {code: facts} of the cards it names first (docs/log-format.md)
 _FACT_FIELDS = ("year", "title", "title_es", "period", "icons", "continent", "white", "ak_id")
 _recorded: ContextVar[Mapping[str, Card] | None] = ContextVar("recorded_cards", default=None)
 
