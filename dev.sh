@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The two commands of the README:
 #   ./dev.sh demo   set up .venv if needed, then start the kiosk demo (virtual table + keyboard)
-#   ./dev.sh test   set up .venv if needed, then run the whole test suite (extra args go to pytest)
+#   ./dev.sh test   set up .venv if needed, then run the whole test suite, one pytest-xdist worker per core
+#                   (extra args go to pytest: -n 0 for one process, -m "not slow" without the slow tests)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -71,6 +72,6 @@ setup() {
 
 case "${1:-}" in
   demo) shift; setup; exec .venv/bin/companion kiosk --demo --windowed "$@" ;;
-  test) shift; setup; exec .venv/bin/python -m pytest "$@" ;;
+  test) shift; setup; exec .venv/bin/python -m pytest -n auto "$@" ;;
   *) echo "usage: ./dev.sh demo | ./dev.sh test [pytest args]" >&2; exit 2 ;;
 esac

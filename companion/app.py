@@ -2,7 +2,7 @@
 
 camera -> tracker (``ui/table_feed.py``, off the screen's thread) -> the game's view turns a reading
 into a proposed action -> the engine judges it -> the players confirm with OK (or say "misread" with
-UNDO) -> the store writes it to disk -> only then the screen shows it as done (``ui/session.py``).
+UNDO) -> the store writes it to disk -> only then the screen shows it as done (``play/session.py``).
 At start the store's game in progress is folded back, so after a power cut the kiosk shows the same
 game at the same turn.
 
@@ -99,8 +99,9 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
 
     from companion.inputs.commands import CommandStream
     from companion.inputs.gpio import NoSignals, open_buttons
+    from companion.play.session import GameSession
+    from companion.ui.games import view_for_setup
     from companion.ui.kiosk import Kiosk
-    from companion.ui.session import GameSession
     from companion.ui.table_feed import TableFeed
 
     pygame.display.init()
@@ -131,7 +132,7 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
         table = table or TableFeed(DemoCamera(dtable), make_tracker, threaded=threaded, on_frame=dtable.apply)
         buttons, signals = None, NoSignals()
     else:
-        from companion.vision.sources import open_source
+        from companion.camera import open_source
         if table is None:
             try:
                 source = open_source(config.camera.source, width=config.camera.width, height=config.camera.height,
@@ -151,7 +152,7 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
         players = DemoPlayers(kiosk, dtable, seed=seed, autoplay=autoplay, tour=autoplay)
         kiosk.demo = players
     kiosk.stack.push("attract")
-    session = GameSession.resume(store) if not demo else None
+    session = GameSession.resume(store, view_for_setup) if not demo else None
     if session is not None:
         kiosk.session = session
         kiosk.stack.push("table")
@@ -291,4 +292,3 @@ def _log_to_data_dir() -> None:
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.INFO)
-    _ = time

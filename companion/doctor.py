@@ -25,12 +25,13 @@ import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from companion.store.log import MIN_FREE_MB
+
 OK, WARN, FAIL = "ok", "warn", "fail"
 SERVICE = "companion-kiosk.service"
 NOT_READY = 3                # the exit status when a check failed
 HARDWARE = ("camera", "display", "buttons")
 WITHOUT_HARDWARE = "--camera virtual --pins mock --display dummy"
-MIN_FREE_MB = 100            # below this the kiosk may not be able to store the next action
 LOW_FREE_MB = 500
 CAMERA_TIMEOUT_S = 20
 NO_SCREEN_DRIVERS = ("dummy", "offscreen")
@@ -189,7 +190,7 @@ def check_camera(source: str, settings=None) -> Check:
 
 
 def _read_one_frame(source: str, settings) -> Check:
-    from companion.vision.sources import open_source
+    from companion.camera import open_source
 
     cam = open_source(source, width=settings.width, height=settings.height, focus=settings.focus,
                       mains_hz=settings.mains_hz)

@@ -146,3 +146,12 @@ def output_folder(path: str | Path) -> Path:
     except OSError as e:
         raise BadInput(str(path), f"cannot create the folder: {e.strerror}") from None
     return folder
+class StoreError(Exception):
+    """The game log could not be read or written; the message says which file and why. Raised by the
+    store (companion/store/log.py); defined here so the turn controller and the screens tell a store
+    fault from a bug without importing the store."""
+
+
+def is_store_error(e: Exception) -> bool:
+    """Whether ``e`` means the log could not be written (the disk is full, gone, read-only)."""
+    return isinstance(e, (StoreError, OSError))

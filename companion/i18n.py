@@ -70,10 +70,6 @@ def translate(msgid: str, lang: str = "en") -> str:
     return _catalog(lang).gettext(msgid)
 
 
-def has_translation(msgid: str, lang: str) -> bool:
-    return lang == "en" or _catalog(lang).gettext(msgid) != msgid or msgid.strip() == ""
-
-
 class Literal(str):
     """A string that is already in the reader's language (a name, a card title, a number): shown as it
     is, never looked up as a message."""

@@ -17,3 +17,10 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 settings.register_profile("ci", deadline=None, max_examples=60,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests marked slow first. pytest-xdist (``./dev.sh test`` runs ``-n auto``) hands tests out in
+    this order, so the long ones start at once on every worker instead of one of them last on a lone
+    worker while the others wait. ``-m "not slow"`` leaves them out."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

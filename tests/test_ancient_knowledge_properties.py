@@ -8,6 +8,7 @@ import pathlib
 from collections import Counter
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,6 +83,7 @@ def _check_invariants(before, after):
     assert max(every.values(), default=1) == 1, "a card is in two places"
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(st.data(), st.integers(2, 4))
 def test_random_games_keep_the_invariants(data, players):

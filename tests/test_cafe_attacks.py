@@ -51,13 +51,11 @@ class Attacker:
     def __init__(self, secure: Mosquitto, client_id: str = "mallory", clean: bool = True, user: str = "T01"):
         self.client = parse_broker(secure.url_for(user)).client(client_id, clean_session=clean)
         self.got: dict[str, bytes] = {}
-        self.granted: list = []
         up, self.subscribed = threading.Event(), threading.Event()
         self.client.on_connect = lambda c, u, f, rc, p=None: up.set()
         self.client.on_message = lambda c, u, msg: self.got.__setitem__(msg.topic, msg.payload)
 
         def on_subscribe(c, u, mid, codes, p=None):
-            self.granted = list(codes)
             self.subscribed.set()
         self.client.on_subscribe = on_subscribe
         self.client.connect("127.0.0.1", secure.port)

@@ -11,10 +11,11 @@ from test_cronologia import START, do, effect, place
 
 from companion.games import cronologia, random_play
 from companion.games.base import refusal
+from companion.play.session import GameSession
 from companion.store import replay
 from companion.store.log import GameLog
+from companion.ui.games import view_for_setup
 from companion.ui.games.cronologia import CronologiaCompetitiveView
-from companion.ui.session import GameSession
 
 PLAYERS = ("A", "B", "C", "D")
 
@@ -165,7 +166,7 @@ def test_the_kiosk_announces_sudden_death_with_the_card_that_started_it_not_afte
     events = session.confirm(nxt)
     assert "Sudden death" not in _text(view.verdict(nxt, events, before, session, "en"))
     session.undo()                                   # back to the open window, as after a restart
-    resumed = GameSession.resume(store)
+    resumed = GameSession.resume(store, view_for_setup)
     assert resumed.summary() == session.summary() == cronologia.summary(session.state)
     assert resumed.summary()["sudden_death"] and view.current(resumed) == "A"
     store.close()

@@ -1,5 +1,6 @@
 """docs/adding-a-game.md, proved: a game registered only here (tests/fifth_game) is known to the log's
-replay, the deck files, the sticker sheets and the kiosk's picker, with no other file touched."""
+replay, the deck files and the sticker sheets, with no other file touched; the kiosk's picker offers its
+view only once it keeps the whole contract the doc lists (the toy view here does not, and is left out)."""
 
 from __future__ import annotations
 
@@ -58,5 +59,29 @@ def test_decks_stickers_and_the_picker_know_it(later, tmp_path):
     from companion.print.stickers import make_sheets
     make_sheets(deck, tmp_path / "later.pdf")
     assert (tmp_path / "later.pdf").stat().st_size > 1000
-    from companion.ui.games import available_views
-    assert "later" in [v.key for v in available_views()]
+
+
+
+def test_the_picker_offers_only_a_view_that_keeps_the_whole_contract(later, caplog):
+    """Offered with only its key and title, the toy game's view stopped the kiosk at its first question
+    (AttributeError: 'LaterView' object has no attribute 'empty_layout'); now it is left out, and the
+    log says what it lacks. Every shipped view keeps the contract."""
+    from companion.play.view import CONTRACT
+    from companion.ui.games import available_views, missing_parts, view_for
+
+    offered = [v.key for v in available_views()]
+    assert "later" not in offered and len(offered) >= 5
+    assert {"empty_layout", "codes_on_table", "setup_prompt", "read_setup"} <= set(missing_parts(view_for("later")))
+    assert "the later view is not offered: it lacks " in caplog.text and "empty_layout" in caplog.text
+    assert all(missing_parts(v) == [] for v in available_views())
+    assert len(CONTRACT) > 30
+
+
+def test_adding_a_game_lists_every_part_of_the_contract():
+    from pathlib import Path
+
+    from companion.play.view import CONTRACT
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+    assert [name for name in CONTRACT if f"`{name}`" not in doc] == []
+    assert "assets/translations/es/" in doc          # the Spanish .po file the tests ask of every message

@@ -2,9 +2,12 @@
 naming the file, line or field; never exit 1, never a traceback.
 
 The cases come from companion/bench/fuzz.py (the bundled examples mutated as bytes, lines, JSON or TOML
-values; images of every size and pixel kind; button chatter on gpiozero's mock pins), drawn here from
-hypothesis's random streams, a few hundred per input; ``companion bench fuzz`` runs thousands. The
-structured tests below build the same inputs from hypothesis strategies directly.
+values; images of every size and pixel kind; button chatter on gpiozero's mock pins), made by the bench's
+own generator from fixed seeds, a hundred or two per input: the same cases on every run, spread as the bench
+spreads them (hypothesis's random streams gave a 1x1 picture in every other scan case, and now and then a
+6000x6000 one that took minutes to write). ``companion bench fuzz --only NAME --seed S --cases N`` replays a
+chunk; the bench runs thousands. The structured tests below build the same inputs from hypothesis
+strategies directly.
 """
 
 import json
@@ -23,7 +26,9 @@ from companion.cards.decks import reload_decks
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = Path(tempfile.mkdtemp(prefix="companion-fuzz-test-"))
-CASES = {"scan": 120, "deck-json": 150, "buttons": 200}      # the slower inputs get fewer cases
+# input -> (seeds, cases per seed): the slower inputs get fewer cases; the slowest is cut into chunks that
+# pytest-xdist runs side by side
+CHUNKS = {"replay": (2, 100), "scan": (2, 50), "deck-import": (1, 150), "deck-json": (1, 100), "buttons": (1, 200)}
 QUICK = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                                  HealthCheck.large_base_example])
 
@@ -41,13 +46,13 @@ def _fresh_decks():
     reload_decks()
 
 
-@pytest.mark.parametrize("name", sorted(fuzz.INPUTS))
-def test_fuzzed_input_exits_0_or_2_with_one_line(name):
-    @settings(max_examples=CASES.get(name, 250), **QUICK)
-    @given(st.randoms(use_true_random=False))
-    def run(rng):
-        check(fuzz.INPUTS[name](rng, FOLDER))
-    run()
+@pytest.mark.parametrize("name,seed", [(name, seed) for name in sorted(fuzz.INPUTS)
+                                       for seed in range(1, CHUNKS.get(name, (1, 0))[0] + 1)])
+def test_fuzzed_input_exits_0_or_2_with_one_line(name, seed):
+    cases = CHUNKS.get(name, (1, 250))[1]
+    found = fuzz.fuzz(name, cases, seed, FOLDER)
+    assert (found["problems"], found["tracebacks"], found["hangs"]) == ([], 0, 0), \
+        f"companion bench fuzz --only {name} --seed {seed} --cases {cases}: {found['problems']}"
 
 
 # -- structured: hypothesis builds the values ------------------------------------------------------------
@@ -198,15 +203,23 @@ def _bad_files(tmp_path):
     csv_file.write_text("n,year,title\n1,abc,x\n")
     toml = tmp_path / "config.toml"
     toml.write_text("[buttons]\nnext = 22\n")       # the OK button's pin
-    return [(["replay", str(deep)], deep, {}), (["scan", str(png)], png, {}),
-            (["deck", "import", "FZOUT", str(csv_file), "--game", "timeline"], csv_file, {}),
-            (["kiosk", "--autoplay", "1"], toml, {"COMPANION_CONFIG": str(toml)}),
-            (["deck", "add", "FZOUT", "--number", "x"], "--number", {})]
+    return {"replay": (["replay", str(deep)], deep, {}), "scan": (["scan", str(png)], png, {}),
+            "deck-import": (["deck", "import", "FZOUT", str(csv_file), "--game", "timeline"], csv_file, {}),
+            "kiosk": (["kiosk", "--autoplay", "1"], toml, {"COMPANION_CONFIG": str(toml)}),
+            "deck-add": (["deck", "add", "FZOUT", "--number", "x"], "--number", {})}
 
 
-def test_from_outside_bad_input_is_exit_2_and_one_line(tmp_path):
-    for argv, where, env in _bad_files(tmp_path):
-        proc = _outside(argv, env)
-        assert proc.returncode == 2, (argv, proc.stderr)
-        assert proc.stdout == "" and proc.stderr.count("\n") == 1, (argv, proc.stderr)
-        assert str(where) in proc.stderr and "Traceback" not in proc.stderr
+def test_every_file_from_outside_is_tried(tmp_path):
+    assert sorted(_bad_files(tmp_path)) == sorted(OUTSIDE)
+
+
+OUTSIDE = ["replay", "scan", "deck-import", "kiosk", "deck-add"]
+
+
+@pytest.mark.parametrize("which", OUTSIDE)
+def test_from_outside_bad_input_is_exit_2_and_one_line(tmp_path, which):
+    argv, where, env = _bad_files(tmp_path)[which]
+    proc = _outside(argv, env)
+    assert proc.returncode == 2, (argv, proc.stderr)
+    assert proc.stdout == "" and proc.stderr.count("\n") == 1, (argv, proc.stderr)
+    assert str(where) in proc.stderr and "Traceback" not in proc.stderr

@@ -103,3 +103,89 @@ def test_engines_import_no_pygame_opencv_or_gpiozero():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", out.stdout
     assert len(GAMES) >= 4
+
+
+# -- the layers of docs/architecture.md --------------------------------------------------------------
+
+ARCHITECTURE = ROOT.parent / "docs" / "architecture.md"
+
+
+def _layers() -> dict[str, int]:
+    """module or package -> its layer's number, from the table in docs/architecture.md."""
+    import re
+
+    layers: dict[str, int] = {}
+    for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].isdigit():
+            for name in re.findall(r"`([a-z_.]+)`", cells[2]):
+                layers[name] = int(cells[0])
+    return layers
+
+
+def _layer_of(module: str, layers: dict[str, int]) -> int | None:
+    name = module
+    while name:
+        if name in layers:
+            return layers[name]
+        if name == "companion":
+            return None
+        name = name.rpartition(".")[0]
+    return None
+
+
+def _edges() -> list[tuple[str, str, int]]:
+    """(importer, imported, line) for every import of a companion module, lazy ones included. ``from
+    package import module`` imports the module (the package's __init__ comes with it: below or beside)."""
+    modules = {_module_name(p): p for p in ROOT.rglob("*.py")}
+    edges = []
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(up + ([base] if base else []))
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+            else:
+                continue
+            for t in targets:
+                while t and t not in modules:
+                    t = t.rpartition(".")[0]
+                if t and t != name and t.startswith("companion"):
+                    edges.append((name, t, node.lineno))
+    return edges
+
+
+def test_every_module_has_a_layer():
+    layers = _layers()
+    assert len(set(layers.values())) >= 10, layers
+    missing = sorted(m for m in (_module_name(p) for p in ROOT.rglob("*.py")) if _layer_of(m, layers) is None)
+    assert missing == [], f"modules in no layer of docs/architecture.md: {missing}"
+
+
+def _upward(edges, layers: dict[str, int]) -> list[str]:
+    return [f"{a} (layer {_layer_of(a, layers)}) imports {b} (layer {_layer_of(b, layers)}) at line {line}"
+            for a, b, line in edges if (_layer_of(b, layers) or 0) > (_layer_of(a, layers) or 0)]
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    upward = _upward(_edges(), _layers())
+    assert upward == [], "\n".join(upward)
+
+
+def test_the_layer_check_finds_an_upward_import():
+    layers = {"companion.low": 1, "companion.high": 2}
+    assert _layer_of("companion.low.x", layers) == 1 and _layer_of("companion.high", layers) == 2
+    assert _layer_of("companion.other", layers) is None
+    edges = [("companion.high.a", "companion.low.b", 3), ("companion.low.b", "companion.high", 7)]
+    assert _upward(edges, layers) == ["companion.low.b (layer 1) imports companion.high (layer 2) at line 7"]
+
+
+def test_no_command_module_imports_another():
+    commands = {m for m in _imports() if m.endswith("_cli")}
+    for a, b, line in _edges():
+        assert not (a in commands and b in commands), f"{a} imports {b} at line {line}"

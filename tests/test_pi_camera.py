@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from companion.camera import open_source
 from companion.config import Config
 from companion.errors import BadInput
 from companion.vision import sources
-from companion.vision.sources import CameraLost, PiCameraDevice, lores_size, open_source
+from companion.vision.sources import CameraLost, PiCameraDevice, lores_size
 
 
 @pytest.fixture

@@ -90,6 +90,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_moments_loses_no_confirmed_action(tmp_path):
     path = tmp_path / "crash.sqlite"
     rng = random.Random(7)

@@ -195,8 +195,9 @@ def _in_play(state, card):
 
 
 def _resume_for_the_last_turn(tmp_path, size=(800, 480), lang="en"):
+    from companion.play.session import GameSession
     from companion.store.log import GameLog
-    from companion.ui.session import GameSession
+    from companion.ui.games import view_for_setup
 
     lines, turn_starts = robot_game()
     cut = max(i for i in turn_starts if any(line["type"] == "create" for line in lines[i:]))   # a Create to see
@@ -206,7 +207,7 @@ def _resume_for_the_last_turn(tmp_path, size=(800, 480), lang="en"):
         store.append(game, line)
     store.close()
     k, feed = make_kiosk(tmp_path, size, lang)
-    k.session = GameSession.resume(k.store)
+    k.session = GameSession.resume(k.store, view_for_setup)
     k.stack.push("table")
     k.step()
     return k, feed, lines[cut:]

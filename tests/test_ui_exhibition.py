@@ -163,8 +163,9 @@ def test_the_secret_decades_are_asked_first_and_kept_hidden(tmp_path):
 def _resume_near_the_end(tmp_path, size=(800, 480), lang="en"):
     """A whole robot game in the store but its last turn; the kiosk resumes it (as after a restart)."""
     from companion.games.exhibition.autoplay import play_game
+    from companion.play.session import GameSession
     from companion.store.log import GameLog
-    from companion.ui.session import GameSession
+    from companion.ui.games import view_for_setup
 
     lines = play_game(["Ana", "Bruno", "Carla"], seed=3, secret_decade=True, variations={"years_gap": "short_era"})
     body = [line for line in lines[1:] if line["type"] != "secret"]
@@ -174,7 +175,7 @@ def _resume_near_the_end(tmp_path, size=(800, 480), lang="en"):
         store.append(game, line)
     store.close()
     k, feed = make_kiosk(tmp_path, size, lang)
-    k.session = GameSession.resume(k.store)
+    k.session = GameSession.resume(k.store, view_for_setup)
     k.stack.push("table")
     k.step()
     return k, feed, body[-3:]

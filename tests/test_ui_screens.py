@@ -178,6 +178,7 @@ def test_the_menu_says_what_menu_does_there(lang):
     assert k.stack.top.name == "table"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_the_verdict_that_ends_the_game_is_framed_as_the_end_not_as_the_cards_fault(lang):
     """The winner heads the verdict at the left, with no big cross or tick beside it (a red cross

@@ -12,6 +12,7 @@ from companion.vision.decode import DecodeResult, Detection
 from companion.vision.layouts import RowLayout
 
 
+@pytest.mark.slow
 def test_a_small_run_prints_one_json_document(capsys):
     rc = cli.main(["bench", "vision", "--levels", "3.3", "--stickers", "10", "--close-ups", "4,12", "--printed", "1",
                    "--json"])
@@ -41,6 +42,7 @@ def _one_sticker(path, code, ppm, seed):
     cv2.imwrite(str(path), scene.image)
 
 
+@pytest.mark.slow
 def test_photos_in_a_folder_are_measured_against_their_texts(tmp_path, capsys):
     codes = demo_codes(3, "HIST")
     (tmp_path / "a").mkdir()

@@ -1,12 +1,12 @@
 """Photos of the project's own printed pages (sticker sheets and card pages rendered from their PDF,
-then turned, tilted, lit unevenly, blurred, noised and JPEG-compressed by companion/sim/rephotograph.py,
+then turned, tilted, lit unevenly, blurred, noised and JPEG-compressed by companion/bench/rephotograph.py,
 not by the scene generator): the decoder reads every code zxing-cpp's plain pass reads, and never a
 text that is not printed there."""
 
 import numpy as np
 import pytest
 
-from companion.sim.rephotograph import PAGES, photos, rephotograph
+from companion.bench.rephotograph import PAGES, photos, rephotograph
 from companion.vision.decode import decode, decode_burst
 from companion.vision.decode.readers import plain_symbols
 
@@ -21,6 +21,7 @@ def _texts(result):
     return {d.payload for d in result.codes + result.foreign}
 
 
+@pytest.mark.slow
 def test_every_plain_read_is_read_and_no_text_is_wrong(pictures):
     more = 0
     for p in pictures:

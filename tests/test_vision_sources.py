@@ -6,9 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.camera import open_source
 from companion.errors import BadInput
 from companion.vision import sources
-from companion.vision.sources import CameraLost, FileSource, ReconnectingSource, UsbDevice, open_source
+from companion.vision.sources import CameraLost, FileSource, ReconnectingSource, UsbDevice
 
 
 class Clock:

@@ -3,6 +3,7 @@ tables of any sticker size (1.6 to 10 px per module), with soft or busy card art
 the cards, a frame read alone, with the codes of the frame before, or as a burst."""
 
 import cv2
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,7 @@ def _texts(result):
     return {d.payload for d in result.codes + result.foreign}
 
 
+@pytest.mark.slow
 @settings(max_examples=14, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much])
 @given(ppm=st.floats(1.6, 10.0), art=st.sampled_from(["soft", "busy"]), n=st.integers(1, 8),
        seed=st.integers(0, 10_000))

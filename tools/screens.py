@@ -160,8 +160,9 @@ def photograph(k, feed, board: str) -> None:
 
 
 def resumed(tmp: Path, size, lines, upto: int):
+    from companion.play.session import GameSession
     from companion.store.log import GameLog
-    from companion.ui.session import GameSession
+    from companion.ui.games import view_for_setup
 
     store = GameLog(tmp / "games.sqlite")
     game = store.new_game(lines[0])
@@ -169,7 +170,7 @@ def resumed(tmp: Path, size, lines, upto: int):
         store.append(game, line)
     store.close()
     k, feed = make_kiosk(tmp, size)
-    k.session = GameSession.resume(k.store)
+    k.session = GameSession.resume(k.store, view_for_setup)
     k.stack.push("table")
     k.step()
     return k, feed

@@ -78,7 +78,7 @@ class _FullDisk:
     """The store's write fails as SQLite fails on a full disk, while ``full`` is set."""
 
     def __init__(self, store):
-        from companion.store.log import StoreError
+        from companion.errors import StoreError
         self.full = False
         self.store = store
         real = store._write

@@ -469,6 +469,9 @@ def make_payload(rng: random.Random, folder: Path) -> Case:
 # -- images ------------------------------------------------------------------------------------------
 
 MAX_SIDE = 12_000
+# libwebp takes about half a second per megapixel of noise to write (a 6000 x 6000 one took 55 s, most of a
+# test's time): WebP pictures stay under a megapixel, bigger ones are written as PNG
+WEBP_MAX_PIXELS = 1_000_000
 
 
 def image_size(rng: random.Random) -> tuple[int, int]:
@@ -510,7 +513,7 @@ def make_image_bytes(rng: random.Random, w: int, h: int) -> tuple[bytes, str]:
         rng.choice((".png", ".tiff"))
     if fmt in (".jpg", ".bmp") and img.ndim == 3 and img.shape[2] == 4:
         fmt = ".png"
-    if fmt == ".webp" and max(w, h) > 16383:
+    if fmt == ".webp" and w * h > WEBP_MAX_PIXELS:
         fmt = ".png"
     import cv2
     ok, enc = cv2.imencode(fmt, img)
@@ -578,9 +581,24 @@ class _Rig:
         self.clock = type("RigClock", (), {"monotonic": staticmethod(lambda: self.now)})
 
     def release_all(self) -> None:
+        from companion.inputs import gpio
+
         for p in self.pin.values():
             p.drive_high()
         self.now += 1
+        # A debouncer re-reads a contact when its window ends, on a real-time timer: the re-reads the chatter
+        # left pending are done now, on the rig's clock (on a loaded machine they fired into the clean presses
+        # after this, as a stray BACK). A timer that had already fired is re-read again: an idle read, harmless.
+        for _ in range(10):
+            pending = [t for t in threading.enumerate()
+                       if isinstance(t, threading.Timer) and t.name == gpio.RECHECK_THREAD]
+            if not pending:
+                break
+            for timer in pending:
+                timer.cancel()
+                timer.join(5)
+                timer.function()
+            self.now += 1
         self.stream.drain()
 
 

@@ -24,7 +24,7 @@ Reported per level, for single frames and for 5-frame sequences of a still table
 - a close-up sweep: one sticker per frame (1440x1920, a phone held over one card or a low camera) at
   1.8 to 15 pixels per module;
 - photos: the project's own printed sticker sheets and card pages rephotographed
-  (``companion/sim/rephotograph.py``: rendered from their PDF, turned, tilted, lit unevenly, blurred,
+  (``companion/bench/rephotograph.py``: rendered from their PDF, turned, tilted, lit unevenly, blurred,
   noised, JPEG), and with ``--photos DIR`` real photos: every image in DIR (and below it) with a
   ``<name>.txt`` beside it that holds the text of the code it shows (the layout of zxing-cpp's
   black-box samples). Per set: codes read by us and by the plain pass, the images where ours read
@@ -175,10 +175,10 @@ def _closeup_specs(ppm: float, count: int, seed: int) -> list[dict]:
 
 
 def _rephotograph(args):
-    """Worker: one photo of a printed page (companion/sim/rephotograph.py)."""
+    """Worker: one photo of a printed page (companion/bench/rephotograph.py)."""
     import cv2
 
-    from companion.sim.rephotograph import rephotograph
+    from companion.bench.rephotograph import rephotograph
 
     cv2.setNumThreads(1)
     p = rephotograph(*args)
@@ -420,7 +420,7 @@ def run(args) -> int:
     busy_stickers = max(1, stickers // 2)
     per_close_up = max(3, stickers // 50)
     real = load_photos(args.photos) if args.photos else None
-    from companion.sim.rephotograph import plan as rephotograph_plan
+    from companion.bench.rephotograph import plan as rephotograph_plan
     printed = rephotograph_plan(printed_count, args.seed, (1.6, 6.0))
     note_once()
     warm_up()
@@ -457,7 +457,7 @@ def run(args) -> int:
                 _measure(tally, spec, scenes, False, [0])
             out["close_ups"].append({"px_per_module": ppm, **tally.as_dict()})
             shown.update(1)
-        out["photos"] = [_measure_photos("printed pages, rephotographed (companion/sim/rephotograph.py)",
+        out["photos"] = [_measure_photos("printed pages, rephotographed (companion/bench/rephotograph.py)",
                                          pool.map(_rephotograph, printed))] if printed else []
     if real:
         out["photos"].append(_measure_photos(f"photos in {args.photos}", real))

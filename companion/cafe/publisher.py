@@ -50,7 +50,6 @@ class Publisher:
         self.unconfirmed = unconfirmed      # None: no limit (cafe simulate without --until-confirmed)
         self.connected = False
         self.refused: str | None = None     # the broker's answer when it refused the login
-        self.reoffers = 0                   # times the unconfirmed items were offered again
         self.caught_up = False              # connected, every item sent and acknowledged by the broker
         self.sessions = 0                   # connections the broker accepted
         self.published = 0                  # log items published, offered again ones included
@@ -185,7 +184,6 @@ class Publisher:
             elif (heard and probing) or (quiet and now - last_sent > QUIET_S):
                 # the dashboard is there and has not got what it was sent: from the log, all of it again
                 box.reoffer()
-                self.reoffers += 1
                 last_progress, probing, due = now, False, 0
             elif now - last_progress > stall_s:
                 # no word from the dashboard: one item (the oldest it has not confirmed) asks whether it is
@@ -229,7 +227,7 @@ def for_kiosk(config, store, table_feed=None) -> Publisher | None:
     import shutil
 
     from companion.cafe.broker import parse_broker
-    from companion.doctor import MIN_FREE_MB
+    from companion.store.log import MIN_FREE_MB
 
     cafe = config.cafe
     if not cafe.broker or not cafe.table or store is None:

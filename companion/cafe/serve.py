@@ -20,13 +20,12 @@ import signal
 import socket
 import sys
 import threading
-import time
-from datetime import datetime
 
 from companion.cafe import schema
 from companion.cafe.broker import TOPIC_ROOT, Broker, confirm_topic, parse_broker, table_of
+from companion.cafe.health import Health
 from companion.errors import BadInput
-from companion.i18n import N_, Text
+from companion.i18n import N_
 
 log = logging.getLogger(__name__)
 PASSWORD_ENV = "COMPANION_BROKER_PASSWORD"
@@ -55,50 +54,6 @@ def add_arguments(parser) -> None:
     parser.add_argument("--password-file", metavar="FILE",
                         help="the staff password or its hash ('companion cafe password'); needed off loopback")
     parser.add_argument("--ca-file", metavar="FILE", help="mqtts: the CA that signed the broker's certificate")
-
-
-class Health:
-    """What keeps the dashboard from recording, if anything: per part (broker, disk, subscriber) the
-    reason and since when. ``None`` from :meth:`problem` means live."""
-
-    ORDER = ("subscriber", "broker", "disk")
-    WORDS = {"subscriber": "stopped", "broker": "no broker", "disk": "disk full"}
-
-    def __init__(self):
-        self._lock = threading.Lock()
-        self._problems: dict[str, tuple[Text, float]] = {}
-
-    def set(self, part: str, msgid: str, **params) -> None:
-        with self._lock:
-            old = self._problems.get(part)
-            self._problems[part] = (Text(msgid, params), old[1] if old else time.time())
-
-    def clear(self, part: str) -> None:
-        with self._lock:
-            self._problems.pop(part, None)
-
-    def has(self, part: str) -> bool:
-        return part in self._problems
-
-    def problem(self) -> tuple[str, Text, float] | None:
-        """(part, reason, since) of the first problem, or None."""
-        with self._lock:
-            for part in self.ORDER:
-                if part in self._problems:
-                    reason, since = self._problems[part]
-                    return part, reason, since
-        return None
-
-    def sentence(self) -> str | None:
-        """One line for people: ``no contact with the broker since 21:04: login refused``."""
-        p = self.problem()
-        if p is None:
-            return None
-        part, reason, since = p
-        at = datetime.fromtimestamp(since).strftime("%H:%M")
-        return {"broker": f"no contact with the broker since {at}: {reason}",
-                "disk": f"nothing recorded since {at}: {reason}",
-                "subscriber": f"nothing recorded since {at}: {reason}"}[part]
 
 
 class Subscriber:

@@ -28,6 +28,7 @@ from starlette.routing import Route
 
 from companion.cafe.auth import Gate
 from companion.cafe.exports import bgstats, game_name, plays_csv
+from companion.cafe.health import Health
 from companion.cafe.store import CafeStore
 from companion.i18n import N_, translate
 
@@ -50,8 +51,6 @@ BANNERS = {"broker": N_("No contact with the broker since {time}: {reason}. Noth
 
 class Dashboard:
     def __init__(self, store: CafeStore, gate: Gate, health=None, poll_s: float = 0.5):
-        from companion.cafe.serve import Health
-
         self.store = store
         self.gate = gate
         self.health = health if health is not None else Health()

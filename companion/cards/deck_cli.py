@@ -31,6 +31,7 @@ from companion.cards.decks import (
     _CardError,
     all_decks,
     bundled_deck,
+    deck_ref,
     facts_of,
     get_deck,
     reload_decks,
@@ -100,24 +101,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args) -> int:
     return {"list": _list, "show": _show, "new": _new, "add": _add, "import": _import,
             "export": _export, "copy": _copy, "delete": _delete}[args.deck_command](args)
-
-
-def deck_ref(text: str) -> str:
-    """Deck ids are typed in any case; paths are left alone; a file of another kind (a spreadsheet's
-    CSV, a game log) is said to be that, with the command that takes it."""
-    from pathlib import Path
-
-    from companion.paths import command
-    suffix = Path(text).suffix.lower()
-    if suffix in (".csv", ".tsv", ".txt"):
-        raise BadInput(text, f"that is a {suffix[1:].upper()} file, not a deck: to make a deck of its cards, "
-                             f"{command()} deck import ID {text} --game GAME")
-    if suffix in (".xlsx", ".xls", ".ods"):
-        raise BadInput(text, f"that is a spreadsheet, not a deck: save it as CSV (UTF-8), then {command()} deck "
-                             f"import ID FILE.csv")
-    if suffix == ".jsonl":
-        raise BadInput(text, f"that is a game log, not a deck: {command()} replay {text}")
-    return text if text.endswith(".json") or "/" in text else text.upper()
 
 
 def _check_id(deck_id: str) -> str:

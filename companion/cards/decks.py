@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -241,6 +245,22 @@ def bundled_deck(deck_id: str) -> Deck | None:
     return None
 
 
+def deck_ref(text: str) -> str:
+    """A deck as a command line names it: ids are typed in any case; paths are left alone; a file of
+    another kind (a spreadsheet's CSV, a game log) is said to be that, with the command that takes it."""
+    from companion.paths import command
+    suffix = Path(text).suffix.lower()
+    if suffix in (".csv", ".tsv", ".txt"):
+        raise BadInput(text, f"that is a {suffix[1:].upper()} file, not a deck: to make a deck of its cards, "
+                             f"{command()} deck import ID {text} --game GAME")
+    if suffix in (".xlsx", ".xls", ".ods"):
+        raise BadInput(text, f"that is a spreadsheet, not a deck: save it as CSV (UTF-8), then {command()} deck "
+                             f"import ID FILE.csv")
+    if suffix == ".jsonl":
+        raise BadInput(text, f"that is a game log, not a deck: {command()} replay {text}")
+    return text if text.endswith(".json") or "/" in text else text.upper()
+
+
 def get_deck(deck_id_or_path: str) -> Deck:
     """A deck by id (``EXH20``) or by file path."""
     if deck_id_or_path.endswith(".json") or "/" in deck_id_or_path:
@@ -304,7 +324,11 @@ def add_command(deck_id: str, game: str | None, number: int | None = None) -> st
 
 def resolve(payload: str, where: str = "") -> Card:
     """The card a sticker payload names. Foreign and unknown codes raise with a message that says
-    which it is and how to register it (``.text`` holds it for the kiosk, in any language)."""
+    which it is and how to register it (``.text`` holds it for the kiosk, in any language). Inside
+    :func:`cards_as_recorded` a code the stored game recorded is the card it recorded."""
+    recorded = _recorded.get()
+    if recorded is not None and payload in recorded:
+        return recorded[payload]
     sticker = parse_sticker(payload)
     loc = f"{where}: {payload}" if where else payload
     if sticker is None:
@@ -325,3 +349,94 @@ def resolve(payload: str, where: str = "") -> Card:
                                                                    "last": max(deck.cards)}))
         raise UnknownCard(loc, Text(_UNKNOWN_NUMBER, params))
     return card
+
+
+# -- a stored game's cards: their facts recorded with it, so it means the same forever ---------------
+
+FACTS_KEY = "card_facts"     # a log line's {code: facts} of the cards it names first (docs/log-format.md)
+_FACT_FIELDS = ("year", "title", "title_es", "period", "icons", "continent", "white", "ak_id")
+_recorded: ContextVar[Mapping[str, Card] | None] = ContextVar("recorded_cards", default=None)
+
+
+def card_facts(card: Card) -> dict:
+    """A card's facts as a log records them (what its deck says of it now), without its code."""
+    out: dict = {}
+    for name in _FACT_FIELDS:
+        value = getattr(card, name)
+        if value is not None and value != ():
+            out[name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def codes_named(line) -> list[str]:
+    """Every sticker code a log line names, in order, once (its recorded facts aside)."""
+    found: list[str] = []
+
+    def walk(value) -> None:
+        if isinstance(value, str):
+            if value not in found and parse_sticker(value) is not None:
+                found.append(value)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if key != FACTS_KEY:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+    walk(line)
+    return found
+
+
+def with_facts(line: dict, recorded: Mapping[str, dict]) -> dict:
+    """The line as the log stores it: with the facts of each card it names that the lines before did
+    not record (``recorded``), read from today's decks. A code no deck knows is left to the engine."""
+    new: dict[str, dict] = {}
+    for code in codes_named(line):
+        if code not in recorded:
+            try:
+                new[code] = card_facts(resolve(code))
+            except BadInput:
+                continue
+    return {**line, FACTS_KEY: new} if new else line
+
+
+def facts_in(line, where: str = "") -> dict[str, dict]:
+    """The card facts a stored line records ({} for a line of an older log, or written by hand)."""
+    facts = line.get(FACTS_KEY) if isinstance(line, dict) else None
+    if facts is None:
+        return {}
+    if not isinstance(facts, dict) or not all(isinstance(f, dict) for f in facts.values()):
+        raise BadInput(json_path(where, FACTS_KEY) if where else FACTS_KEY,
+                       "the recorded cards must be an object of sticker code -> card facts")
+    return facts
+
+
+def without_facts(line):
+    """The line as its engine reads it: the recorded facts are the replay's business, not the rules'."""
+    if isinstance(line, dict) and FACTS_KEY in line:
+        return {k: v for k, v in line.items() if k != FACTS_KEY}
+    return line
+
+
+def _recorded_card(code: str, facts: dict, where: str) -> Card:
+    try:
+        entry = CardEntry(n=1, **facts)
+    except (ValidationError, TypeError) as e:
+        if isinstance(e, TypeError):
+            raise BadInput(f"{where}: {code}", "card facts must be an object of field -> value") from None
+        first = e.errors()[0]
+        raise BadInput(f"{where}: {code}.{'.'.join(map(str, first['loc']))}",
+                       first["msg"].removeprefix("Value error, ")) from None
+    sticker = parse_sticker(code)
+    return replace(entry.to_card("LOG"), code=format_payload(sticker.deck, sticker.number) if sticker else code)
+
+
+@contextmanager
+def cards_as_recorded(facts: Mapping[str, dict], where: str = FACTS_KEY) -> Iterator[None]:
+    """Within this block a code that ``facts`` names is that card, whatever its deck says today."""
+    cards = {code: _recorded_card(code, f, where) for code, f in facts.items()}
+    token = _recorded.set(cards)
+    try:
+        yield
+    finally:
+        _recorded.reset(token)

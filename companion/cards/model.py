@@ -11,6 +11,20 @@ PERIODS = ("prehistoria", "antigua", "media", "moderna", "contemporanea")
 ICONS = ("replace_opp", "swap", "replace_own")
 WHITES = ("1945", "einstein")
 
+# A card's colours, on the kiosk's screen and on the printed cards alike (companion/ui/theme.py,
+# companion/print/cards.py). Cronología's period backgrounds, as printed on the demo deck:
+PERIOD_COLOURS = {
+    "prehistoria": (150, 110, 80),
+    "antigua": (196, 160, 64),
+    "media": (70, 120, 190),
+    "moderna": (150, 80, 160),
+    "contemporanea": (200, 70, 70),
+}
+# Exhibition's continents: Okabe-Ito colours, told apart by most colour-blind players (the continent's
+# code is written beside them too); the project's print-and-play uses them too (the box's are not public)
+CONTINENT_COLOURS = {"OC": (0, 158, 115), "SA": (230, 159, 0), "AF": (204, 121, 167), "AS": (240, 228, 66),
+                     "EU": (0, 114, 178), "NA": (86, 180, 233)}
+
 
 @dataclass(frozen=True)
 class Card:

@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from companion.errors import BadInput
-
 PAYLOAD_RE = re.compile(r"TC:([A-Z0-9]{2,8}):([0-9]{1,4})")
 
 
@@ -35,10 +33,3 @@ def parse_sticker(text: str) -> Sticker | None:
     if not m:
         return None
     return Sticker(m.group(1), int(m.group(2)))
-
-
-def require_sticker(text: str, where: str = "") -> Sticker:
-    sticker = parse_sticker(text)
-    if sticker is None:
-        raise BadInput(where, f"{text!r} is not a card sticker (expected TC:<DECK>:<NUMBER>, e.g. TC:EXH20:017)")
-    return sticker

@@ -1,5 +1,6 @@
 """What a deck's card entry needs for each game (a GameSpec's ``card_rule``): (field, message) when
-something is missing or contradicts the game, else None."""
+something is missing or contradicts the game, else None. A rule that needs a game's own data lives
+with the game (Ancient Knowledge's catalog ids: companion/games/ancient_knowledge/catalog.py)."""
 
 from __future__ import annotations
 
@@ -26,21 +27,3 @@ def dated_with_period(c):
         return "period", "a cronologia card needs a period"
     return _history(c.year)
 
-
-def exhibition(c):
-    """Exhibition's own card model holds its one check (years 1900-1999 included, decision A29)."""
-    from companion.games.exhibition.cards import card_problem
-
-    return card_problem(c)
-
-
-def ancient_knowledge(c):
-    if not c.ak_id:
-        return "ak_id", "an Ancient Knowledge card needs its catalog id"
-    from companion.games.ancient_knowledge.catalog import catalog
-
-    known = catalog()
-    if c.ak_id not in known.builders and c.ak_id not in known.techs:
-        hint = known.suggest(c.ak_id)
-        return "ak_id", f"{c.ak_id!r} is not an Ancient Knowledge card" + (f"; did you mean {hint[0]}?" if hint else "")
-    return None

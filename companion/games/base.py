@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from companion.cards.decks import cards_as_recorded, facts_in, without_facts
 from companion.errors import BadInput
 from companion.i18n import Text
 from companion.words import counted
@@ -77,3 +78,27 @@ def refusal(events: list[Event]) -> Text | None:
         if isinstance(e, Refused):
             return e.reason
     return None
+
+
+def winners(summary: dict) -> list[str]:
+    """Who won, from an engine's summary: its "winners" (a tie names several) or its "winner"; [] while
+    nobody has (or nobody did: a cooperative game, a game ended early)."""
+    found = summary.get("winners")
+    if isinstance(found, list):
+        return [w for w in found if isinstance(w, str) and w]
+    winner = summary.get("winner")
+    return [winner] if isinstance(winner, str) and winner else []
+
+
+def fold(engine, setup_line: dict, lines: list[dict]):
+    """The state after ``lines`` (already known to be legal: the store holds only confirmed ones). A
+    card the log recorded is the card it recorded, whatever its deck says today (an older log's codes
+    are read from today's decks)."""
+    facts: dict[str, dict] = {}
+    for line in [setup_line, *lines]:
+        facts.update(facts_in(line))
+    with cards_as_recorded(facts):
+        state = engine.setup(without_facts(setup_line))
+        for line in lines:
+            state, _events = engine.apply(state, engine.parse_action(without_facts(line)))
+    return state

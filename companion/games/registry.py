@@ -93,13 +93,13 @@ register(GameSpec(
 register(GameSpec(
     "exhibition", "Exhibition", "companion.games.exhibition.engine", views=("companion.ui.games.exhibition",),
     scorer="companion.games.exhibition.score", deck_columns=("n", "year", "continent", "white"),
-    card_rule="companion.cards.rules:exhibition", add_fields="--year YEAR --continent XX",
+    card_rule="companion.games.exhibition.cards:card_problem", add_fields="--year YEAR --continent XX",
     sticker_placement=N_("Stick each sticker on the front of its card (the side with the year and continent), in "
                          "the same corner on every card."), print_layout="exhibition"))
 register(GameSpec(
     "ancient-knowledge", "Ancient Knowledge", "companion.games.ancient_knowledge.engine",
     views=("companion.ui.games.ancient_knowledge",), scorer="companion.games.ancient_knowledge.score",
-    deck_columns=("n", "ak_id", "title"), card_rule="companion.cards.rules:ancient_knowledge",
+    deck_columns=("n", "ak_id", "title"), card_rule="companion.games.ancient_knowledge.catalog:card_problem",
     add_fields="--ak-id ID",
     sticker_placement=N_("Stick each sticker upright on the front of its card, near the top edge, the same way on "
                          "every card: the camera tells a rotated card by the sticker's orientation.")))

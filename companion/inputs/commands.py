@@ -46,9 +46,3 @@ class CommandStream:
                 out.append(self._queue.get_nowait())
             except queue.Empty:
                 return out
-
-    def wait(self, timeout: float) -> Command | None:
-        try:
-            return self._queue.get(timeout=timeout)
-        except queue.Empty:
-            return None

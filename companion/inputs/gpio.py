@@ -18,6 +18,7 @@ from companion.config import ButtonPins, OutputPins
 from companion.inputs.commands import BACK, MENU, NEXT, OK, UNDO, Command, CommandStream
 
 log = logging.getLogger(__name__)
+RECHECK_THREAD = "debounce-recheck"     # the timer that reads a contact again when its bounce window ends
 
 
 class _DebouncedButton:
@@ -44,6 +45,7 @@ class _DebouncedButton:
             if now - self._last_edge < self.bounce:
                 if self._recheck is None:
                     self._recheck = threading.Timer(self._last_edge + self.bounce - now + 0.002, self._settled)
+                    self._recheck.name = RECHECK_THREAD
                     self._recheck.daemon = True
                     self._recheck.start()
                 return False

@@ -27,15 +27,29 @@ screens by name, ``top``).
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from companion.errors import BadInput
-from companion.games.base import refusal
+from companion.games.base import refusal, winners
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO, Command
 from companion.play.choice import Choice
 from companion.play.proposals import ForeignCode, Proposal, TableDiffers, TableMatches, UnknownSticker
-from companion.store.log import is_store_error
+from companion.play.session import GameSession, stored_or_fault
+
+
+class Phase(StrEnum):
+    """The table's phases (above). Their values are what the screens and the views compare with."""
+
+    DEAL = "deal"
+    WATCH = "watch"
+    PROPOSE = "propose"
+    VERDICT = "verdict"
+    EFFECT = "effect"
+    RESET = "reset"
+    REFUSED = "refused"
+    ASK = "ask"
 
 
 class TurnController:
@@ -43,15 +57,14 @@ class TurnController:
         self.host = host
         self.new_game = new_game
         self.view = new_game["view"] if new_game else host.session.view
-        self.phase = "deal" if new_game else "watch"
+        self.phase = Phase.DEAL if new_game else Phase.WATCH
         self.reading = None               # the last reading of the camera (its detections are drawn)
         self.setup_codes = None           # deal: what the camera read, ready to start
         self.setup_note: Text | None = None
         self.pending: dict | None = None  # the proposed action line
         self.judged: tuple[dict, list, Any] | None = None   # (line, events, what the view needs from before)
         self.ending: Text | None = None   # who won, when the judged action ended the game (worked out once)
-        self.verdict_at = 0.0
-        self.after_verdict = "watch"
+        self.after_verdict = Phase.WATCH
         self.table_note: Text | None = None
         self.refused_reason: Text | None = None
         self.effects: Choice | None = None
@@ -59,9 +72,8 @@ class TurnController:
         self.rejected: dict | None = None # a reading the players called a misread (until the table changes)
         self.camera_fault = None          # the camera-lost screen while it is open
         self.asks: list = []              # ask: the open (sub-)menus, [(Ask, Choice)]
-        self.now = 0.0
         self.expect()
-        if self.phase == "watch":
+        if self.phase == Phase.WATCH:
             self.open_ask()
 
     @property
@@ -73,26 +85,26 @@ class TurnController:
         feed = self.host.table
         if feed is None:
             return
-        if self.phase == "deal":
+        if self.phase == Phase.DEAL:
             feed.expect(self.view.empty_layout())
         else:
             feed.expect(self.view.expected_layout(self.session))
 
     def set_phase(self, phase: str) -> None:
-        self.phase = phase
-        if phase in ("watch", "deal"):
+        self.phase = Phase(phase)      # a view's next_step names one by its value
+        if phase in (Phase.WATCH, Phase.DEAL):
             self.pending = None
             self.table_note = None
             self.expect()
-        if phase == "watch" and self.session is not None and not self.session.in_progress():
+        if phase == Phase.WATCH and self.session is not None and not self.session.in_progress():
             self.finish()
             return
-        if phase == "watch":
+        if phase == Phase.WATCH:
             self.open_ask()
 
     def resume(self, note: Text | None = None) -> None:
         """Back to the game from the history (after an undo, with ``note`` for the players)."""
-        self.set_phase("watch")
+        self.set_phase(Phase.WATCH)
         self.table_note = note
 
     def open_ask(self, ask=None) -> None:
@@ -101,7 +113,7 @@ class TurnController:
             ask = self.view.ask(self.session)
         if ask is not None:
             self.asks = [(ask, Choice(ask.choices, ask.focus))]
-            self.phase = "ask"
+            self.phase = Phase.ASK
 
     def optional_actions(self):
         return self.view.actions(self.session) if self.session is not None else None
@@ -116,69 +128,69 @@ class TurnController:
     def hints(self) -> dict:
         """What each button does now: {command kind: msgid}."""
         p = self.phase
-        if p == "deal":
+        if p == Phase.DEAL:
             h = {UNDO: N_("back")}
             if self.setup_codes is not None:
                 h[OK] = N_("start the game") if self.new_game else N_("confirm the new grid")
             return h
-        if p == "watch":
+        if p == Phase.WATCH:
             h = {UNDO: N_("history / undo"), NEXT: N_("read again")}
             more = self.optional_actions()
             if more is not None:
                 h[OK] = more.hint
             return h
-        if p == "ask":
+        if p == Phase.ASK:
             ask = self.asks[-1][0]
             back = len(self.asks) > 1 or ask.optional
             return {NEXT: N_("next choice"), UNDO: N_("back") if back else N_("history / undo"), OK: N_("choose")}
-        if p == "propose":
+        if p == Phase.PROPOSE:
             return {UNDO: N_("misread"), OK: N_("confirm")}
-        if p == "verdict":
+        if p == Phase.VERDICT:
             return {OK: N_("see the score") if self.ending else N_("next turn")}
-        if p == "effect":
+        if p == Phase.EFFECT:
             return {NEXT: N_("next choice"), OK: N_("choose")}
-        if p in ("reset", "refused"):
+        if p in (Phase.RESET, Phase.REFUSED):
             return {OK: N_("done")}
         return {}
 
     def command(self, cmd: Command) -> None:
         stack = self.host.stack
         p = self.phase
-        if p == "deal":
+        if p == Phase.DEAL:
             if cmd.kind in (UNDO, BACK) and self.new_game:
                 stack.pop()
             elif cmd.kind == OK and self.setup_codes is not None:
                 self.start_or_deal()
-        elif p == "watch":
+        elif p == Phase.WATCH:
             if cmd.kind == UNDO:
                 stack.push("history")
             elif cmd.kind == NEXT:
                 self.expect()
             elif cmd.kind == OK:
                 self.open_ask(self.optional_actions())
-        elif p == "ask":
+        elif p == Phase.ASK:
             self.command_ask(cmd)
-        elif p == "propose":
+        elif p == Phase.PROPOSE:
             if cmd.kind == OK and self.pending is not None:
                 self.confirm(self.pending)
             elif cmd.kind in (UNDO, BACK):
                 self.rejected = self.pending
-                self.set_phase("watch")
+                self.set_phase(Phase.WATCH)
                 self.table_note = Text(N_("Put the cards as they really are; the camera reads the table again."))
-        elif p == "verdict":
+        elif p == Phase.VERDICT:
             if cmd.kind in (OK, NEXT):
                 self.leave_verdict()
-        elif p == "effect":
+        elif p == Phase.EFFECT:
             if cmd.kind in (NEXT, PREV, OK) and self.effects is not None:
                 line = self.effects.handle(cmd)
                 if cmd.kind == OK:
                     if line == "none":
-                        self.set_phase("watch")
+                        self.set_phase(Phase.WATCH)
                     elif line is not None:
                         self.confirm(line)
-        elif p in ("reset", "refused"):
+        elif p in (Phase.RESET, Phase.REFUSED):
             if cmd.kind in (OK, NEXT, UNDO, BACK):
-                self.set_phase("watch")
+                self.set_phase(Phase.WATCH)
 
     def command_ask(self, cmd: Command) -> None:
         _ask, choice = self.asks[-1]
@@ -204,33 +216,27 @@ class TurnController:
             self.asks.pop()
         elif self.asks and self.asks[0][0].optional:
             self.asks = []
-            self.phase = "watch"
+            self.phase = Phase.WATCH
         else:
             self.host.stack.push("history")
 
     # -- confirmed actions -----------------------------------------------------------------------
     def start_or_deal(self) -> None:
         host, stack = self.host, self.host.stack
-        from companion.ui.session import GameSession
         if self.new_game:
             g = self.new_game
             line = self.view.setup_line(g["players"], g["options"], self.setup_codes)
             try:
-                host.session = GameSession.start(host.store, self.view, line)
+                ok, session = stored_or_fault(stack, lambda: GameSession.start(host.store, self.view, line),
+                                              again=self.start_or_deal)
             except BadInput as e:
                 self.setup_note = Text(N_("The companion cannot start this game: {error}"), {"error": str(e)})
                 return
-            except Exception as e:
-                if not is_store_error(e):
-                    raise
-                def retry() -> None:
-                    stack.pop()
-                    self.start_or_deal()
-
-                stack.push("fault:store", str(e), on_retry=retry, on_drop=stack.pop)
+            if not ok:
                 return
+            host.session = session
             self.new_game = None
-            self.set_phase("watch")
+            self.set_phase(Phase.WATCH)
         else:
             self.confirm(self.view.deal_line(self.setup_codes))
 
@@ -238,25 +244,14 @@ class TurnController:
         """Store the action (the store answers only when it is on disk), then show it as done."""
         stack = self.host.stack
         before = self.view.context(self.session)
-        try:
-            events = self.session.confirm(line)
-        except Exception as e:
-            if not is_store_error(e):
-                raise
-            def retry() -> None:
-                stack.pop()
-                self.confirm(line)
-
-            def drop() -> None:
-                stack.pop()
-                self.set_phase("watch")
-
-            stack.push("fault:store", str(e), on_retry=retry, on_drop=drop)
+        ok, events = stored_or_fault(stack, lambda: self.session.confirm(line), again=lambda: self.confirm(line),
+                                     dropped=lambda: self.set_phase(Phase.WATCH))
+        if not ok:
             return
         reason = refusal(events)
         if reason is not None:
             self.refused_reason = reason
-            self.phase = "refused"
+            self.phase = Phase.REFUSED
             return
         self.judged = (line, events, before)
         self.after_verdict = self.view.next_step(line, events, self.session)
@@ -269,28 +264,27 @@ class TurnController:
         if correct is not None:
             self.host.signals.verdict(correct)
         self.ending = self.game_end()
-        self.verdict_at = self.now
-        self.phase = "verdict"
+        self.phase = Phase.VERDICT
         self.expect()
 
     def leave_verdict(self) -> None:
         nxt = self.after_verdict
         if not self.session.in_progress():
             self.finish()
-        elif nxt == "effect":
+        elif nxt == Phase.EFFECT:
             choices = [(Text(N_("No effect")), "none")] + self.view.follow_ups(self.session)
             if len(choices) == 1:
-                self.set_phase("watch")
+                self.set_phase(Phase.WATCH)
             else:
                 self.effects = Choice(choices)
-                self.phase = "effect"
-        elif nxt == "deal":
+                self.phase = Phase.EFFECT
+        elif nxt == Phase.DEAL:
             self.setup_codes = None
-            self.set_phase("deal")
-        elif nxt == "reset":
-            self.phase = "reset"
+            self.set_phase(Phase.DEAL)
+        elif nxt == Phase.RESET:
+            self.phase = Phase.RESET
         else:
-            self.set_phase("watch")
+            self.set_phase(Phase.WATCH)
 
     def verdict(self, lang: str):
         """The view's verdict on the judged action, in ``lang``."""
@@ -308,11 +302,11 @@ class TurnController:
         if self.session is None or self.session.in_progress():
             return None
         s = self.session.summary()
-        winners = s.get("winners") or ([s["winner"]] if s.get("winner") else [])
-        if len(winners) == 1:
-            return Text(N_("{player} wins the game!"), {"player": winners[0]})
-        if winners:
-            return Text(N_("{players} share the win!"), {"players": " & ".join(winners)})
+        won = winners(s)
+        if len(won) == 1:
+            return Text(N_("{player} wins the game!"), {"player": won[0]})
+        if won:
+            return Text(N_("{players} share the win!"), {"players": " & ".join(won)})
         if s.get("status") == "lost":
             return Text(N_("The game is over: the team has lost."))
         return Text(N_("The game is over."))
@@ -334,7 +328,7 @@ class TurnController:
         self.reading = reading
         for p in reading.proposals:
             self.proposal(p, lang)
-        if self.phase == "deal":
+        if self.phase == Phase.DEAL:
             self.setup_codes, self.setup_note = self.view.read_setup(reading.detections, self.new_game, self.session)
 
     def proposal(self, p: Proposal, lang: str) -> None:
@@ -358,8 +352,8 @@ class TurnController:
                 self.table_note = None
                 self.rejected = None
                 return
-        camera_ask = self.phase == "ask" and self.asks[0][0].camera
-        if (self.phase != "watch" and not camera_ask) or self.session is None:
+        camera_ask = self.phase == Phase.ASK and self.asks[0][0].camera
+        if (self.phase != Phase.WATCH and not camera_ask) or self.session is None:
             return
         line = self.view.action_for(p, self.session)
         if line is None or line == self.rejected:
@@ -373,16 +367,15 @@ class TurnController:
             self.asks = []
             self.rejected = line
             self.judged = (line, events, self.view.context(self.session))
-            self.after_verdict = "watch"
+            self.after_verdict = Phase.WATCH
             self.host.signals.verdict(False)
             self.ending = None
-            self.verdict_at = self.now
-            self.phase = "verdict"
+            self.phase = Phase.VERDICT
             return
         if reason is not None:
             self.refused_reason = reason
-            self.phase = "refused"
+            self.phase = Phase.REFUSED
             return
         self.asks = []
         self.pending = line
-        self.phase = "propose"
+        self.phase = Phase.PROPOSE

@@ -62,3 +62,9 @@ class SheetView(Protocol):
     def reset_prompt(self, session) -> Text: ...
     def history_text(self, line: dict, session, lang: str) -> Any: ...
     def score_sheet(self, session, *page) -> Any: ...
+
+
+# Every name the two halves ask for, in their order: the picker offers only a view that has them all
+CONTRACT: tuple[str, ...] = tuple(dict.fromkeys(
+    name for half in (TurnView, SheetView) for name in [*half.__annotations__, *vars(half)]
+    if not name.startswith("_")))

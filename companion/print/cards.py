@@ -24,8 +24,8 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 
-from companion.cards.deck_cli import deck_ref
-from companion.cards.decks import CardEntry, Deck, get_deck
+from companion.cards.decks import CardEntry, Deck, deck_ref, get_deck
+from companion.cards.model import CONTINENT_COLOURS, PERIOD_COLOURS
 from companion.cards.payload import format_payload
 from companion.errors import BadInput, present
 from companion.games import registry
@@ -47,16 +47,12 @@ from companion.print.pdf import (
     tr,
     year_text,
 )
-from companion.ui import theme
-from companion.ui.theme import PERIOD_COLOURS
 
 CARD_W, CARD_H = 63 * mm, 88 * mm
 COLS, ROWS = 3, 3
 BORDER = 3.5 * mm          # white on every face: absorbs duplex misregistration
 CODE_SIZE = 16 * mm        # the printed code with its white quiet zone
 CUT_MARK = 5 * mm
-# The kiosk's continent colours on the project's own Exhibition print-and-play (the box's are not public).
-CONTINENT_COLOURS = theme.CONTINENT_COLOURS
 GREY = (120, 120, 128)
 
 

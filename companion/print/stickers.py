@@ -20,8 +20,7 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 
-from companion.cards.deck_cli import deck_ref
-from companion.cards.decks import Deck, get_deck
+from companion.cards.decks import Deck, deck_ref, get_deck
 from companion.cards.payload import format_payload
 from companion.errors import BadInput
 from companion.games import registry

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from companion.errors import present
+from companion.errors import StoreError, present
 
 T = TypeVar("T")
 SCHEMA_VERSION = 2
@@ -28,6 +28,7 @@ SCHEMA_VERSION = 2
 #    marks now mean "the dashboard confirmed", no longer "the broker acknowledged" (version 1's
 #    cafe_outbox is dropped when a version-1 log is opened, so its games are offered to the dashboard
 #    once more and it confirms what it holds)
+MIN_FREE_MB = 100            # free disk below this: the next action may not be stored (doctor, café health)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,
@@ -66,10 +67,6 @@ def in_force(entries) -> list[dict]:
         elif kind == "undo" and lines:
             lines.pop()
     return lines
-
-
-class StoreError(Exception):
-    """The log could not be read or written; the message says which file and why."""
 
 
 class GameLog:
@@ -213,9 +210,6 @@ class GameLog:
                           (game_id, seq, limit))
         return [(n, kind, json.loads(text) if text else None, at) for n, kind, text, at in rows]
 
-    def last_seq(self, game_id: int) -> int:
-        return self._read("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?", (game_id,))[0][0]
-
     def data_version(self) -> int:
         """Changes whenever another connection commits to this file."""
         return self._read("PRAGMA data_version")[0][0]
@@ -299,8 +293,3 @@ class GameLog:
     def close(self) -> None:
         with self._lock:
             self._db.close()
-
-
-def is_store_error(e: Exception) -> bool:
-    """Whether ``e`` means the log could not be written (the disk is full, gone, read-only)."""
-    return isinstance(e, (StoreError, OSError))

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import ModuleType
 
+from companion.cards.decks import cards_as_recorded, codes_named, facts_in, without_facts
 from companion.errors import BadInput
-from companion.games.base import refusal
+from companion.games.base import fold, refusal
 from companion.games.registry import engine_for
 from companion.store.log import in_force
 
@@ -23,19 +24,28 @@ class Replayed:
     state: object
     lines: list[dict] = field(default_factory=list)     # the actions in force
     events: list = field(default_factory=list)          # of the last action applied
+    facts: dict = field(default_factory=dict)           # the card facts the log recorded, by sticker code
+    from_decks: list[str] = field(default_factory=list)  # codes it names without their facts (read from today's decks)
+
+    def note(self, line, where: str) -> None:
+        """Take in the card facts ``line`` records; remember the codes it names without them."""
+        self.facts.update(facts_in(line, where))
+        self.from_decks += [c for c in codes_named(line) if c not in self.facts and c not in self.from_decks]
 
 
 def start(setup_line, where: str = "line 1") -> Replayed:
     if not isinstance(setup_line, dict) or setup_line.get("type") != "setup":
         kind = setup_line.get("type") if isinstance(setup_line, dict) else type(setup_line).__name__
         raise BadInput(where, f"the first line must be the setup (\"type\": \"setup\"), not {kind!r}")
-    # engine_for checks the type itself; its annotation says str until registry.py's rewrite (issue 17) lands
-    engine = engine_for(setup_line.get("game"), f"{where}: game")  # type: ignore[arg-type, unused-ignore]
+    engine = engine_for(setup_line.get("game"), f"{where}: game")       # it checks the type itself
+    r = Replayed(engine, setup_line, None)
+    r.note(setup_line, where)
     try:
-        state = engine.setup(setup_line)
+        with cards_as_recorded(r.facts, where):
+            r.state = engine.setup(without_facts(setup_line))
     except BadInput as e:
         raise e.within(where) from None
-    return Replayed(engine, setup_line, state)
+    return r
 
 
 def step(r: Replayed, line, where: str, lang: str = "en") -> Replayed:
@@ -47,22 +57,19 @@ def step(r: Replayed, line, where: str, lang: str = "en") -> Replayed:
         r.lines = in_force([*(("action", kept) for kept in r.lines), ("undo", None)])   # GameLog's undo rule
         r.state, r.events = fold(r.engine, r.setup, r.lines), []
         return r
+    before = (dict(r.facts), list(r.from_decks))
     try:
-        action = r.engine.parse_action(line)
+        r.note(line, where)
+        with cards_as_recorded(r.facts, where):
+            action = r.engine.parse_action(without_facts(line))
     except BadInput as e:
+        r.facts, r.from_decks = before
         raise e.within(where) from None
     state, events = r.engine.apply(r.state, action)
     reason = refusal(events)
     if reason is not None:
+        r.facts, r.from_decks = before
         raise BadInput(where, reason.render(lang))
     r.state, r.events = state, events
     r.lines.append(line)
     return r
-
-
-def fold(engine, setup_line: dict, lines: list[dict]):
-    """The state after ``lines`` (already known to be legal: the store holds only confirmed ones)."""
-    state = engine.setup(setup_line)
-    for line in lines:
-        state, _events = engine.apply(state, engine.parse_action(line))
-    return state

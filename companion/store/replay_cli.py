@@ -50,6 +50,8 @@ def replay_file(path: str, lang: str = "en") -> replay.Replayed:
 def run(args) -> int:
     r = replay_file(args.log, args.lang)
     summary = r.engine.summary(r.state)
+    if r.from_decks:         # an older log (or one written by hand): its sticker codes mean what the decks say now
+        summary = {**summary, "cards_from_decks": r.from_decks}
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
@@ -70,6 +72,7 @@ def cards_on_table(r: replay.Replayed, summary: dict):
 def format_summary(s: dict, lang: str = "en", cards=None) -> str:
     """The text of ``companion replay``. ``cards`` (from :func:`cards_on_table`) lets dates read as the
     printed cards write them ("c. 300,000 BC", Spanish "h. 300 000 a. C."); without them, from the years."""
+    from companion.games.base import winners
     from companion.games.explained import sheet_lines
     from companion.games.registry import GAMES
     from companion.i18n import N_, Text
@@ -85,9 +88,13 @@ def format_summary(s: dict, lang: str = "en", cards=None) -> str:
         mode = _MODES.get(s["mode"])
         title += f" ({t(mode) if mode else s['mode']})"
     status = s.get("status")
-    if status == "finished" and s.get("winner"):
-        head = t(N_("{game}: finished, {winner} won in round {round}"), game=title, winner=s["winner"],
-                 round=s.get("round", "?"))
+    won = winners(s)
+    if status == "finished" and len(won) == 1 and isinstance(s.get("round"), int):
+        head = t(N_("{game}: finished, {winner} won in round {round}"), game=title, winner=won[0], round=s["round"])
+    elif status == "finished" and len(won) == 1:
+        head = t(N_("{game}: finished, {winner} won"), game=title, winner=won[0])
+    elif status == "finished" and won:
+        head = t(N_("{game}: finished, {winners} share the win"), game=title, winners=", ".join(won))
     elif status == "finished":
         head = t(N_("{game}: finished"), game=title)
     elif status == "lost":
@@ -137,6 +144,9 @@ def format_summary(s: dict, lang: str = "en", cards=None) -> str:
             out.append(t(label, value=value))
     if s.get("end_reason") in _ENDS:
         out.append(t(_ENDS[s["end_reason"]]))
+    if s.get("cards_from_decks"):
+        out.append(t(N_("The log records no facts of {cards}: read from today's decks, which may have changed "
+                        "since the game was played."), cards=", ".join(s["cards_from_decks"])))
     return "\n".join(out)          # the rest is in --json
 
 

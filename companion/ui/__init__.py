@@ -6,6 +6,5 @@
 - ``screens/``: attract loop, game picker, players and options, table view, score sheet, history,
   menu, settings, faults.
 - ``games/``: each game's own views (a row, a grid, a board) in a small registry.
-- ``session.py``: the game being played: engine + store (every confirmed action stored first).
 - ``kiosk.py``: one frame: commands in, screens updated, drawn.
 """

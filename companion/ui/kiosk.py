@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from companion.i18n import Text
 from companion.inputs.commands import MENU, QUIT, TEXT, Command, CommandStream
 from companion.inputs.gpio import NoSignals
 from companion.paths import data_dir
@@ -24,7 +23,7 @@ from companion.ui.canvas import Canvas
 from companion.ui.screen import ScreenStack
 
 if TYPE_CHECKING:
-    from companion.ui.session import GameSession
+    from companion.play.session import GameSession
 
 log = logging.getLogger(__name__)
 
@@ -150,9 +149,6 @@ class Kiosk:
     def set_language(self, lang: str) -> None:
         self.lang = lang
         self.config.kiosk.language = lang
-
-    def say(self, msgid: str, **params) -> Text:
-        return Text(msgid, params)
 
     def click(self, pos) -> None:
         """A touch or mouse click: the command of the spot drawn there in the last frame."""

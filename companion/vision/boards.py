@@ -260,10 +260,6 @@ class BoardPose:
     def image_point(self, point) -> tuple[float, float]:
         return _apply(self.to_image, point)
 
-    def spot_polygon(self, name: str) -> list[tuple[float, float]]:
-        """The spot's outline in picture pixels (for drawing)."""
-        return [self.image_point(c) for c in self.board.spot(name).corners]
-
     @property
     def rotation_deg(self) -> float:
         """The board's x axis in the picture, in degrees (0: upright, 90: turned clockwise a quarter)."""

@@ -1,6 +1,5 @@
-"""Where the frames come from: the Pi camera, a USB webcam, pictures on disk, or the virtual table.
-
-``open_source(spec)`` takes the ``camera.source`` setting:
+"""Where the frames come from: the Pi camera, a USB webcam, pictures on disk (the virtual table is
+companion/sim's). ``companion.camera.open_source(spec)`` takes the ``camera.source`` setting:
 
 - ``picamera2[:N]``: the Raspberry Pi camera through picamera2 (OpenCV cannot open it);
 - ``usb[:N]``: a webcam through ``cv2.VideoCapture`` (``/dev/videoN``);
@@ -34,17 +33,8 @@ FIRST_BACKOFF_S = 0.5
 MAX_BACKOFF_S = 5.0
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 FILES_HOLD = 3          # each picture is read this many times, so the tracker sees a still table
-SPEC_HELP = "camera.source must be picamera2[:N], usb[:N], files:PATH, virtual or auto"
-
-
 class CameraLost(Exception):
     """The camera gives no picture now (unplugged, not there, busy). It may come back."""
-
-
-class Source(Protocol):
-    def read(self) -> np.ndarray | None: ...
-    def close(self) -> None: ...
-    def describe(self) -> str: ...
 
 
 class Device(Protocol):
@@ -336,7 +326,7 @@ class PiCameraDevice:
             self.cam.close()
 
 
-def _auto_device(width: int, height: int, **camera) -> Device:
+def auto_device(width: int, height: int, **camera) -> Device:
     """The Pi camera if picamera2 lists one, else the first /dev/videoN that gives a picture (on a Pi 5
     several video nodes belong to the image processor and never give one)."""
     tried = []
@@ -409,60 +399,3 @@ def image_paths(pattern: str) -> list[Path]:
             raise BadInput(where, "no file matches this pattern")
         return paths
     raise BadInput(where, "no such file or folder")
-
-
-# -- the virtual table -------------------------------------------------------------------------------
-
-class VirtualSource:
-    """The virtual table as a camera; ``table.set_layout(...)`` changes what lies on it."""
-
-    def __init__(self, width: int, height: int, seed: int = 0):
-        from companion.sim.virtual_table import VirtualTable
-        self.table = VirtualTable(width, height, seed)
-        self.size = (width, height)
-
-    def read(self) -> np.ndarray | None:
-        return self.table.read()
-
-    def close(self) -> None:
-        pass
-
-    def describe(self) -> str:
-        return f"virtual table {self.size[0]}x{self.size[1]}"
-
-
-# -- the setting ---------------------------------------------------------------------------------------
-
-def open_source(spec: str, *, width: int = 1920, height: int = 1080, clock: Callable[[], float] = time.monotonic,
-                focus="auto", mains_hz: int = 50):
-    """The source a ``camera.source`` setting names. Bad settings raise BadInput; a camera that is
-    not there (yet) gives a source whose ``read()`` raises CameraLost until it is. ``focus`` and
-    ``mains_hz`` (camera.focus, camera.mains_hz) reach the Pi camera."""
-    pi = {"focus": focus, "mains_hz": mains_hz}
-    text = (spec or "").strip()
-    kind, sep, arg = text.partition(":")
-    kind = kind.lower()
-    if kind == "files":
-        if not arg:
-            raise BadInput("camera.source", "files: needs a path, e.g. files:/home/pi/table-photos")
-        return FileSource(arg)
-    if kind == "virtual":
-        if sep and arg:
-            raise BadInput("camera.source", f"{text!r}: virtual takes no argument")
-        return VirtualSource(min(width, 1920), min(height, 1080))
-    if kind in ("usb", "picamera2"):
-        index = _index(arg if sep else "", text)
-        if kind == "usb":
-            return ReconnectingSource(f"usb:{index}", lambda: UsbDevice(index, width, height), clock=clock)
-        return ReconnectingSource(f"picamera2:{index}", lambda: PiCameraDevice(index, width, height, **pi), clock=clock)
-    if kind == "auto" and not sep:
-        return ReconnectingSource("auto", lambda: _auto_device(width, height, **pi), clock=clock)
-    raise BadInput("camera.source", f"{text!r} is not a camera; {SPEC_HELP}")
-
-
-def _index(arg: str, text: str) -> int:
-    if arg == "":
-        return 0
-    if not arg.isdigit() or len(arg) > 3:
-        raise BadInput("camera.source", f"{text!r}: the camera number must be 0, 1, 2...; {SPEC_HELP}")
-    return int(arg)

@@ -136,7 +136,6 @@ TYPES: dict[str, type[Action]] = {
     "straighten": Straighten, "gain_tech": GainTech, "skip_decline": SkipDecline,
 }
 TYPE_OF = {cls: name for name, cls in TYPES.items()}
-MAIN_ACTIONS = (Create, Learn, Excavate, Archive, Search)
 PROMPT_KINDS = ("knowledge", "effect", "timeline", "decline_order", "decline_effect", "flip_tile", "refill")
 
 

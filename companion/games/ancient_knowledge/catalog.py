@@ -318,3 +318,15 @@ def load_catalog(folder: str | Path | None = None) -> Catalog:
 def catalog() -> Catalog:
     """The shipped catalog, loaded once."""
     return load_catalog()
+
+
+def card_problem(c):
+    """What a deck's card entry lacks for Ancient Knowledge (its GameSpec's ``card_rule``): (field,
+    message), or None when its catalog id is known."""
+    if not c.ak_id:
+        return "ak_id", "an Ancient Knowledge card needs its catalog id"
+    known = catalog()
+    if c.ak_id not in known.builders and c.ak_id not in known.techs:
+        hint = known.suggest(c.ak_id)
+        return "ak_id", f"{c.ak_id!r} is not an Ancient Knowledge card" + (f"; did you mean {hint[0]}?" if hint else "")
+    return None

@@ -196,10 +196,6 @@ class Requirement:
                 return True
         return False
 
-    def failing(self, counts: Mapping[str, int]) -> list[tuple[Cond, int]]:
-        """The conditions that do not hold (without any modifier), each with its current value."""
-        return [(c, c.expr.value(counts)) for c in self.conds if not c.holds(counts)]
-
     def counts_used(self) -> tuple[str, ...]:
         seen: list[str] = []
         for c in self.conds:

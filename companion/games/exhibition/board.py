@@ -23,7 +23,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from companion.errors import BadInput, json_path, present
 from companion.i18n import N_, Text
 from companion.paths import assets_dir
-from companion.words import counted
 
 SHOWCASES = ("one_continent", "one_era", "plain", "years_gap", "mid_century")
 OVERLAYS = ("spread_the_years", "links", "short_era", "one_decade", "antiquity", "unique_decades")
@@ -278,17 +277,3 @@ _SPOT_RE = re.compile(r"([a-z_]+)\[([0-9]{1,2})\]")
 
 def spot_name(key: str, index: int) -> str:
     return f"{key}[{index}]"
-
-
-def parse_spot(text, layout: Layout, where: str = "spot") -> tuple[str, int]:
-    """``"one_era[2]"`` -> ``("one_era", 2)``; BadInput for a name or an index the layout lacks."""
-    m = _SPOT_RE.fullmatch(text) if isinstance(text, str) else None
-    if not m:
-        raise BadInput(where, f"{text!r} is not a spot; write it like \"one_era[2]\" or \"depot[0]\" (0-based)")
-    key, index = m.group(1), int(m.group(2))
-    if key not in SHOWCASES and key != DEPOT:
-        raise BadInput(where, f"{key!r} is not a showcase; one of {', '.join(SHOWCASES)}, or depot")
-    n = layout.size(key)
-    if index >= n:
-        raise BadInput(where, f"{key} has {counted(n, 'spot')} in this layout: {key}[0] to {key}[{n - 1}]")
-    return key, index

@@ -10,6 +10,7 @@ be imported.
 from __future__ import annotations
 
 import importlib
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,9 @@ from companion.games import registry
 from companion.games.base import refusal
 from companion.games.explained import ScoreRow  # noqa: F401  (the views' score sheets)
 from companion.i18n import N_, Msg, Text
+from companion.play.view import CONTRACT
+
+log = logging.getLogger(__name__)
 
 VIEWS: dict[str, GameView] = {}
 
@@ -192,11 +196,23 @@ def _load() -> None:
             importlib.import_module(module)
 
 
+def missing_parts(view) -> list[str]:
+    """What ``view`` lacks of the contract the turn controller and the screens ask of it
+    (companion/play/view.py: TurnView, SheetView; docs/adding-a-game.md lists it)."""
+    return [name for name in CONTRACT if not hasattr(view, name)]
+
+
 def available_views() -> list[GameView]:
-    """The games that can be played here: a view registered and its engine importable."""
+    """The games that can be played here: a view registered that keeps the whole contract (one that
+    does not is left out of the picker, with a log line naming what it lacks: offered, it would stop
+    the kiosk at the first question it cannot answer), and its engine importable."""
     _load()
     out = []
     for view in VIEWS.values():
+        lacks = missing_parts(view)
+        if lacks:
+            log.warning("the %s view is not offered: it lacks %s (docs/adding-a-game.md)", view.key, ", ".join(lacks))
+            continue
         try:
             view.engine()
         except ImportError:

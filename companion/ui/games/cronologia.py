@@ -309,4 +309,3 @@ class CronologiaCooperativeView(GameView):
 
 register(CronologiaCompetitiveView())
 register(CronologiaCooperativeView())
-_ = TurnInfo

@@ -7,7 +7,6 @@ from itertools import pairwise
 
 from companion.cards.decks import resolve
 from companion.cards.json_cards import parse_card
-from companion.errors import BadInput
 from companion.i18n import N_, Text, translate
 from companion.play.proposals import CardPlaced
 from companion.ui.canvas import Literal
@@ -224,4 +223,3 @@ class TimelineView(RowGameView):
 
 
 register(TimelineView())
-_ = BadInput

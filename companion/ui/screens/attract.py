@@ -7,7 +7,7 @@ import math
 import pygame
 
 from companion.cards.model import year_label
-from companion.i18n import N_, Text
+from companion.i18n import N_
 from companion.inputs.commands import NEXT, OK
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
@@ -97,5 +97,3 @@ class AttractScreen(Screen):
             if i == 2 and drop == 0:
                 c.tick_mark((r.right - c.px(4), r.top + c.px(4)), c.px(18))
 
-
-_ = Text

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO
-from companion.store.log import is_store_error
+from companion.play.session import stored_or_fault
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
-from companion.ui.screen import ListChoice, Screen, screen
+from companion.ui.screen import Screen, screen
 
 
 @screen("history")
@@ -50,14 +50,8 @@ class HistoryScreen(Screen):
 
     def undo(self):
         k = self.kiosk
-        try:
-            k.session.undo()
-        except Exception as e:
-            if not is_store_error(e):
-                raise
-            k.stack.pop()
-            k.stack.push("fault:store", str(e), on_retry=lambda: (k.stack.pop(), self.undo()),
-                                           on_drop=k.stack.pop)
+        # the question stays under the fault screen: a retry that stores closes it, a drop closes it too
+        if not stored_or_fault(k.stack, k.session.undo, again=self.undo, dropped=k.stack.pop)[0]:
             return
         k.stack.pop()          # the question
         self.back(note=Text(N_("Undone. Put the table back as it was before that action.")))
@@ -91,5 +85,3 @@ class HistoryScreen(Screen):
             c.text(text, (r[0] + c.px(60), r[1] + row_h // 2), theme.BODY, theme.TEXT, bold=newest, anchor="midleft",
                    max_width=area.w - c.px(70), role="history")
 
-
-_ = ListChoice

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, MENU, NEXT, OK, UNDO
-from companion.store.log import is_store_error
+from companion.play.session import stored_or_fault
 from companion.ui import theme
 from companion.ui.canvas import Canvas
 from companion.ui.keypad import DELETE, DONE, KeypadScreen
@@ -70,17 +70,7 @@ class MenuScreen(Screen):
 
     def end_game(self):
         k = self.kiosk
-        try:
-            k.session.end_early()
-        except Exception as e:
-            if not is_store_error(e):
-                raise
-
-            def retry() -> None:
-                k.stack.pop()
-                self.end_game()
-
-            k.stack.push("fault:store", str(e), on_retry=retry, on_drop=k.stack.pop)
+        if not stored_or_fault(k.stack, k.session.end_early, again=self.end_game)[0]:
             return
         k.session = None       # the next game is a new one, whatever its kind
         k.stack.reset("attract")

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO, Command
 from companion.ui import theme
-from companion.ui.canvas import Canvas, Literal
+from companion.ui.canvas import Canvas
 from companion.ui.keypad import DELETE, DONE, KeypadScreen
 from companion.ui.screen import Screen, screen
 
@@ -115,8 +115,6 @@ class SettingsScreen(Screen):
 def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
 
-
-_ = Literal
 
 
 # -- the café's part of the settings (behind the PIN with the rest): the broker, this table's name and

@@ -43,7 +43,6 @@ class TableScreen(Screen):
         self.turns.command(cmd)
 
     def update(self, now):
-        self.turns.now = now
         feed = self.kiosk.table
         if feed is None:
             return

@@ -8,8 +8,12 @@ move on. So whatever the screen shows as done is already in the log, and after a
 
 from __future__ import annotations
 
-from companion.games.base import refusal
-from companion.store.replay import fold
+from collections.abc import Callable
+from typing import Any
+
+from companion.cards.decks import cards_as_recorded, facts_in, with_facts, without_facts
+from companion.errors import is_store_error
+from companion.games.base import fold, refusal
 
 
 class GameSession:
@@ -20,9 +24,11 @@ class GameSession:
         self.engine = view.engine()
         self.setup_line = setup_line
         self.state = state
-        self.lines = lines                 # the confirmed action lines, oldest first
-        self.last_events: list = []
+        self.lines = lines                 # the confirmed action lines, oldest first, as stored
         self.ended_early = False
+        self.facts: dict[str, dict] = {}   # the card facts the stored lines recorded, by sticker code
+        for line in [setup_line, *lines]:
+            self.facts.update(facts_in(line))
 
     # -- starting and resuming -----------------------------------------------------------------
     @classmethod
@@ -32,14 +38,14 @@ class GameSession:
         complete = getattr(engine, "complete_setup", None)
         if complete is not None:
             setup_line = complete(setup_line)
+        setup_line = with_facts(setup_line, {})     # the log means the same after the deck file changes
         game_id = store.new_game(setup_line)
         return cls(store, game_id, view, setup_line, state, [])
 
     @classmethod
-    def resume(cls, store) -> GameSession | None:
-        """The game that was in progress when the kiosk stopped, at the same turn, or None."""
-        from companion.ui.games import view_for_setup
-
+    def resume(cls, store, view_for_setup) -> GameSession | None:
+        """The game that was in progress when the kiosk stopped, at the same turn, or None.
+        ``view_for_setup(setup_line)`` finds the view that plays it (companion.ui.games's)."""
         found = store.in_progress()
         if found is None:
             return None
@@ -52,8 +58,10 @@ class GameSession:
 
     # -- playing -------------------------------------------------------------------------------
     def preview(self, line: dict):
-        """What the engine says about ``line`` now, without storing anything: (state, events)."""
-        return self.engine.apply(self.state, self.engine.parse_action(line))
+        """What the engine says about ``line`` now, without storing anything: (state, events). A card
+        this game recorded is the card it recorded (the deck file may have changed since)."""
+        with cards_as_recorded(self.facts):
+            return self.engine.apply(self.state, self.engine.parse_action(without_facts(line)))
 
     def confirm(self, line: dict) -> list:
         """Check, store, then move on. Returns the events (a refusal stores nothing). Raises the
@@ -61,10 +69,11 @@ class GameSession:
         new_state, events = self.preview(line)
         if refusal(events) is not None:
             return events
-        self.store.append(self.game_id, line)
+        stored = with_facts(line, self.facts)
+        self.store.append(self.game_id, stored)
         self.state = new_state
-        self.lines.append(line)
-        self.last_events = events
+        self.lines.append(stored)
+        self.facts.update(facts_in(stored))
         if not self.in_progress():
             self.store.finish(self.game_id, self.summary())
         return events
@@ -76,7 +85,6 @@ class GameSession:
         undone = self.store.undo(self.game_id)
         self.lines = self.store.lines(self.game_id)     # the log's undo rule (store/log.py: in_force)
         self.state = fold(self.engine, self.setup_line, self.lines)
-        self.last_events = []
         return undone if isinstance(undone, dict) else None
 
     def end_early(self) -> None:
@@ -92,3 +100,28 @@ class GameSession:
 
     def in_progress(self) -> bool:
         return not self.ended_early and self.status() == "in_progress"
+
+
+def stored_or_fault(stack, write: Callable[[], Any], again: Callable[[], None],
+                    dropped: Callable[[], None] = lambda: None) -> tuple[bool, Any]:
+    """Do one write to the store: (True, what ``write`` returned). When the store cannot write (the disk
+    is full, gone or read-only) the store's fault screen opens instead, (False, None): its RETRY closes
+    it and calls ``again``, its DROP closes it and calls ``dropped``. Any other exception is a bug and
+    goes on up. Every write the kiosk makes (start, confirm, undo, end early) goes through here."""
+    try:
+        return True, write()
+    except Exception as e:
+        if not is_store_error(e):
+            raise
+        message = str(e)
+
+    def retry() -> None:
+        stack.pop()
+        again()
+
+    def drop() -> None:
+        stack.pop()
+        dropped()
+
+    stack.push("fault:store", message, on_retry=retry, on_drop=drop)
+    return False, None
