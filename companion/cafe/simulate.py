@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from companion.cafe.broker import Broker, parse_broker
+from companion.cafe.fleet import PER_PROCESS, Fleet, FleetError
 from companion.cafe.outbox import Outbox
 from companion.cafe.publisher import Publisher
 from companion.errors import BadInput
@@ -33,7 +34,7 @@ UNDO_CHANCE = 0.05
 
 def add_arguments(parser) -> None:
     parser.add_argument("--broker", required=True, metavar="URL", help="mqtt://[USER[:PASSWORD]@]HOST[:PORT] or mqtts://")
-    parser.add_argument("--tables", type=int, required=True, metavar="N", help="how many tables (T01 ... TNN)")
+    parser.add_argument("--tables", type=int, required=True, metavar="N", help="how many tables (T01 ... TNN; up to 2000, in processes of 50)")
     parser.add_argument("--games", type=int, default=1, metavar="G", help="complete games per table (default 1)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="the random seed of the players")
     parser.add_argument("--json", action="store_true", help="print the totals as one JSON document")
@@ -141,10 +142,13 @@ def wait_acknowledged(tables: list[VirtualTable], timeout: float | None = None, 
             box.close()
 
 
+MAX_TABLES = 2000
+
+
 def run(args) -> int:
     broker = parse_broker(args.broker)
-    if args.tables < 1 or args.tables > 999:
-        raise BadInput("--tables", "between 1 and 999 tables")
+    if args.tables < 1 or args.tables > MAX_TABLES:
+        raise BadInput("--tables", f"between 1 and {MAX_TABLES} tables")
     if args.games < 1:
         raise BadInput("--games", "1 or more games per table")
     if args.per_minute is not None and args.per_minute <= 0:
@@ -154,7 +158,37 @@ def run(args) -> int:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise BadInput(str(folder), f"cannot create the folder: {e.strerror}") from None
-    tables = [VirtualTable(n, folder, broker, args.games, args.seed, args.per_minute) for n in table_names(args.tables)]
+    names = table_names(args.tables)
+    try:
+        if len(names) <= PER_PROCESS:
+            per_table = _play_here(names, folder, broker, args)
+        else:                            # more than one process can hold (paho's 1024 descriptors)
+            fleet = Fleet(names, folder, broker, args.games, args.seed, args.per_minute)
+            try:
+                fleet.start()
+                fleet.go()
+                per_table = fleet.wait()
+            except FleetError as e:
+                raise BadInput("simulate", str(e)) from None
+            finally:
+                fleet.close()
+    finally:
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+    totals = {"tables": len(names), "games": sum(t["games"] for t in per_table.values()),
+              "actions": sum(t["actions"] for t in per_table.values()), "per_table": per_table}
+    if args.json:
+        print(json.dumps(totals))
+    else:
+        print(f"simulate: {totals['tables']} tables played {totals['games']} games, "
+              f"{totals['actions']} actions, all acknowledged by {broker}")
+    sys.stdout.flush()
+    return 0
+
+
+def _play_here(names: list[str], folder: Path, broker: Broker, args) -> dict[str, dict]:
+    """The tables in this process (as many as :data:`~companion.cafe.fleet.PER_PROCESS`)."""
+    tables = [VirtualTable(n, folder, broker, args.games, args.seed, args.per_minute) for n in names]
     try:
         for t in tables:
             t.start_publishing()
@@ -168,15 +202,4 @@ def run(args) -> int:
     finally:
         for t in tables:
             t.close()
-        if not args.keep:
-            shutil.rmtree(folder, ignore_errors=True)
-    totals = {"tables": len(tables), "games": sum(t.games_done for t in tables),
-              "actions": sum(t.actions for t in tables),
-              "per_table": {t.name: {"games": t.games_done, "actions": t.actions} for t in tables}}
-    if args.json:
-        print(json.dumps(totals))
-    else:
-        print(f"simulate: {totals['tables']} tables played {totals['games']} games, "
-              f"{totals['actions']} actions, all acknowledged by {broker}")
-    sys.stdout.flush()
-    return 0
+    return {t.name: {"games": t.games_done, "actions": t.actions} for t in tables}
