@@ -11,10 +11,12 @@ import hashlib
 import ipaddress
 import json
 import logging
+import queue
 import signal
 import socket
 import sys
 import threading
+import time
 
 from companion.cafe.broker import TOPIC_ROOT, Broker, parse_broker, table_of
 from companion.errors import BadInput
@@ -34,25 +36,36 @@ def add_arguments(parser) -> None:
 
 
 class Subscriber:
-    """Everything under ``cafe/`` into the store, acknowledged only once stored."""
+    """Everything under ``cafe/`` into the store, acknowledged only once stored.
+
+    paho's thread only queues what arrives; a writer thread commits whatever has queued up in one
+    transaction (one disk sync for many messages under load, one for one when it is quiet) and then
+    acknowledges those messages, in the order they came (``manual_ack``)."""
+
+    BATCH = 500          # messages in one transaction at most
 
     def __init__(self, broker: Broker, store, client_id: str):
         self.store = store
         self.connected = threading.Event()
-        self.client = broker.client(client_id, clean_session=False)
+        self.client = broker.client(client_id, clean_session=False, manual_ack=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = lambda *a: self.connected.clear()
         self.client.on_message = self._on_message
         self.client.reconnect_delay_set(0.5, 10)
         self.broker = broker
+        self._queue: queue.Queue = queue.Queue()
+        self._writer = threading.Thread(target=self._write, name="dashboard-writer", daemon=True)
 
     def start(self) -> None:
+        self._writer.start()
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
         self.client.loop_start()
 
     def stop(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+        self._queue.put(None)
+        self._writer.join(10)
 
     def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
         if reason_code.is_failure:
@@ -62,21 +75,53 @@ class Subscriber:
         self.connected.set()
 
     def _on_message(self, client, userdata, msg) -> None:
-        table = table_of(msg.topic)
-        if table is None:
-            return
-        kind = msg.topic.rsplit("/", 1)[1]
-        try:
-            if kind == "online":
-                self.store.record_online(table, msg.payload == b"online")
-            elif kind in ("state", "log"):
-                body = json.loads(msg.payload)
-                if not isinstance(body, dict):
-                    raise ValueError(f"a JSON object was expected, not {type(body).__name__}")
-                (self.store.record_state if kind == "state" else self.store.record_log_item)(table, body)
-        except (ValueError, KeyError, TypeError) as e:
-            # a malformed message must not stop the café's page; it is logged and skipped
-            log.warning("skipped a malformed message on %s: %s", msg.topic, e)
+        self._queue.put((msg.topic, msg.payload, msg.mid, msg.qos))
+
+    def _write(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            got = [first]
+            while len(got) < self.BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)
+                    break
+                got.append(more)
+            items = [item for topic, payload, _, _ in got if (item := _parse(topic, payload)) is not None]
+            while True:
+                try:
+                    self.store.record_many(items)
+                    break
+                except Exception:     # the disk: nothing is acknowledged until it is stored
+                    log.exception("the dashboard could not store %d messages; trying again", len(items))
+                    time.sleep(1)
+            for _, _, mid, qos in got:
+                self.client.ack(mid, qos)
+
+
+def _parse(topic: str, payload: bytes) -> tuple[str, str, object] | None:
+    """(kind, table, body) for the store, or None for a message to skip (logged)."""
+    table = table_of(topic)
+    if table is None:
+        return None
+    kind = topic.rsplit("/", 1)[1]
+    try:
+        if kind == "online":
+            return ("online", table, payload == b"online")
+        if kind in ("state", "log"):
+            body = json.loads(payload)
+            if not isinstance(body, dict):
+                raise ValueError(f"a JSON object was expected, not {type(body).__name__}")
+            return (kind, table, body)
+    except ValueError as e:
+        # a malformed message must not stop the café's page; it is logged and skipped
+        log.warning("skipped a malformed message on %s: %s", topic, e)
+    return None
 
 
 def _listen(text: str) -> tuple[str, int]:

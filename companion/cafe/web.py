@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import (
@@ -28,16 +29,65 @@ from starlette.routing import Route
 
 from companion.cafe.auth import Gate
 from companion.cafe.exports import bgstats, game_name, plays_csv
-from companion.cafe.store import CafeStore
+from companion.cafe.live import LANGS, SLOTS, Hub
+from companion.cafe.store import CafeStore, table_sort_key
 from companion.i18n import N_, translate
 
 COOKIE = "companion_staff"
 TEMPLATES = Path(__file__).with_name("templates")
 HISTORY_ROWS = 100
+FIGURE_TABLES = 20        # the busiest tables in the figures (all of them: /api/figures)
 STATUS_NAMES = {"in_progress": N_("playing"), "finished": N_("finished"), "abandoned": N_("abandoned"),
                 "idle": N_("no game"), "unknown": N_("unknown")}
 TOO_MANY = N_("Too many wrong passwords. Try again in {n} seconds.")
 WRONG = N_("Wrong password.")
+
+
+class Renderer:
+    """The page's pieces in one language (the live hub renders each change once per language)."""
+
+    def __init__(self, env: Environment, lang: str):
+        self.env = env
+        self.lang = lang
+        self.values = {"lang": lang, "t": self.t, "game_name": game_name, "status_name": self.status_name,
+                       "local_time": _local_time}
+        self._tile = env.get_template("tile.html").make_module(self.values)
+        self._row = env.get_template("play_row.html").make_module(self.values)
+        self.figures_source = None
+
+    def t(self, msgid: str) -> str:
+        return translate(msgid, self.lang)
+
+    def status_name(self, status: str) -> str:
+        return self.t(STATUS_NAMES.get(status, status))
+
+    def render(self, name: str, **values) -> str:
+        return self.env.get_template(name).render(**self.values, **values)
+
+    def tile_slots(self, tb: dict) -> dict[str, str]:
+        return {slot: str(getattr(self._tile, slot)(tb)) for slot in SLOTS}
+
+    def tile(self, tb: dict, slots: dict[str, str]) -> str:
+        return str(self._tile.tile(tb, {k: Markup(v) for k, v in slots.items()}))
+
+    def play_row(self, p: dict) -> str:
+        return str(self._row.row(p))
+
+    def tiles(self, tables: list[dict]) -> str:
+        return self.render("tiles.html", tiles=[(tb, {k: Markup(v) for k, v in self.tile_slots(tb).items()})
+                                                for tb in tables])
+
+    def plays(self, plays: list[dict]) -> str:
+        return self.render("plays.html", plays=plays, keep=HISTORY_ROWS)
+
+    def figures(self) -> str:
+        assert self.figures_source is not None
+        figures = self.figures_source()
+        per_table = sorted(figures["per_table"].items(), key=lambda kv: (-kv[1], table_sort_key(kv[0])))
+        return self.render("figures.html", figures=figures,
+                           per_game_rows=[(game_name(g), n) for g, n in figures["per_game"].items()],
+                           per_table_rows=per_table[:FIGURE_TABLES], tables_count=len(per_table),
+                           busy_hours=[(f"{h:02d}:00", n) for h, n in enumerate(figures["hours"]) if n])
 
 
 class Dashboard:
@@ -45,10 +95,15 @@ class Dashboard:
         self.store = store
         self.gate = gate
         self.is_connected = is_connected
-        self.poll_s = poll_s
         self.env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
+        self.renderers = {lang: Renderer(self.env, lang) for lang in LANGS}
+        for r in self.renderers.values():
+            r.figures_source = store.figures
+        self.hub = Hub(store, self.renderers.__getitem__, tick_s=poll_s)
         self.app = Starlette(routes=[
             Route("/healthz", self.healthz),
+            Route("/style.css", self.asset),
+            Route("/live.js", self.asset),
             Route("/login", self.login_page, methods=["GET"]),
             Route("/login", self.login, methods=["POST"]),
             Route("/logout", self.logout, methods=["POST"]),
@@ -62,29 +117,8 @@ class Dashboard:
         ])
         self.app.add_middleware(_LoginRequired, dashboard=self)
 
-    # -- rendering ------------------------------------------------------------------------------
     def render(self, name: str, lang: str, **values) -> str:
-        def t(msgid: str) -> str:
-            return translate(msgid, lang)
-
-        def status_name(status: str) -> str:
-            return t(STATUS_NAMES.get(status, status))
-        return self.env.get_template(name).render(lang=lang, t=t, game_name=game_name, status_name=status_name,
-                                                  local_time=_local_time, **values)
-
-    def parts(self, lang: str, which=("tiles", "plays", "figures")) -> dict[str, str]:
-        values: dict = {}
-        if "tiles" in which:
-            values["tables"] = self.store.tables()
-        if "plays" in which:
-            values["plays"] = self.store.plays(HISTORY_ROWS)
-        if "figures" in which:
-            figures = self.store.figures()
-            values.update(figures=figures,
-                          per_game_rows=[(game_name(g), n) for g, n in figures["per_game"].items()],
-                          per_table_rows=list(figures["per_table"].items()),
-                          busy_hours=[(f"{h:02d}:00", n) for h, n in enumerate(figures["hours"]) if n])
-        return {part: self.render(f"{part}.html", lang, **values) for part in which}
+        return self.renderers[lang].render(name, **values)
 
     # -- routes ---------------------------------------------------------------------------------
     async def healthz(self, request: Request) -> Response:
@@ -92,10 +126,21 @@ class Dashboard:
             return PlainTextResponse("ok")
         return PlainTextResponse("broker unreachable", status_code=503)
 
+    async def asset(self, request: Request) -> Response:
+        name = request.url.path.lstrip("/")
+        kind = "text/css" if name.endswith(".css") else "text/javascript"
+        return Response((TEMPLATES / name).read_text(encoding="utf-8"), media_type=f"{kind}; charset=utf-8",
+                        headers={"Cache-Control": "no-cache"})
+
     async def page(self, request: Request) -> Response:
         lang = _lang(request)
-        parts = self.parts(lang)
-        html = self.render("page.html", lang, login=self.gate.required, **_parts_as_values(parts))
+        self.hub.ensure_started()
+        since = self.hub.cursor()           # before reading: whatever changes after it is sent again
+        r = self.renderers[lang]
+        tiles, plays, figures = await asyncio.to_thread(
+            lambda: (r.tiles(self.store.tables()), r.plays(self.store.plays(HISTORY_ROWS)), r.figures()))
+        html = self.render("page.html", lang, login=self.gate.required, since=since, tiles_html=tiles,
+                           plays_html=plays, figures_html=figures)
         response = HTMLResponse(html)
         if request.query_params.get("lang") in ("en", "es"):
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="strict")
@@ -103,28 +148,29 @@ class Dashboard:
 
     async def events(self, request: Request) -> Response:
         lang = _lang(request)
-
-        async def stream():
-            seen: tuple[int | None, int | None] = (None, None)
-            while not await request.is_disconnected():
-                now = (self.store.tiles_version, self.store.plays_version)
-                which = (["tiles"] if now[0] != seen[0] else []) + (["plays", "figures"] if now[1] != seen[1] else [])
-                seen = now
-                for part, html in self.parts(lang, which).items():
-                    data = "\n".join(f"data: {line}" for line in html.splitlines() or [""])
-                    yield f"event: {part}\n{data}\n\n"
-                if not which:
-                    yield ": still here\n\n"     # keeps proxies from closing a quiet stream
-                await asyncio.sleep(self.poll_s)
-        return StreamingResponse(stream(), media_type="text/event-stream",
+        since = request.headers.get("last-event-id") or request.query_params.get("since")
+        return StreamingResponse(self.hub.stream(lang, since, request.is_disconnected), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     async def api_tables(self, request: Request) -> Response:
-        return JSONResponse({"tables": self.store.tables()})
+        keys = ("table", "online", "game", "status", "players", "turn", "round", "started", "health", "updated")
+        tables = await asyncio.to_thread(self.store.tables)
+        return JSONResponse({"tables": [{k: tb[k] for k in keys} for tb in tables]})
 
     async def api_plays(self, request: Request) -> Response:
+        """Every play, newest first; ``?limit=N&offset=M`` gives a page of them (and ``next``, the
+        next page's address, while there are more)."""
         keys = ("table", "game", "status", "started", "ended", "actions", "players")
-        return JSONResponse({"plays": [{k: p[k] for k in keys} for p in self.store.plays()]})
+        limit, offset = _int_param(request, "limit", 1, 10_000), _int_param(request, "offset", 0, None)
+        if isinstance(limit, Response):
+            return limit
+        if isinstance(offset, Response):
+            return offset
+        plays = await asyncio.to_thread(self.store.plays, limit, offset or 0)
+        body: dict = {"plays": [{k: p[k] for k in keys} for p in plays]}
+        if limit is not None and len(plays) == limit:
+            body["next"] = f"/api/plays?limit={limit}&offset={(offset or 0) + limit}"
+        return JSONResponse(body)
 
     async def api_figures(self, request: Request) -> Response:
         return JSONResponse(self.store.figures())
@@ -168,7 +214,7 @@ class Dashboard:
 class _LoginRequired:
     """Everything but ``/healthz`` and the login form needs the staff's session cookie."""
 
-    OPEN = ("/healthz", "/login")
+    OPEN = ("/healthz", "/login", "/style.css")
 
     def __init__(self, app, dashboard: Dashboard):
         self.app = app
@@ -204,8 +250,14 @@ def _safe_next(target: str | None) -> str:
     return target
 
 
-def _parts_as_values(parts: dict[str, str]) -> dict:
-    return {"tiles_html": parts["tiles"], "plays_html": parts["plays"], "figures_html": parts["figures"]}
+def _int_param(request: Request, name: str, low: int, high: int | None) -> int | None | Response:
+    text = request.query_params.get(name)
+    if text is None:
+        return None
+    if not text.isdigit() or int(text) < low or (high is not None and int(text) > high):
+        span = f"{low} to {high}" if high is not None else f"{low} or more"
+        return JSONResponse({"error": f"?{name}={text}: a whole number from {span}"}, status_code=400)
+    return int(text)
 
 
 def _local_time(iso: str | None) -> str:

@@ -1,0 +1,176 @@
+"""The live page's news: what changed, worked out once for every viewer.
+
+A :class:`Hub` looks at the store's list of changes twice a second (:meth:`CafeStore.changes_since`)
+and, for each language, turns them into server-sent events that every open page receives alike:
+
+- ``tiles``: JSON ``{table: {slot: html, ...}}`` with only the slots of a tile that changed (a turn
+  passing changes ``turn`` and perhaps ``round``: some tens of bytes); ``{"html": ...}`` for a new
+  table, ``null`` for a table that is gone;
+- ``plays``: JSON ``{"rows": [[id, sort, html], ...]}``, the history's rows that started or ended;
+- ``figures``: the figures' HTML, when they changed, at most every :data:`FIGURES_EVERY_S`;
+- ``reload``: the page is too far behind (or the dashboard restarted): it reloads itself.
+
+Each event is rendered and encoded once and kept in a short ring; a viewer only copies bytes out
+of it, so a page costs the same however many staff have it open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+
+LANGS = ("en", "es")
+TICK_S = 0.5
+FIGURES_EVERY_S = 10.0
+KEPT_TICKS = 240                # about two minutes of news: a page away longer reloads
+SLOTS = ("cls", "online", "game", "players", "turn", "round", "clock", "health")
+
+
+def sse(event: str, data: str, ident: str | None = None) -> bytes:
+    lines = "".join(f"data: {line}\n" for line in data.splitlines() or [""])
+    return ((f"id: {ident}\n" if ident else "") + f"event: {event}\n{lines}\n").encode()
+
+
+class Hub:
+    """``render(lang)`` gives the page's renderer for a language: an object with ``tile_slots(tb)``,
+    ``tile(tb, slots)``, ``play_row(p)``, ``figures()`` (HTML strings)."""
+
+    def __init__(self, store, renderers: Callable[[str], object], tick_s: float = TICK_S,
+                 figures_every_s: float = FIGURES_EVERY_S):
+        self.store = store
+        self.renderers = renderers
+        self.tick_s = tick_s
+        self.figures_every_s = figures_every_s
+        self.epoch = secrets.token_hex(4)     # a restarted dashboard is another epoch: pages reload
+        self.seq = 0
+        self._store_seq = 0
+        self._ring: deque[tuple[int, dict[str, bytes]]] = deque(maxlen=KEPT_TICKS)
+        self._slots: dict[str, dict[str, dict[str, str]]] = {lang: {} for lang in LANGS}
+        self._figures_html: dict[str, str] = {}
+        self._figures_version = -1
+        self._figures_at = 0.0
+        self._news: asyncio.Event | None = None
+        self._task: asyncio.Task | None = None
+        self._ready = threading.Event()
+        self.bytes_out = 0                     # what the hub rendered (once, for all viewers)
+
+    # -- the hub's own task ---------------------------------------------------------------------
+    def ensure_started(self) -> None:
+        """In the server's event loop: start ticking (the first page or stream does it)."""
+        if self._task is None:
+            self._news = asyncio.Event()
+            self._baseline()
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_s)
+            events = await asyncio.to_thread(self._tick)
+            if events:
+                self.seq += 1
+                self._ring.append((self.seq, events))
+                assert self._news is not None
+                self._news.set()
+                self._news = asyncio.Event()
+
+    def _baseline(self) -> None:
+        """What the pages show now: every tile's slots, the figures (kept to diff against)."""
+        self._store_seq = self.store.change_seq
+        tables = self.store.tables()
+        for lang in LANGS:
+            r = self.renderers(lang)
+            self._slots[lang] = {tb["table"]: r.tile_slots(tb) for tb in tables}   # type: ignore[attr-defined]
+        self._figures_version = self.store.plays_version
+        self._figures_html = {lang: self.renderers(lang).figures() for lang in LANGS}   # type: ignore[attr-defined]
+        self._figures_at = time.monotonic()
+
+    def _tick(self) -> dict[str, bytes]:
+        seq, tables, plays, complete = self.store.changes_since(self._store_seq)
+        if not complete:
+            self._baseline()
+            return {lang: sse("reload", "") for lang in LANGS}
+        self._store_seq = seq
+        out: dict[str, list[bytes]] = {lang: [] for lang in LANGS}
+        if tables:
+            rows = {tb["table"]: tb for tb in self.store.tables(sorted(tables))}
+            for lang in LANGS:
+                r = self.renderers(lang)
+                known = self._slots[lang]
+                diff: dict[str, dict | None] = {}
+                for name in sorted(tables):
+                    tb = rows.get(name)
+                    if tb is None:
+                        if known.pop(name, None) is not None:
+                            diff[name] = None
+                        continue
+                    slots = r.tile_slots(tb)          # type: ignore[attr-defined]
+                    old = known.get(name)
+                    known[name] = slots
+                    if old is None:
+                        diff[name] = {"html": r.tile(tb, slots), "sort": tb["sort"]}   # type: ignore[attr-defined]
+                    elif changed := {k: v for k, v in slots.items() if old.get(k) != v}:
+                        diff[name] = changed
+                if diff:
+                    out[lang].append(sse("tiles", json.dumps(diff, ensure_ascii=False, separators=(",", ":"))))
+        if plays:
+            rows_p = self.store.plays(keys=sorted(plays))
+            for lang in LANGS:
+                r = self.renderers(lang)
+                body = {"rows": [[p["id"], p["sort"], r.play_row(p)] for p in rows_p]}   # type: ignore[attr-defined]
+                out[lang].append(sse("plays", json.dumps(body, ensure_ascii=False, separators=(",", ":"))))
+        now = time.monotonic()
+        if self.store.plays_version != self._figures_version and now - self._figures_at >= self.figures_every_s:
+            self._figures_version = self.store.plays_version
+            self._figures_at = now
+            for lang in LANGS:
+                html = self.renderers(lang).figures()      # type: ignore[attr-defined]
+                if html != self._figures_html.get(lang):
+                    self._figures_html[lang] = html
+                    out[lang].append(sse("figures", html))
+        events = {lang: b"".join(parts) for lang, parts in out.items() if parts}
+        self.bytes_out += sum(len(b) for b in events.values())
+        return events
+
+    # -- a viewer -------------------------------------------------------------------------------
+    def cursor(self) -> str:
+        """Where a page rendered now starts reading (taken before the page reads the store)."""
+        return f"{self.epoch}-{self.seq}"
+
+    async def stream(self, lang: str, since: str | None, is_disconnected, keepalive_s: float = 15.0):
+        """The events after ``since`` (a :meth:`cursor`) for one viewer, as bytes."""
+        self.ensure_started()
+        lang = lang if lang in LANGS else "en"
+        epoch, _, n = (since or "").partition("-")
+        if epoch != self.epoch or not n.isdigit() or int(n) > self.seq:
+            yield sse("reload", "", self.cursor())
+            return
+        at = int(n)
+        quiet_since = time.monotonic()
+        while not await is_disconnected():
+            if self._ring and self._ring[0][0] > at + 1:        # it fell behind what is kept
+                yield sse("reload", "", self.cursor())
+                return
+            sent = False
+            for n_, events in list(self._ring):
+                if n_ > at:
+                    at = n_
+                    if lang in events:
+                        yield f"id: {self.epoch}-{at}\n".encode() + events[lang]
+                        sent = True
+            if sent:
+                quiet_since = time.monotonic()
+            elif time.monotonic() - quiet_since > keepalive_s:
+                yield b": still here\n\n"           # keeps proxies from closing a quiet stream
+                quiet_since = time.monotonic()
+            news = self._news
+            if news is None:
+                return
+            try:
+                await asyncio.wait_for(news.wait(), keepalive_s)
+            except TimeoutError:
+                pass
