@@ -9,10 +9,16 @@ A private Mosquitto is started on a loopback port, then:
   dashboard (``companion cafe serve``, its own process) has stored the last one;
 - steady play: the same tables play ``--per-minute`` actions a minute each for ``--minutes``;
   latency from a kiosk's append to the moment the dashboard's database holds the action (what its
-  API then serves), p50 and p99; the dashboard's CPU (share of one core) and memory, sampled.
+  API then serves), p50 and p99; the dashboard's CPU (share of one core) and memory, sampled;
+  ``--viewers`` staff pages open for the second half: the live stream's bytes a second each, and how
+  long ``/`` takes.
 
-Figures, never a verdict; the targets are printed beside them (p99 <= 1 s at 100 tables playing 10
-actions a minute on 2 cores; dashboard memory flat over an hour: ``--minutes 60``).
+The virtual tables run in processes of 50 (companion/cafe/fleet.py), so 1,000 tables fit on one
+machine.
+
+Figures, never a verdict; the targets are printed beside them (p99 <= 1 s at 1,000 tables playing 10
+actions a minute on 2 cores, the live page <= 50 kB/s per viewer; dashboard memory flat over an
+hour: ``--minutes 60``).
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--per-minute", type=float, default=10.0, help="actions a minute per table in steady play (10)")
     parser.add_argument("--minutes", type=float, default=3.0,
                         help="steady play lasts this long (3; 60 for the memory-over-an-hour figure)")
+    parser.add_argument("--viewers", type=int, default=3,
+                        help="staff pages open on the live stream in the second half of steady play (3)")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
 
 
@@ -106,75 +114,117 @@ class _DashboardProcess:
         self.proc.wait(20)
 
 
+class _Viewer(threading.Thread):
+    """One staff page: loads ``/`` and reads its live stream, counting the bytes that arrive."""
+
+    def __init__(self, port: int):
+        super().__init__(daemon=True)
+        self.port = port
+        self.bytes = 0
+        self.page_ms: list[float] = []
+        self.stop = threading.Event()
+
+    def load_page(self) -> str:
+        import urllib.request
+        t0 = time.perf_counter()
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=60) as r:
+            html = r.read().decode()
+        self.page_ms.append((time.perf_counter() - t0) * 1000)
+        return html.split('data-since="', 1)[1].split('"', 1)[0]
+
+    def run(self) -> None:
+        import http.client
+        since = self.load_page()
+        con = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        con.request("GET", f"/events?lang=en&since={since}")
+        r = con.getresponse()
+        while not self.stop.is_set():
+            chunk = r.read1(65536)
+            if not chunk:
+                return
+            self.bytes += len(chunk)
+        con.close()
+
+
 def run(args) -> int:
     from companion.cafe.broker import parse_broker
+    from companion.cafe.fleet import Fleet
     from companion.cafe.mosquitto import Mosquitto, mosquitto_binary
-    from companion.cafe.simulate import VirtualTable, table_names
+    from companion.cafe.simulate import MAX_TABLES, table_names
     from companion.errors import BadInput
 
     if mosquitto_binary() is None or shutil.which("mosquitto_pub") is None:
         raise BadInput("bench cafe",
                        "needs Mosquitto and its clients: sudo apt-get install mosquitto mosquitto-clients")
-    if args.tables < 1 or args.minutes <= 0 or args.per_minute <= 0:
-        raise BadInput("bench cafe", "--tables, --minutes and --per-minute must be more than 0")
+    if not 0 < args.tables <= MAX_TABLES or args.minutes <= 0 or args.per_minute <= 0 or args.viewers < 1:
+        raise BadInput("bench cafe", f"--tables (1 to {MAX_TABLES}), --minutes, --per-minute and --viewers must be "
+                                     "more than 0")
     folder = Path(tempfile.mkdtemp(prefix="companion-bench-cafe-"))
     broker = Mosquitto(folder / "broker").start()
     dash = None
+    fleet = None
+    viewers: list[_Viewer] = []
+    viewer_bytes: list[int] = []
     try:
         reference = _reference(broker.port)
         dash = _DashboardProcess(broker.url, folder / "cafe.sqlite")
         url = parse_broker(broker.url)
+        names = table_names(args.tables)
 
-        # burst: one game per table, as fast as the broker takes them
+        # burst: one game per table, as fast as the broker takes them (tables in processes of 50)
         (folder / "burst").mkdir()
-        tables = [VirtualTable(n, folder / "burst", url, 1, 1) for n in table_names(args.tables)]
+        fleet = Fleet(names, folder / "burst", url, 1, 1).start()
         t0 = time.perf_counter()
-        for t in tables:
-            t.start_publishing()
-        players = [threading.Thread(target=t.play, daemon=True) for t in tables]
-        for p in players:
-            p.start()
-        for p in players:
-            p.join()
-        total = sum(t.actions for t in tables)
+        fleet.go()
+        total = sum(t["actions"] for t in fleet.wait().values())
+        fleet.close()
         deadline = time.monotonic() + 300
         while dash.stored() < total:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the dashboard holds {dash.stored()} of {total} actions after 5 minutes")
             time.sleep(0.2)
         burst_s = time.perf_counter() - t0
-        for t in tables:
-            t.close()
+        burst_stored = dash.stored()
 
-        # steady play, paced like real tables; the dashboard sampled every few seconds
+        # steady play, paced like real tables; the dashboard sampled every few seconds, and staff
+        # pages open on it for the second half (the first fills the history and the figures)
         (folder / "steady").mkdir()
-        tables = [VirtualTable(n, folder / "steady", url, 10**6, 2, per_minute=args.per_minute)
-                  for n in table_names(args.tables)]
-        for t in tables:
-            t.start_publishing()
+        fleet = Fleet(names, folder / "steady", url, 10**6, 2, per_minute=args.per_minute).start()
         since = time.time()
         cpu0, wall0 = dash.ps.cpu_times(), time.perf_counter()
-        players = [threading.Thread(target=t.play, daemon=True) for t in tables]
-        for p in players:
-            p.start()
+        fleet.go()
         rss = []
-        end = time.monotonic() + args.minutes * 60
+        start = time.monotonic()
+        end = start + args.minutes * 60
+        watched = (0.0, 0.0)
         while time.monotonic() < end:
             rss.append((time.monotonic(), dash.ps.memory_info().rss / 2**20))
+            if not viewers and time.monotonic() >= start + args.minutes * 30:
+                viewers = [_Viewer(dash.port) for _ in range(args.viewers)]
+                for v in viewers:
+                    v.start()
+                watched = (time.monotonic(), 0.0)
             time.sleep(min(5.0, max(0.0, end - time.monotonic())))
-        for t in tables:
-            t.stop.set()
-        for p in players:
-            p.join(30)
-        steady_actions = sum(t.actions for t in tables)
+        if viewers:
+            for v in viewers:
+                v.load_page()                # the page itself, while the café plays on
+            watched = (watched[0], time.monotonic())
+            viewer_bytes = [v.bytes for v in viewers]
+            for v in viewers:
+                v.stop.set()
+        fleet.stop()
+        per_table = fleet.wait()
+        fleet.close()
+        fleet = None
+        steady_actions = sum(t["actions"] for t in per_table.values())
         cpu1, wall1 = dash.ps.cpu_times(), time.perf_counter()
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while dash.stored() < total + steady_actions and time.monotonic() < deadline:
             time.sleep(0.2)
         lat = dash.latencies(since)
-        for t in tables:
-            t.close()
     finally:
+        if fleet is not None:
+            fleet.close()
         if dash is not None:
             dash.stop()
         broker.stop()
@@ -192,10 +242,15 @@ def run(args) -> int:
     result = {
         "tables": args.tables,
         "reference_mosquitto_clients": reference,
-        "burst": {"actions": total, "seconds": round(burst_s, 2), "actions_per_s": round(total / burst_s, 1),
+        "burst": {"actions": total, "stored": burst_stored, "seconds": round(burst_s, 2), "actions_per_s": round(total / burst_s, 1),
                   "in_reference_bursts": round(total / burst_s / reference["burst_messages_per_s"], 3)},
         "steady": {"minutes": args.minutes, "per_minute_per_table": args.per_minute, "actions": steady_actions,
                    "received": len(lat),
+                   "viewers": {"count": len(viewers), "seconds": round(watched[1] - watched[0], 1),
+                               "kb_per_s_each": [round(b / 1000 / max(0.1, watched[1] - watched[0]), 2)
+                                                 for b in viewer_bytes] if viewers else [],
+                               "target_kb_per_s": 50,
+                               "page_ms": sorted(round(ms, 1) for v in viewers for ms in v.page_ms)},
                    "latency_ms": latency,
                    "dashboard_cpu_share_of_one_core": round(cpu_share, 3),
                    "dashboard_rss_mb": {"first": round(mem[0], 1), "last": round(mem[-1], 1),
@@ -213,13 +268,19 @@ def run(args) -> int:
     print(f"reference (mosquitto_pub -> broker -> mosquitto_sub, QoS 1): round trip p50 {trip['p50']} ms, "
           f"p99 {trip['p99']} ms; a burst of {ref['burst_messages']} at {ref['burst_messages_per_s']} msg/s")
     b = r["burst"]
-    print(f"burst: {args.tables} tables, one game each as fast as they go: {b['actions']} actions in {b['seconds']} s "
+    print(f"burst: {args.tables} tables, one game each as fast as they go: {b['actions']} actions "
+          f"({b['stored']} stored) in {b['seconds']} s "
           f"= {b['actions_per_s']} actions/s kiosk log -> broker -> dashboard database "
           f"({b['in_reference_bursts']} x the reference burst)")
     lt = s["latency_ms"]
     print(f"steady: {args.tables} tables x {s['per_minute_per_table']} actions/min for {s['minutes']} min: "
           f"{s['actions']} actions, {s['received']} stored; append -> dashboard latency p50 {lt['p50']} ms, "
           f"p99 {lt['p99']} ms (target p99 <= 1000 ms; {lt['p99_in_reference_round_trips']} reference round trips)")
+    v = s["viewers"]
+    if v["count"]:
+        print(f"live page: {v['count']} viewers for the last {v['seconds']} s: "
+              f"{', '.join(str(k) for k in v['kb_per_s_each'])} kB/s each (target <= 50); the page itself "
+              f"{v['page_ms'][0]}-{v['page_ms'][-1]} ms")
     m = s["dashboard_rss_mb"]
     print(f"dashboard: {s['dashboard_cpu_share_of_one_core'] * 100:.1f}% of one core; memory {m['first']} MB at the "
           f"start, {m['last']} MB at the end, {m['min']}-{m['max']} MB over {m['samples']} samples "
