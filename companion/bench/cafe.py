@@ -4,7 +4,7 @@ A private Mosquitto is started on a loopback port, then:
 
 - reference: Mosquitto's own ``mosquitto_pub -l`` / ``mosquitto_sub`` (QoS 1): the round trip of one
   message through the broker (p50, p99) and how many messages a second pass through it in a burst;
-- burst: ``--tables`` virtual tables play one game each as fast as the broker takes them (real
+- burst: ``--tables`` virtual tables (at most 100) play one game each as fast as the broker takes them (real
   engines, game logs and publishers); actions per second from the first append until the
   dashboard (``companion cafe serve``, its own process) has stored the last one;
 - steady play: the same tables play ``--per-minute`` actions a minute each for ``--minutes``;
@@ -34,6 +34,9 @@ import time
 from pathlib import Path
 
 from companion.bench.kiosk import _pct
+
+
+BURST_TABLES = 100
 
 
 def add_arguments(parser) -> None:
@@ -171,9 +174,10 @@ def run(args) -> int:
         url = parse_broker(broker.url)
         names = table_names(args.tables)
 
-        # burst: one game per table, as fast as the broker takes them (tables in processes of 50)
+        # burst: one game per table, as fast as the broker takes them (tables in processes of 50); at
+        # most BURST_TABLES at once: a thousand game logs syncing flat out on one disk measure the disk
         (folder / "burst").mkdir()
-        fleet = Fleet(names, folder / "burst", url, 1, 1).start()
+        fleet = Fleet(names[:BURST_TABLES], folder / "burst", url, 1, 1).start()
         t0 = time.perf_counter()
         fleet.go()
         total = sum(t["actions"] for t in fleet.wait().values())
@@ -242,7 +246,7 @@ def run(args) -> int:
     result = {
         "tables": args.tables,
         "reference_mosquitto_clients": reference,
-        "burst": {"actions": total, "stored": burst_stored, "seconds": round(burst_s, 2), "actions_per_s": round(total / burst_s, 1),
+        "burst": {"tables": min(args.tables, BURST_TABLES), "actions": total, "stored": burst_stored, "seconds": round(burst_s, 2), "actions_per_s": round(total / burst_s, 1),
                   "in_reference_bursts": round(total / burst_s / reference["burst_messages_per_s"], 3)},
         "steady": {"minutes": args.minutes, "per_minute_per_table": args.per_minute, "actions": steady_actions,
                    "received": len(lat),
@@ -268,7 +272,7 @@ def run(args) -> int:
     print(f"reference (mosquitto_pub -> broker -> mosquitto_sub, QoS 1): round trip p50 {trip['p50']} ms, "
           f"p99 {trip['p99']} ms; a burst of {ref['burst_messages']} at {ref['burst_messages_per_s']} msg/s")
     b = r["burst"]
-    print(f"burst: {args.tables} tables, one game each as fast as they go: {b['actions']} actions "
+    print(f"burst: {r['burst']['tables']} tables, one game each as fast as they go: {b['actions']} actions "
           f"({b['stored']} stored) in {b['seconds']} s "
           f"= {b['actions_per_s']} actions/s kiosk log -> broker -> dashboard database "
           f"({b['in_reference_bursts']} x the reference burst)")

@@ -12,6 +12,7 @@ import ipaddress
 import json
 import logging
 import queue
+import re
 import signal
 import socket
 import sys
@@ -33,6 +34,14 @@ def add_arguments(parser) -> None:
     parser.add_argument("--password-file", metavar="FILE",
                         help="the staff password or its hash ('companion cafe password'); needed off loopback")
     parser.add_argument("--ca-file", metavar="FILE", help="mqtts: the CA that signed the broker's certificate")
+    parser.add_argument("--allowed-hosts", metavar="NAMES",
+                        help="host names the page answers to, comma-separated (default: on loopback, localhost "
+                             "and the loopback addresses only; elsewhere any)")
+    parser.add_argument("--forwarded-allow-ips", metavar="IPS", default="",
+                        help="addresses of a reverse proxy whose X-Forwarded-For/-Proto headers are believed, "
+                             "comma-separated (default: none, the headers are ignored)")
+    parser.add_argument("--secure-cookie", action="store_true",
+                        help="mark the login cookie Secure: the page is reached over HTTPS (a TLS proxy)")
 
 
 class Subscriber:
@@ -53,6 +62,9 @@ class Subscriber:
         self.client.on_message = self._on_message
         self.client.reconnect_delay_set(0.5, 10)
         self.broker = broker
+        # the dashboard's own login names no table: whatever arrives under it (the installed ACL lets
+        # every login write cafe/<its name>/) is not a kiosk's
+        self.own_login = broker.username
         self._queue: queue.Queue = queue.Queue()
         self._writer = threading.Thread(target=self._write, name="dashboard-writer", daemon=True)
 
@@ -92,7 +104,8 @@ class Subscriber:
                     self._queue.put(None)
                     break
                 got.append(more)
-            items = [item for topic, payload, _, _ in got if (item := _parse(topic, payload)) is not None]
+            items = [item for topic, payload, _, _ in got
+                     if (item := _parse(topic, payload, self.own_login)) is not None]
             while True:
                 try:
                     self.store.record_many(items)
@@ -104,10 +117,13 @@ class Subscriber:
                 self.client.ack(mid, qos)
 
 
-def _parse(topic: str, payload: bytes) -> tuple[str, str, object] | None:
+def _parse(topic: str, payload: bytes, own_login: str | None = None) -> tuple[str, str, object] | None:
     """(kind, table, body) for the store, or None for a message to skip (logged)."""
     table = table_of(topic)
     if table is None:
+        return None
+    if own_login is not None and table.rsplit("/", 1)[-1] == own_login:
+        log.warning("skipped a message on %s: the dashboard's own login (%s) is not a table", topic, own_login)
         return None
     kind = topic.rsplit("/", 1)[1]
     try:
@@ -154,6 +170,14 @@ def run(args) -> int:
         raise BadInput("--listen", f"{host} is reachable from other machines; give --password-file with the staff "
                                    "password (or its hash) to serve there")
     gate = Gate(read_password_file(args.password_file) if args.password_file else None)
+    hosts = _allowed_hosts(args.allowed_hosts, host)
+    proxies = [a.strip() for a in args.forwarded_allow_ips.split(",") if a.strip()]
+    for address in proxies:
+        try:
+            ipaddress.ip_network(address, strict=False)
+        except ValueError:
+            raise BadInput("--forwarded-allow-ips", f"{address!r} is not an IP address or network "
+                                                    "(e.g. 127.0.0.1 or 10.0.0.0/8)") from None
     db_path = args.db or str(data_dir() / "cafe.sqlite")
     store = CafeStore(db_path)
     try:
@@ -167,19 +191,37 @@ def run(args) -> int:
     client_id = "companion-dashboard-" + hashlib.sha256(str(store.path.resolve()).encode()).hexdigest()[:12]
     subscriber = Subscriber(broker, store, client_id)
     subscriber.start()
-    return _serve(sock, store, gate, subscriber, host, port)
+    web = {"allowed_hosts": hosts, "secure_cookie": args.secure_cookie}
+    return _serve(sock, store, gate, subscriber, host, port, web, proxies)
 
 
-def _serve(sock, store, gate, subscriber, host: str, port: int) -> int:
+def _allowed_hosts(text: str | None, listen_host: str) -> list[str]:
+    """The Host names the page answers to: a page on loopback without a login must not answer a
+    name that some web site's DNS points at 127.0.0.1 (DNS rebinding)."""
+    if text:
+        names = [n.strip().lower() for n in text.split(",") if n.strip()]
+        for n in names:
+            if n != "*" and not re.fullmatch(r"(\*\.)?[a-z0-9.:\[\]-]+", n):
+                raise BadInput("--allowed-hosts", f"{n!r} is not a host name (e.g. cafe-pc.local,192.168.1.20)")
+        return names
+    if _is_loopback(listen_host):
+        return sorted({"localhost", "127.0.0.1", "::1", "[::1]", listen_host.lower()})
+    return ["*"]
+
+
+def _serve(sock, store, gate, subscriber, host: str, port: int, web: dict, proxies: list[str]) -> int:
     import asyncio
 
     import uvicorn
 
     from companion.cafe.web import Dashboard
 
-    dashboard = Dashboard(store, gate, is_connected=subscriber.connected.is_set)
+    dashboard = Dashboard(store, gate, is_connected=subscriber.connected.is_set, **web)
+    # X-Forwarded-For is believed only from the proxies named (uvicorn's own default trusts loopback,
+    # which would let anyone on this machine pick the address the login's rate limit counts)
     server = uvicorn.Server(uvicorn.Config(dashboard.app, log_level="warning", timeout_graceful_shutdown=2,
-                                           lifespan="off"))
+                                           lifespan="off", proxy_headers=bool(proxies),
+                                           forwarded_allow_ips=proxies or [], server_header=False))
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())

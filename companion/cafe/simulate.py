@@ -30,6 +30,7 @@ from companion.store.log import GameLog
 from companion.store.replay import fold
 
 UNDO_CHANCE = 0.05
+BUSY_TIMEOUT_MS = 120_000
 
 
 def add_arguments(parser) -> None:
@@ -56,6 +57,9 @@ class VirtualTable:
                  per_minute: float | None = None, publish: bool = True):
         self.name = name
         self.log = GameLog(folder / f"{name}.sqlite")
+        # a kiosk has its disk to itself; hundreds of virtual tables share one, and a write may wait
+        # seconds for the others' syncs (the publisher's reading connection has its own, longer wait)
+        self.log._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         self.publisher = Publisher(name, self.log.path, broker) if publish else None
         self.games_wanted = games
         self.rng = random.Random(f"{seed}:{name}")

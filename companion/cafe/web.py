@@ -25,6 +25,7 @@ from starlette.responses import (
     Response,
     StreamingResponse,
 )
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.routing import Route
 
 from companion.cafe.auth import Gate
@@ -39,6 +40,7 @@ HISTORY_ROWS = 100
 FIGURE_TABLES = 20        # the busiest tables in the figures (all of them: /api/figures)
 STATUS_NAMES = {"in_progress": N_("playing"), "finished": N_("finished"), "abandoned": N_("abandoned"),
                 "idle": N_("no game"), "unknown": N_("unknown")}
+LOGIN_BODY_MAX = 4096      # a login form: a password and where to go next
 TOO_MANY = N_("Too many wrong passwords. Try again in {n} seconds.")
 WRONG = N_("Wrong password.")
 
@@ -91,9 +93,11 @@ class Renderer:
 
 
 class Dashboard:
-    def __init__(self, store: CafeStore, gate: Gate, is_connected=lambda: True, poll_s: float = 0.5):
+    def __init__(self, store: CafeStore, gate: Gate, is_connected=lambda: True, poll_s: float = 0.5,
+                 allowed_hosts: list[str] | None = None, secure_cookie: bool = False):
         self.store = store
         self.gate = gate
+        self.secure_cookie = secure_cookie
         self.is_connected = is_connected
         self.env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
         self.renderers = {lang: Renderer(self.env, lang) for lang in LANGS}
@@ -116,6 +120,8 @@ class Dashboard:
             Route("/export/plays.bgsplay", self.export_bgstats),
         ])
         self.app.add_middleware(_LoginRequired, dashboard=self)
+        self.app.add_middleware(_Headers)
+        self.app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts or ["*"])
 
     def render(self, name: str, lang: str, **values) -> str:
         return self.renderers[lang].render(name, **values)
@@ -196,19 +202,66 @@ class Dashboard:
         if wait > 0:
             msg = translate(TOO_MANY, lang).format(n=int(wait) + 1)
             return await self.login_page(request, msg, 429)
-        form = parse_qs((await request.body()).decode("utf-8", "replace"))
-        token = self.gate.login(address, (form.get("password") or [""])[0])
+        body = await _small_body(request, LOGIN_BODY_MAX)
+        if body is None:
+            return PlainTextResponse(f"a login form is at most {LOGIN_BODY_MAX} bytes", status_code=413)
+        form = parse_qs(body.decode("utf-8", "replace"))
+        # scrypt takes tens of milliseconds on purpose: in a thread, so the page and the API answer meanwhile
+        token = await asyncio.to_thread(self.gate.login, address, (form.get("password") or [""])[0])
         if token is None:
             return await self.login_page(request, translate(WRONG, lang), 401)
         response = RedirectResponse(_safe_next((form.get("next") or ["/"])[0]), status_code=303)
-        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=12 * 3600)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=12 * 3600,
+                            secure=self.secure_cookie)
         return response
 
     async def logout(self, request: Request) -> Response:
         self.gate.logout(request.cookies.get(COOKIE))
         response = RedirectResponse("/login", status_code=303)
-        response.delete_cookie(COOKIE)
+        response.delete_cookie(COOKIE, httponly=True, samesite="strict", secure=self.secure_cookie)
         return response
+
+
+async def _small_body(request: Request, limit: int) -> bytes | None:
+    """The request's body, or None once it passes ``limit`` bytes (nothing more is read)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return body
+
+
+class _Headers:
+    """What every answer says about itself: only this site's own scripts, styles and pictures, never
+    inside another site's frame, no guessing of content types, no address leaked to other sites."""
+
+    HEADERS = [
+        (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                                     b"script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
+                                     b"base-uri 'none'; form-action 'self'; object-src 'none'"),
+        (b"x-frame-options", b"DENY"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"same-origin"),
+    ]
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def with_headers(message):
+            if message["type"] == "http.response.start":
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = list(message.get("headers", [])) + [
+                    (k, v) for k, v in self.HEADERS if k not in names]
+            await send(message)
+        await self.app(scope, receive, with_headers)
 
 
 class _LoginRequired:
