@@ -26,6 +26,17 @@ def game_name(game: str | None) -> str:
     return GAME_NAMES.get(game or "", game or "?")
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: object) -> object:
+    """A text cell a spreadsheet would take for a formula ('=HYPERLINK(...)', '+cmd|...', '@SUM(...)')
+    gets a leading apostrophe, so it shows as the text it is (OWASP's advice for CSV injection)."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
 def plays_csv(plays: list[dict]) -> str:
     out = io.StringIO()
     w = csv.DictWriter(out, CSV_FIELDS, lineterminator="\r\n")
@@ -33,10 +44,11 @@ def plays_csv(plays: list[dict]) -> str:
     for p in plays:
         minutes = "" if p["duration_s"] is None else f"{p['duration_s'] / 60:.1f}"
         for seat, pl in enumerate(p["players"], 1):
-            w.writerow({"play": p["id"], "table": p["table"], "game": p["game"], "status": p["status"],
-                        "started": p["started"] or "", "ended": p["ended"] or "", "minutes": minutes,
-                        "actions": p["actions"], "player": pl["name"], "seat": seat,
-                        "score": "" if pl["score"] is None else pl["score"], "winner": "yes" if pl["winner"] else "no"})
+            w.writerow({"play": cell(p["id"]), "table": cell(p["table"]), "game": cell(p["game"]),
+                        "status": cell(p["status"]), "started": p["started"] or "", "ended": p["ended"] or "",
+                        "minutes": minutes, "actions": p["actions"], "player": cell(pl["name"]), "seat": seat,
+                        "score": "" if pl["score"] is None else cell(pl["score"]),
+                        "winner": "yes" if pl["winner"] else "no"})
     return out.getvalue()
 
 
