@@ -35,7 +35,6 @@ from pathlib import Path
 
 from companion.bench.kiosk import _pct
 
-
 BURST_TABLES = 100
 
 
@@ -246,7 +245,8 @@ def run(args) -> int:
     result = {
         "tables": args.tables,
         "reference_mosquitto_clients": reference,
-        "burst": {"tables": min(args.tables, BURST_TABLES), "actions": total, "stored": burst_stored, "seconds": round(burst_s, 2), "actions_per_s": round(total / burst_s, 1),
+        "burst": {"tables": min(args.tables, BURST_TABLES), "actions": total, "stored": burst_stored,
+                  "seconds": round(burst_s, 2), "actions_per_s": round(total / burst_s, 1),
                   "in_reference_bursts": round(total / burst_s / reference["burst_messages_per_s"], 3)},
         "steady": {"minutes": args.minutes, "per_minute_per_table": args.per_minute, "actions": steady_actions,
                    "received": len(lat),

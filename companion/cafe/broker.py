@@ -29,6 +29,12 @@ def online_topic(table: str) -> str:
     return f"{TOPIC_ROOT}/{table}/online"
 
 
+def confirm_topic(table: str) -> str:
+    """The dashboard's confirmation of what it holds of the table's logs, QoS 1, retained; only the
+    dashboard's login may write it, and only the table's own login (and the dashboard) read it."""
+    return f"{TOPIC_ROOT}/{table}/confirm"
+
+
 def table_of(topic: str) -> str | None:
     """The table a topic is about: ``T01`` for ``cafe/T01/log``; ``madrid/T01`` for
     ``madrid/cafe/T01/log``, as a café's broker bridged to the office's forwards it (docs/cafe.md)."""
@@ -43,6 +49,8 @@ def table_of(topic: str) -> str | None:
 def check_table_name(name: str, where: str = "table") -> str:
     if not isinstance(name, str) or not TABLE_NAME.match(name):
         raise BadInput(where, f"{name!r} is not a table name: 1 to 32 letters, digits, '-' or '_'")
+    if name.lower() == "dashboard":
+        raise BadInput(where, "'dashboard' is the dashboard's login on the broker; give the table another name")
     return name
 
 

@@ -9,7 +9,8 @@ lines over their standard input and output:
 
 - the worker prints ``{"ready": n}`` once its tables have their logs and publishers;
 - ``go`` starts the players, ``stop`` asks them to stop after their current action;
-- once its players are done and the broker has acknowledged every action of its logs, the worker
+- once its players are done and the broker has acknowledged (or, ``until_confirmed``, the dashboard
+  has confirmed) every action of its logs, the worker
   prints ``{"done": {"T01": {"games": g, "actions": a}, ...}}`` and exits.
 
 A worker whose parent goes away (its standard input closes) stops its tables and exits.
@@ -35,13 +36,14 @@ class FleetError(RuntimeError):
 
 class Fleet:
     def __init__(self, names: list[str], folder: Path, broker: Broker, games: int, seed: int,
-                 per_minute: float | None = None, per_process: int = PER_PROCESS):
+                 per_minute: float | None = None, per_process: int = PER_PROCESS, until_confirmed: bool = False):
         self.names = names
         self.folder = Path(folder)
         self.broker = broker
         self.games = games
         self.seed = seed
         self.per_minute = per_minute
+        self.until_confirmed = until_confirmed
         self.groups = [names[i:i + per_process] for i in range(0, len(names), per_process)]
         self.procs: list[subprocess.Popen] = []
         self._lock = threading.Lock()
@@ -50,7 +52,8 @@ class Fleet:
         """Every worker up with its tables' publishers connected or connecting (not yet playing)."""
         for group in self.groups:
             spec = {"names": group, "folder": str(self.folder), "broker": dataclasses.asdict(self.broker),
-                    "games": self.games, "seed": self.seed, "per_minute": self.per_minute}
+                    "games": self.games, "seed": self.seed, "per_minute": self.per_minute,
+                    "until_confirmed": self.until_confirmed}
             self.procs.append(subprocess.Popen([sys.executable, "-m", "companion.cafe.fleet", json.dumps(spec)],
                                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1))
         for proc, group in zip(self.procs, self.groups, strict=True):
@@ -120,7 +123,9 @@ def _worker(spec: dict) -> int:
 
     broker = Broker(**spec["broker"])
     folder = Path(spec["folder"])
-    tables = [VirtualTable(n, folder, broker, spec["games"], spec["seed"], spec["per_minute"]) for n in spec["names"]]
+    confirmed = spec["until_confirmed"]
+    tables = [VirtualTable(n, folder, broker, spec["games"], spec["seed"], spec["per_minute"],
+                           until_confirmed=confirmed) for n in spec["names"]]
     try:
         for t in tables:
             t.start_publishing()
@@ -140,8 +145,9 @@ def _worker(spec: dict) -> int:
         for p in players:
             p.join()
         first, last = spec["names"][0], spec["names"][-1]
-        wait_acknowledged(tables, say=lambda n: print(
-            f"simulate: {n} of tables {first}-{last} still wait for {broker} to acknowledge their actions",
+        whom = "the dashboard to confirm" if confirmed else f"{broker} to acknowledge"
+        wait_acknowledged(tables, confirmed=confirmed, say=lambda n: print(
+            f"simulate: {n} of tables {first}-{last} still wait for {whom} their actions",
             file=sys.stderr, flush=True))
         print(json.dumps({"done": {t.name: {"games": t.games_done, "actions": t.actions} for t in tables}}),
               flush=True)

@@ -8,6 +8,7 @@ and, for each language, turns them into server-sent events that every open page 
   table, ``null`` for a table that is gone;
 - ``plays``: JSON ``{"rows": [[id, sort, html], ...]}``, the history's rows that started or ended;
 - ``figures``: the figures' HTML, when they changed, at most every :data:`FIGURES_EVERY_S`;
+- ``health``: whether the dashboard records (the badge and the banner), when it changes;
 - ``reload``: the page is too far behind (or the dashboard restarted): it reloads itself.
 
 Each event is rendered and encoded once and kept in a short ring; a viewer only copies bytes out
@@ -28,7 +29,7 @@ LANGS = ("en", "es")
 TICK_S = 0.5
 FIGURES_EVERY_S = 10.0
 KEPT_TICKS = 240                # about two minutes of news: a page away longer reloads
-SLOTS = ("cls", "online", "game", "players", "turn", "round", "clock", "health")
+SLOTS = ("cls", "online", "game", "players", "turn", "round", "clock", "health", "rejected")
 
 
 def sse(event: str, data: str, ident: str | None = None) -> bytes:
@@ -41,8 +42,10 @@ class Hub:
     ``tile(tb, slots)``, ``play_row(p)``, ``figures()`` (HTML strings)."""
 
     def __init__(self, store, renderers: Callable[[str], object], tick_s: float = TICK_S,
-                 figures_every_s: float = FIGURES_EVERY_S):
+                 figures_every_s: float = FIGURES_EVERY_S, health: Callable[[str], dict] | None = None):
         self.store = store
+        self.health = health or (lambda lang: {"state": "live", "badge": "live", "banner": ""})
+        self._health: dict[str, dict] = {}
         self.renderers = renderers
         self.tick_s = tick_s
         self.figures_every_s = figures_every_s
@@ -132,6 +135,11 @@ class Hub:
                 if html != self._figures_html.get(lang):
                     self._figures_html[lang] = html
                     out[lang].append(sse("figures", html))
+        for lang in LANGS:
+            health = self.health(lang)
+            if health != self._health.get(lang):
+                self._health[lang] = health
+                out[lang].append(sse("health", json.dumps(health, ensure_ascii=False)))
         events = {lang: b"".join(parts) for lang, parts in out.items() if parts}
         self.bytes_out += sum(len(b) for b in events.values())
         return events
@@ -150,6 +158,7 @@ class Hub:
             yield sse("reload", "", self.cursor())
             return
         at = int(n)
+        yield sse("health", json.dumps(self.health(lang), ensure_ascii=False))   # what the badge says now
         quiet_since = time.monotonic()
         while not await is_disconnected():
             if self._ring and self._ring[0][0] > at + 1:        # it fell behind what is kept

@@ -29,9 +29,11 @@ def mosquitto_binary() -> str | None:
 
 class Mosquitto:
     """``users``: {name: password} (tables by their names, and ``dashboard``) turns anonymous access
-    off, as installed, with a password file and the installed ACL."""
+    off, as installed, with a password file and the installed ACL. ``settings="stock"`` runs a stock
+    Debian Mosquitto instead: ``persistence true`` and nothing else of ours (anonymous, no ACL)."""
 
-    def __init__(self, folder: Path, port: int | None = None, users: dict[str, str] | None = None):
+    def __init__(self, folder: Path, port: int | None = None, users: dict[str, str] | None = None,
+                 settings: str = "installed"):
         self.folder = Path(folder)
         self.port = port or free_port()
         self.users = users
@@ -41,12 +43,16 @@ class Mosquitto:
         # write to our folder), on a loopback port, with the installed settings for the rest
         lines = [f"user {getpass.getuser()}", f"listener {self.port} 127.0.0.1",
                  f"persistence_location {self.folder}/", "log_dest stderr", "log_type error"]
-        for line in INSTALLED_CONF.read_text().splitlines():
+        installed = INSTALLED_CONF.read_text().splitlines() if settings == "installed" else \
+            ["allow_anonymous false", "password_file", "acl_file", "persistence true"]
+        for line in installed:
             key = line.split(" ", 1)[0]
             if line.startswith("#") or not line.strip() or key == "listener":
                 continue
             if key == "allow_anonymous" and users is None:
                 line = "allow_anonymous true"
+            elif key == "use_username_as_clientid" and users is None:
+                continue            # it refuses clients without a login
             elif key in ("password_file", "acl_file"):
                 if users is None:
                     continue

@@ -1,118 +1,171 @@
-"""The game log read as an outbox: what the kiosk still has to publish, and the table's state.
+"""The game log read as an outbox: what the kiosk still has to offer the dashboard, and the table's state.
 
-The SQLite game log is the truth. This module opens the same database with its own connection
-(WAL: it never blocks the kiosk's writes for longer than one tiny commit) and keeps, in two tables
-of its own, how far the broker has acknowledged each game. A kiosk cut off for days therefore
-publishes everything it missed, in order, straight from the log; nothing is queued in memory.
+The SQLite game log is the truth, and :class:`~companion.store.log.GameLog` owns it: its schema
+(the café's tables included, under its schema version) and its undo rule. This module opens the same
+file through a GameLog of its own (WAL: it never blocks the kiosk's writes for longer than one tiny
+commit).
+
+End to end, not broker-deep: a broker's acknowledgement only frees room in the window; an item is
+settled when the **dashboard** confirms it (``cafe/<table>/confirm``: per log and game, the highest
+seq it has stored with none missing, and whether it holds the end). The confirmations are kept in
+the log's database; everything after them is offered again at start, on every new connection, and
+whenever the dashboard's confirmation stops advancing. Nothing waits in memory but the marks of what
+this connection already sent.
 
 One message per log item, in the order the log holds them: a game's ``setup`` (seq 0), every
-``action`` and ``undo`` entry (seq 1, 2, ...), and an ``end`` once the game is finished or
-abandoned (with each player's score and whether they won, worked out by the engine).
+``action`` and ``undo`` entry (seq 1, 2, ...), and an ``end`` once the game is finished or abandoned
+(with ``last``, the seq of its last entry, and each player's score and whether they won, worked out
+by the engine).
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
-import uuid
 from pathlib import Path
 
 from companion.games.registry import engine_for
+from companion.store.log import GameLog
 from companion.store.replay import fold
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS cafe_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS cafe_outbox (
-    game_id  INTEGER PRIMARY KEY,
-    seq      INTEGER NOT NULL,        -- the highest seq the broker acknowledged (0: the setup)
-    ended    INTEGER NOT NULL DEFAULT 0
-);
-"""
-END_SEQ = -1          # the key an ``end`` message is acknowledged under
+END_SEQ = -1          # the seq an ``end`` message carries
 
 
 class Outbox:
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=10)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(_SCHEMA)
-        row = self._db.execute("SELECT value FROM cafe_meta WHERE key = 'log_id'").fetchone()
-        if row is None:
-            # names this log file for the dashboard: a new file (a new Pi, a wiped card) starts new plays
-            self._db.execute("INSERT OR IGNORE INTO cafe_meta VALUES ('log_id', ?)", (uuid.uuid4().hex,))
-            row = self._db.execute("SELECT value FROM cafe_meta WHERE key = 'log_id'").fetchone()
-        self.log_id = row[0]
+        self.log = GameLog(self.path)
+        self.log_id = self.log.cafe_log_id()
+        self._sent: dict[int, tuple[int, bool]] = {}        # this connection: (highest seq sent, end sent)
+        self._confirmed: dict[int, tuple[int, bool]] = {}   # what the dashboard confirmed, of unsettled games
+        self._fold: dict | None = None                      # the newest game's state, folded as it grows
 
     def games_played(self) -> list[str]:
-        return [g for (g,) in self._db.execute("SELECT DISTINCT game FROM games")]
+        return sorted({g["game"] for g in self.log.games()})
 
     def changed_marker(self) -> int:
         """Changes whenever another connection (the kiosk's log) commits."""
-        return self._db.execute("PRAGMA data_version").fetchone()[0]
+        return self.log.data_version()
 
+    # -- what to offer ------------------------------------------------------------------------------
     def pending(self, limit: int) -> list[dict]:
-        """The next ``limit`` messages the broker has not acknowledged, oldest game first."""
+        """The next ``limit`` items neither sent on this connection nor confirmed, oldest game first."""
         out: list[dict] = []
-        games = self._db.execute(
-            "SELECT g.id, g.game, g.setup, g.status, g.summary, g.started, g.ended, o.seq, o.ended "
-            "FROM games g LEFT JOIN cafe_outbox o ON o.game_id = g.id "
-            "WHERE o.game_id IS NULL OR o.ended = 0 ORDER BY g.id").fetchall()
-        for gid, game, setup, status, summary, started, ended, acked, _ in games:
-            if len(out) >= limit:
+        after = 0
+        while len(out) < limit:
+            games = self.log.unconfirmed_games(after)
+            if not games:
                 break
-            base = {"log": self.log_id, "game_id": gid, "game": game}
-            if acked is None:
-                out.append({**base, "seq": 0, "kind": "setup", "line": json.loads(setup), "at": started})
-                acked = 0
-            rows = self._db.execute("SELECT seq, kind, line, at FROM entries WHERE game_id = ? AND seq > ? "
-                                    "ORDER BY seq LIMIT ?", (gid, acked, limit - len(out))).fetchall()
-            for seq, kind, line, at in rows:
-                out.append({**base, "seq": seq, "kind": kind, "line": json.loads(line) if line else None, "at": at})
-            last = rows[-1][0] if rows else acked
-            if status != "in_progress" and len(out) < limit and last == self._last_seq(gid):
-                out.append({**base, "seq": END_SEQ, "kind": "end", "status": status, "at": ended,
-                            "players": result(json.loads(setup), json.loads(summary) if summary else None)})
+            for g in games:
+                after = gid = g["id"]
+                self._confirmed[gid] = (g["confirmed"], g["end_confirmed"])
+                sent, end_sent = self._sent.get(gid, (-1, False))
+                if end_sent or len(out) >= limit:
+                    continue
+                base = {"log": self.log_id, "game_id": gid, "game": g["game"]}
+                start = max(sent, g["confirmed"])
+                if start < 0:
+                    out.append({**base, "seq": 0, "kind": "setup", "line": g["setup"], "at": g["started"]})
+                    start = 0
+                for seq, kind, line, at in self.log.entries_after(gid, start, limit - len(out)):
+                    out.append({**base, "seq": seq, "kind": kind, "line": line, "at": at})
+                    start = seq
+                if (g["status"] != "in_progress" and not g["end_confirmed"] and len(out) < limit
+                        and start >= g["last"]):
+                    out.append({**base, "seq": END_SEQ, "kind": "end", "status": g["status"], "at": g["ended"],
+                                "last": g["last"], "players": result(g["setup"], g["summary"])})
         return out
 
-    def _last_seq(self, game_id: int) -> int:
-        return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?",
-                                (game_id,)).fetchone()[0]
+    def sent(self, messages: list[dict]) -> None:
+        """These went out on this connection: not offered again until :meth:`reoffer`."""
+        for m in messages:
+            seq, end = self._sent.get(m["game_id"], (-1, False))
+            if m["kind"] == "end":
+                self._sent[m["game_id"]] = (seq, True)
+            else:
+                self._sent[m["game_id"]] = (max(seq, m["seq"]), end)
 
-    def acknowledged(self, messages: list[dict]) -> None:
-        """Record that the broker holds these (a contiguous run from the front of :meth:`pending`)."""
-        with self._db:
-            self._db.execute("BEGIN")
-            for m in messages:
-                if m["kind"] == "end":
-                    self._db.execute("UPDATE cafe_outbox SET ended = 1 WHERE game_id = ?", (m["game_id"],))
-                else:
-                    self._db.execute("INSERT INTO cafe_outbox (game_id, seq) VALUES (?, ?) ON CONFLICT(game_id) "
-                                     "DO UPDATE SET seq = MAX(seq, excluded.seq)", (m["game_id"], m["seq"]))
+    def reoffer(self) -> None:
+        """Offer everything the dashboard has not confirmed again (a new connection, or a stall)."""
+        self._sent.clear()
 
+    def outstanding(self) -> int:
+        """Items sent on this connection that the dashboard has not confirmed yet."""
+        n = 0
+        for gid, (seq, end) in self._sent.items():
+            cseq, cend = self._confirmed.get(gid, (-1, False))
+            n += max(0, seq - cseq) + (1 if end and not cend else 0)
+        return n
+
+    # -- what the dashboard confirms ----------------------------------------------------------------
+    def confirmed(self, confirmation: dict) -> bool:
+        """Take the dashboard's confirmation (checked by companion.cafe.schema); True if it moved
+        anything of this log forward."""
+        mine = (confirmation.get("logs") or {}).get(self.log_id)
+        if not mine:
+            return False
+        through = int(mine.get("through", 0))
+        marks: dict[int, tuple[int, bool]] = {}
+        for key, (seq, end) in (mine.get("games") or {}).items():
+            gid = int(key)
+            if gid <= through:
+                continue
+            old = self._confirmed.get(gid, (-1, False))
+            if seq > old[0] or (end and not old[1]):
+                marks[gid] = (max(seq, old[0]), bool(end) or old[1])
+        moved = bool(marks) or any(gid <= through for gid in self._confirmed)
+        if not moved:
+            return False
+        self.log.confirm(marks, through)
+        for gid in [g for g in self._confirmed if g <= through]:
+            self._confirmed.pop(gid)
+            self._sent.pop(gid, None)
+        self._confirmed.update(marks)
+        return True
+
+    def all_confirmed(self) -> bool:
+        return not self.log.unconfirmed_games(0, 1)
+
+    # -- the table's state --------------------------------------------------------------------------
     def table_state(self) -> dict:
-        """The newest game, replayed through its engine: what the staff's tile shows."""
-        row = self._db.execute("SELECT id, game, setup, status, started FROM games ORDER BY id DESC LIMIT 1").fetchone()
-        if row is None:
+        """The newest game, as its engine sees it: what the staff's tile shows. The fold is kept and
+        moved on by the new entries only (an undo folds the lines in force again)."""
+        newest = self.log.newest_game()
+        if newest is None:
             return {"game": None, "status": "idle", "players": [], "turn": None, "round": None, "started": None}
-        gid, game, setup_text, status, started = row
-        setup = json.loads(setup_text)
-        lines: list[dict] = []
-        for kind, text in self._db.execute("SELECT kind, line FROM entries WHERE game_id = ? ORDER BY seq", (gid,)):
-            if kind == "action":
-                lines.append(json.loads(text))
-            elif lines:
-                lines.pop()
-        try:
-            engine = engine_for(game)
-            summary = engine.summary(fold(engine, setup, lines))
-        except Exception:   # a log this program cannot replay (a newer game) still gets its tile, without the turn
-            summary = {}
-        return {"game": game, "status": status, "players": player_names(setup), "turn": summary.get("turn"),
-                "round": summary.get("round"), "started": started, "actions": len(lines)}
+        gid, setup = newest["id"], newest["setup"]
+        f = self._fold
+        if f is None or f["id"] != gid:
+            f = self._fold = {"id": gid, "seq": 0, "lines": [], "state": None, "engine": None, "broken": False}
+            try:
+                f["engine"] = engine_for(newest["game"])
+                f["state"] = f["engine"].setup(setup)
+            except Exception:   # a log this program cannot replay (a newer game) still gets its tile
+                f["broken"] = True
+        news = self.log.entries_after(gid, f["seq"])
+        if news:
+            f["seq"] = news[-1][0]
+            if any(kind == "undo" for _seq, kind, _line, _at in news):
+                f["lines"] = self.log.lines(gid)        # GameLog's undo rule, not a copy of it
+                refold = True
+            else:
+                f["lines"] += [line for _seq, _kind, line, _at in news]
+                refold = False
+            if not f["broken"]:
+                engine = f["engine"]
+                try:
+                    if refold:
+                        f["state"] = fold(engine, setup, f["lines"])
+                    else:
+                        for _seq, _kind, line, _at in news:
+                            f["state"], _events = engine.apply(f["state"], engine.parse_action(line))
+                except Exception:
+                    f["broken"] = True
+        summary = {} if f["broken"] else f["engine"].summary(f["state"])
+        return {"game": newest["game"], "status": newest["status"], "players": player_names(setup),
+                "turn": summary.get("turn"), "round": summary.get("round"), "started": newest["started"],
+                "actions": len(f["lines"])}
 
     def close(self) -> None:
-        self._db.close()
+        self.log.close()
 
 
 def player_names(setup: dict) -> list[str]:

@@ -1,11 +1,15 @@
-"""The kiosk's publisher: a background thread that sends the game log to the café's broker.
+"""The kiosk's publisher: a background thread that offers the game log to the café's dashboard,
+through the café's broker.
 
 It reads only the log (:class:`~companion.cafe.outbox.Outbox`), so the kiosk's screens never wait
 on the network: they write the log as always, and this thread notices the commit and publishes.
-Every log item goes out at QoS 1 in log order; what the broker acknowledges is recorded in the log's
-database, so after a broker outage or a restart the thread carries on from the first item the broker
-never confirmed. The table's state is published retained, and the broker announces ``offline`` by
-itself when the kiosk disappears (the last will).
+Every log item goes out at QoS 1 in log order. The broker's acknowledgement only frees room in the
+window: an item is settled when the dashboard confirms it (``cafe/<table>/confirm``, retained, so a
+kiosk learns it as soon as it connects). Whatever the dashboard has not confirmed is offered again
+from the log at start, on every new connection, and when the confirmation stops advancing (after
+``STALL_S``, then twice as long each time it still does not move, up to ``STALL_MAX_S``). The table's
+state is published retained, and the broker announces ``offline`` by itself when the kiosk
+disappears (the last will).
 """
 
 from __future__ import annotations
@@ -18,29 +22,39 @@ from collections import deque
 
 import paho.mqtt.client  # noqa: F401  (imported before the threads start, as the engines below)
 
-from companion.cafe.broker import Broker, log_topic, online_topic, state_topic
+from companion.cafe import schema
+from companion.cafe.broker import Broker, confirm_topic, log_topic, online_topic, state_topic
 from companion.cafe.outbox import Outbox
 from companion.games.registry import engine_for
 
 log = logging.getLogger(__name__)
-WINDOW = 200                 # messages in flight at once; the rest stay in the log
+WINDOW = 200                 # messages the broker has not acknowledged yet, at once
+UNCONFIRMED = 1000           # messages the dashboard has not confirmed yet, at once; the rest wait in the log
 POLL_S = 0.2                 # how often the log is looked at when nobody pokes
 HEALTH_EVERY_S = 5.0
+STALL_S = 5.0                # no confirmation for this long while some are due: offer them again
+STALL_MAX_S = 60.0
+QUIET_S = 2.0                # a confirmation that moves nothing this long after the last send: offer again now
 BACKOFF_S = (0.5, 1, 2, 5, 10, 30)
 
 
 class Publisher:
-    def __init__(self, table: str, log_path, broker: Broker, health=None, client_id: str | None = None):
+    def __init__(self, table: str, log_path, broker: Broker, health=None, client_id: str | None = None,
+                 unconfirmed: int | None = UNCONFIRMED):
         self.table = table
         self.log_path = log_path
         self.broker = broker
         self.health = health or (lambda: {"camera": True, "disk": True})
         self.client_id = client_id or f"companion-table-{table}"
+        self.unconfirmed = unconfirmed      # None: no limit (cafe simulate without --until-confirmed)
         self.connected = False
+        self.refused: str | None = None     # the broker's answer when it refused the login
+        self.reoffers = 0                   # times the unconfirmed items were offered again
+        self.caught_up = False              # connected, every item sent and acknowledged by the broker
+        self.rounds = 0                     # looks at the log so far (simulate waits for a fresh one)
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self._inflight: deque = deque()  # (message, mid) in publish order
-        self._acked_mids: set[int] = set()   # filled by paho's thread; set.add is atomic
+        self._confirmations: deque = deque()   # filled by paho's thread, emptied by ours
         self._thread: threading.Thread | None = None
         self._outbox: Outbox | None = None
 
@@ -77,7 +91,7 @@ class Publisher:
                     attempt = 0
             except Exception:        # a fault here must never reach the kiosk; the log keeps everything
                 log.exception("café publisher for %s", self.table)
-            self.connected = False
+            self.connected = self.caught_up = False
             self._stop.wait(BACKOFF_S[min(attempt, len(BACKOFF_S) - 1)])
             attempt += 1
         if self._outbox is not None:
@@ -92,8 +106,11 @@ class Publisher:
 
         def on_connect(c, userdata, flags, reason_code, properties=None):
             if reason_code.is_failure:      # a wrong login: said in the kiosk's log, tried again later
+                self.refused = str(reason_code)
                 log.warning("café broker %s refused table %s: %s", self.broker, self.table, reason_code)
             else:
+                self.refused = None
+                c.subscribe(confirm_topic(self.table), qos=1)
                 up.set()
         client.on_connect = on_connect
 
@@ -101,9 +118,17 @@ class Publisher:
             up.clear()
             self._wake.set()
         client.on_disconnect = on_disconnect
-        client.on_publish = self._on_publish
-        self._inflight.clear()
-        self._acked_mids.clear()
+        acked: list[int] = []
+
+        def on_publish(c, userdata, mid, reason_code=None, properties=None):
+            acked.append(mid)
+            self._wake.set()
+        client.on_publish = on_publish
+
+        def on_message(c, userdata, msg):
+            self._confirmations.append(msg.payload)
+            self._wake.set()
+        client.on_message = on_message
         try:
             client.connect(self.broker.host, self.broker.port, keepalive=15)
         except (OSError, ValueError) as e:
@@ -115,7 +140,8 @@ class Publisher:
                 return False
             self.connected = True
             client.publish(online_topic(self.table), "online", qos=1, retain=True)
-            self._publish_loop(client, up, box)
+            box.reoffer()               # a new connection: whatever is not confirmed goes out again
+            self._publish_loop(client, up, box, acked)
             if self._stop.is_set() and up.is_set():
                 # a kiosk switched off on purpose says so itself (a clean disconnect fires no will)
                 client.publish(online_topic(self.table), "offline", qos=1, retain=True).wait_for_publish(2)
@@ -124,45 +150,59 @@ class Publisher:
             client.disconnect()
             client.loop_stop()
 
-    def _publish_loop(self, client, up: threading.Event, box: Outbox) -> None:
+    def _publish_loop(self, client, up: threading.Event, box: Outbox, acked: list[int]) -> None:
         marker: int | None = None
         state: dict | None = None
         health_at = 0.0
+        inflight: set[int] = set()
+        last_sent = last_progress = time.monotonic()
+        stall_s = STALL_S
         while up.is_set() and not self._stop.is_set():
             self._wake.clear()          # before looking: a poke from now on is seen at the wait below
-            self._record_acks(box)
-            room = WINDOW - len(self._inflight)
-            if room > 0:                # the log first: the table's state (a replay) can wait a moment
-                sent = {(m["game_id"], m["seq"]) for m, _ in self._inflight}
-                fresh_items = [m for m in box.pending(WINDOW) if (m["game_id"], m["seq"]) not in sent]
-                for m in fresh_items[:room]:
-                    info = client.publish(log_topic(self.table), json.dumps({"table": self.table, **m}), qos=1)
-                    self._inflight.append((m, info.mid))
+            while acked:
+                inflight.discard(acked.pop())
             now = time.monotonic()
+            quiet_confirmation = False
+            while self._confirmations:
+                try:
+                    moved = box.confirmed(schema.confirmation(schema.parse(self._confirmations.popleft())))
+                except schema.BadMessage as e:
+                    log.warning("café: a confirmation for %s that is not one: %s", self.table, e)
+                    continue
+                if moved:
+                    last_progress, stall_s = now, STALL_S
+                else:
+                    quiet_confirmation = True
+            due = box.outstanding()
+            if not due:
+                last_progress = now
+            elif (now - last_progress > stall_s) or (quiet_confirmation and now - last_sent > QUIET_S):
+                # the dashboard has not confirmed what it was sent: from the log, once more
+                box.reoffer()
+                self.reoffers += 1
+                last_progress, stall_s = now, min(stall_s * 2, STALL_MAX_S)
+                due = 0
+            room = WINDOW - len(inflight)
+            if self.unconfirmed is not None:
+                room = min(room, self.unconfirmed - due)
+            fresh: list[dict] = box.pending(room) if room > 0 else []
+            for m in fresh:
+                info = client.publish(log_topic(self.table), json.dumps({"table": self.table, **m}), qos=1)
+                inflight.add(info.mid)
+            if fresh:
+                box.sent(fresh)
+                last_sent = now
+            self.caught_up = not fresh and not inflight and room > 0
             new_marker = box.changed_marker()
             if new_marker != marker or now - health_at > HEALTH_EVERY_S:
                 marker, health_at = new_marker, now
-                fresh = {"table": self.table, **box.table_state(), "health": self.health()}
-                if fresh != state:
-                    state = fresh
+                latest = {"table": self.table, **box.table_state(), "health": self.health()}
+                if latest != state:
+                    state = latest
                     client.publish(state_topic(self.table), json.dumps({**state, "updated": time.time()}),
                                    qos=1, retain=True)
+            self.rounds += 1
             self._wake.wait(POLL_S)
-
-    def _on_publish(self, client, userdata, mid, reason_code=None, properties=None) -> None:
-        self._acked_mids.add(mid)
-        self._wake.set()
-
-    def _record_acks(self, box: Outbox) -> None:
-        """Persist the acknowledged run at the front of the window (later acks wait their turn, so the
-        log's mark never passes an item the broker does not hold)."""
-        done: list[dict] = []
-        while self._inflight and self._inflight[0][1] in self._acked_mids:
-            message, mid = self._inflight.popleft()
-            self._acked_mids.discard(mid)
-            done.append(message)
-        if done:
-            box.acknowledged(done)
 
 
 def for_kiosk(config, store, table_feed=None) -> Publisher | None:

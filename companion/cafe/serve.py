@@ -1,8 +1,12 @@
 """``companion cafe serve``: the dashboard. An MQTT subscriber with a persistent session feeds the
 dashboard's database; uvicorn serves the page and the API from it.
 
-The subscriber keeps the same client id for the same database, so while the dashboard is stopped
-the broker keeps its QoS 1 messages, and a message is acknowledged only after it is committed.
+The subscriber logs in as the dashboard (its client id is its login's when the broker binds ids to
+logins, as the installed settings do), checks every message before storing it, and acknowledges a
+message only after it is committed. It confirms to each table what it holds
+(``cafe/<table>/confirm``), so the kiosks offer again whatever never arrived. It tells the truth about
+itself (:class:`Health`): ``/healthz``, the page's badge and banner, and one line on stderr whenever
+the reason changes.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import hashlib
 import ipaddress
 import json
 import logging
+import os
 import queue
 import re
 import signal
@@ -18,15 +23,23 @@ import socket
 import sys
 import threading
 import time
+from datetime import datetime
 
-from companion.cafe.broker import TOPIC_ROOT, Broker, parse_broker, table_of
+from companion.cafe import schema
+from companion.cafe.broker import TOPIC_ROOT, Broker, confirm_topic, parse_broker, table_of
 from companion.errors import BadInput
 
 log = logging.getLogger(__name__)
+PASSWORD_ENV = "COMPANION_BROKER_PASSWORD"
+CONFIRM_EVERY_S = 0.25
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--broker", required=True, metavar="URL", help="mqtt://[USER[:PASSWORD]@]HOST[:PORT] or mqtts://")
+    parser.add_argument("--broker", required=True, metavar="URL",
+                        help="mqtt://[USER@]HOST[:PORT] or mqtts://; the login's password from --broker-password-file "
+                             f"or ${PASSWORD_ENV} (a password in the URL shows in 'ps' to every local user)")
+    parser.add_argument("--broker-password-file", metavar="FILE",
+                        help="a file holding the dashboard's broker password (one line)")
     parser.add_argument("--listen", default="127.0.0.1:8080", metavar="HOST:PORT",
                         help="where the page is served (default 127.0.0.1:8080)")
     parser.add_argument("--db", metavar="PATH",
@@ -44,47 +57,134 @@ def add_arguments(parser) -> None:
                         help="mark the login cookie Secure: the page is reached over HTTPS (a TLS proxy)")
 
 
-class Subscriber:
-    """Everything under ``cafe/`` into the store, acknowledged only once stored.
+class Health:
+    """What keeps the dashboard from recording, if anything: per part (broker, disk, subscriber) the
+    reason and since when. ``None`` from :meth:`problem` means live."""
 
-    paho's thread only queues what arrives; a writer thread commits whatever has queued up in one
-    transaction (one disk sync for many messages under load, one for one when it is quiet) and then
-    acknowledges those messages, in the order they came (``manual_ack``)."""
+    ORDER = ("subscriber", "broker", "disk")
+    WORDS = {"subscriber": "stopped", "broker": "no broker", "disk": "disk full"}
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._problems: dict[str, tuple[str, float]] = {}
+
+    def set(self, part: str, reason: str) -> None:
+        with self._lock:
+            old = self._problems.get(part)
+            self._problems[part] = (reason, old[1] if old else time.time())
+
+    def clear(self, part: str) -> None:
+        with self._lock:
+            self._problems.pop(part, None)
+
+    def has(self, part: str) -> bool:
+        return part in self._problems
+
+    def problem(self) -> tuple[str, str, float] | None:
+        """(part, reason, since) of the first problem, or None."""
+        with self._lock:
+            for part in self.ORDER:
+                if part in self._problems:
+                    reason, since = self._problems[part]
+                    return part, reason, since
+        return None
+
+    def sentence(self) -> str | None:
+        """One line for people: ``no contact with the broker since 21:04: login refused``."""
+        p = self.problem()
+        if p is None:
+            return None
+        part, reason, since = p
+        at = datetime.fromtimestamp(since).strftime("%H:%M")
+        return {"broker": f"no contact with the broker since {at}: {reason}",
+                "disk": f"nothing recorded since {at}: {reason}",
+                "subscriber": f"nothing recorded since {at}: {reason}"}[part]
+
+
+class Subscriber:
+    """Everything under ``cafe/`` into the store, checked, and acknowledged only once stored; the
+    confirmations back to the tables.
+
+    paho's thread only queues what arrives; a writer thread checks and commits whatever has queued
+    up in one transaction (one disk sync for many messages under load, one for one when it is
+    quiet) and then acknowledges those messages, in the order they came (``manual_ack``)."""
 
     BATCH = 500          # messages in one transaction at most
 
-    def __init__(self, broker: Broker, store, client_id: str):
+    def __init__(self, broker: Broker, store, client_id: str, health: Health | None = None):
         self.store = store
+        self.broker = broker
+        self.health = health or Health()
+        self.health.set("broker", "connecting")
         self.connected = threading.Event()
         self.client = broker.client(client_id, clean_session=False, manual_ack=True)
         self.client.on_connect = self._on_connect
-        self.client.on_disconnect = lambda *a: self.connected.clear()
+        self.client.on_connect_fail = self._on_connect_fail
+        self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
-        self.client.reconnect_delay_set(0.5, 10)
-        self.broker = broker
-        # the dashboard's own login names no table: whatever arrives under it (the installed ACL lets
-        # every login write cafe/<its name>/) is not a kiosk's
-        self.own_login = broker.username
+        self.client.reconnect_delay_set(0.5, 5)
+        self._stop = threading.Event()
+        self._loop: threading.Thread | None = None
+        self._confirmer: threading.Thread | None = None
+        # the dashboard's own login names no table, whatever it is called (the installed ACL lets every
+        # login write cafe/<its name>/)
+        self.own_login = (broker.username or "").lower() or None
         self._queue: queue.Queue = queue.Queue()
-        self._writer = threading.Thread(target=self._write, name="dashboard-writer", daemon=True)
+        self._writer = threading.Thread(target=self._write, name="cafe-writer", daemon=True)
 
     def start(self) -> None:
         self._writer.start()
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
-        self.client.loop_start()
+        self._loop = threading.Thread(target=self._network, name="cafe-subscriber", daemon=True)
+        self._loop.start()
+        self._confirmer = threading.Thread(target=self._confirm_loop, name="cafe-confirmer", daemon=True)
+        self._confirmer.start()
+
+    def _network(self) -> None:
+        try:
+            self.client.loop_forever(retry_first_connection=True)
+        except BaseException as e:        # whatever it was, the page must say that nothing is recorded
+            log.exception("the dashboard's subscriber stopped")
+            self.health.set("subscriber", f"the subscriber stopped ({type(e).__name__}: {e})")
+            self.connected.clear()
+            raise
+        if not self._stop.is_set():
+            self.health.set("subscriber", "the subscriber stopped")
+
+    def alive(self) -> bool:
+        return self._loop is not None and self._loop.is_alive()
 
     def stop(self) -> None:
+        self._stop.set()
         self.client.disconnect()
-        self.client.loop_stop()
+        if self._loop is not None:
+            self._loop.join(5)
+        if self._confirmer is not None:
+            self._confirmer.join(5)
         self._queue.put(None)
         self._writer.join(10)
 
     def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
         if reason_code.is_failure:
-            log.warning("broker refused the dashboard: %s", reason_code)
+            why = ("login refused" if reason_code in ("Not authorized", "Bad user name or password")
+                   else "refused") + f" ({reason_code})"
+            self.health.set("broker", why)
+            log.warning("broker %s refused the dashboard: %s", self.broker, reason_code)
             return
-        client.subscribe([(f"{TOPIC_ROOT}/+/+", 1), (f"+/{TOPIC_ROOT}/+/+", 1)])    # this café's, and bridged ones
+        # this café's tables, and bridged ones (the ACL lets the dashboard read exactly these)
+        client.subscribe([(f"{root}/+/{kind}", 1) for root in (TOPIC_ROOT, f"+/{TOPIC_ROOT}")
+                          for kind in ("log", "state", "online")])
+        self.store.touch_all()          # every table learns what the dashboard holds, once it is back
+        self.health.clear("broker")
         self.connected.set()
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        self.health.set("broker", f"cannot reach {self.broker.host}:{self.broker.port}")
+
+    def _on_disconnect(self, client, userdata, flags=None, reason_code=None, properties=None) -> None:
+        self.connected.clear()
+        if not self._stop.is_set() and not self.health.has("broker"):
+            self.health.set("broker", "the connection was lost")
 
     def _on_message(self, client, userdata, msg) -> None:
         self._queue.put((msg.topic, msg.payload, msg.mid, msg.qos))
@@ -104,40 +204,110 @@ class Subscriber:
                     self._queue.put(None)
                     break
                 got.append(more)
-            items = [item for topic, payload, _, _ in got
-                     if (item := _parse(topic, payload, self.own_login)) is not None]
-            while True:
-                try:
-                    self.store.record_many(items)
-                    break
-                except Exception:     # the disk: nothing is acknowledged until it is stored
-                    log.exception("the dashboard could not store %d messages; trying again", len(items))
-                    time.sleep(1)
+            self._store(got)
             for _, _, mid, qos in got:
                 self.client.ack(mid, qos)
 
+    def _store(self, got: list[tuple]) -> None:
+        """Check each message, store the good ones in one transaction, count the others."""
+        items: list[tuple[str, str, object]] = []
+        for topic, payload, _, _ in got:
+            table = table_of(topic)
+            try:
+                items.append(self._check(topic, table, payload))
+            except schema.BadMessage as e:
+                log.warning("skipped a message on %s: %s", topic, e)
+                self._count(table, f"{topic}: {e}")
+            except Exception as e:          # a fault of ours must not stop the café's recording either
+                log.exception("could not read a message on %s", topic)
+                self._count(table, f"{topic}: {type(e).__name__}: {e}")
+        if not items:
+            return
+        try:
+            refusals = self.store.record_batch(items)
+            if self.health.has("disk"):
+                self.health.clear("disk")
+        except _disk_full() as e:
+            # not stored, so not confirmed: its kiosk offers it again once there is room
+            self.health.set("disk", f"the disk is full ({e})")
+            return
+        except Exception as e:
+            log.exception("could not store %d messages", len(items))
+            for _, table, _ in items:
+                self._count(table, f"{type(e).__name__}: {e}")
+            return
+        for (kind, table, _), refused in zip(items, refusals, strict=True):
+            if refused:
+                log.warning("skipped a message on %s: %s", table, refused)
+                self._count(table, f"{table} {kind}: {refused}")
 
-def _parse(topic: str, payload: bytes, own_login: str | None = None) -> tuple[str, str, object] | None:
-    """(kind, table, body) for the store, or None for a message to skip (logged)."""
-    table = table_of(topic)
-    if table is None:
-        return None
-    if own_login is not None and table.rsplit("/", 1)[-1] == own_login:
-        log.warning("skipped a message on %s: the dashboard's own login (%s) is not a table", topic, own_login)
-        return None
-    kind = topic.rsplit("/", 1)[1]
-    try:
+    def _check(self, topic: str, table: str | None, payload: bytes) -> tuple[str, str, object]:
+        """(kind, table, checked body), or BadMessage."""
+        kind = topic.rsplit("/", 1)[1]
+        if (table is None or not all(schema.TABLE_LEVEL.match(p) for p in table.split("/"))
+                or table.rsplit("/", 1)[-1].lower() in (*schema.RESERVED, self.own_login)):
+            raise schema.BadMessage(f"{topic!r} names no table")
         if kind == "online":
-            return ("online", table, payload == b"online")
-        if kind in ("state", "log"):
-            body = json.loads(payload)
-            if not isinstance(body, dict):
-                raise ValueError(f"a JSON object was expected, not {type(body).__name__}")
-            return (kind, table, body)
-    except ValueError as e:
-        # a malformed message must not stop the café's page; it is logged and skipped
-        log.warning("skipped a malformed message on %s: %s", topic, e)
-    return None
+            return ("online", table, schema.online(payload))
+        if kind == "state":
+            return ("state", table, schema.state(schema.parse(payload)))
+        if kind == "log":
+            return ("log", table, schema.log_item(schema.parse(payload)))
+        raise schema.BadMessage(f"{topic!r}: no such topic")
+
+    def _count(self, table: str | None, reason: str) -> None:
+        try:
+            self.store.record_rejected(table, reason)
+        except Exception:
+            log.exception("could not count a skipped message")
+
+    def _confirm_loop(self) -> None:
+        while not self._stop.wait(CONFIRM_EVERY_S):
+            try:
+                if self.health.has("disk") and self.store.can_write():
+                    self.health.clear("disk")               # room again: writing resumes by itself
+                if not self.connected.is_set():
+                    continue
+                for table in self.store.touched_tables():
+                    payload = self.store.confirmation(table)
+                    if "/" not in table:                   # a bridged café's kiosks are not ours to answer
+                        self.client.publish(confirm_topic(table), json.dumps(payload, separators=(",", ":")),
+                                            qos=1, retain=True)
+            except _disk_full() as e:
+                self.health.set("disk", f"the disk is full ({e})")
+            except Exception:
+                log.exception("could not confirm to the tables")
+
+
+def _disk_full():
+    from companion.cafe.store import DiskFull
+    return DiskFull
+
+
+def broker_password(args, broker: Broker) -> Broker:
+    """The dashboard's broker password: from --broker-password-file, else $COMPANION_BROKER_PASSWORD, else
+    the URL (which 'ps' shows to every local user: said once on stderr)."""
+    password = None
+    if args.broker_password_file:
+        try:
+            with open(args.broker_password_file, encoding="utf-8") as f:
+                password = f.readline().rstrip("\r\n")
+        except OSError as e:
+            raise BadInput(args.broker_password_file, f"cannot read the broker password file: {e.strerror}") from None
+        if not password:
+            raise BadInput(args.broker_password_file, "the broker password file is empty")
+    elif os.environ.get(PASSWORD_ENV):
+        password = os.environ[PASSWORD_ENV]
+    elif broker.password:
+        print(f"companion cafe serve: the broker password is on the command line, where 'ps' shows it; use "
+              f"--broker-password-file or ${PASSWORD_ENV}", file=sys.stderr, flush=True)
+        return broker
+    if password is None:
+        return broker
+    if not broker.username:
+        raise BadInput("--broker", "give the login in the URL (mqtt://dashboard@HOST) to go with the password")
+    return Broker(broker.host, broker.port, broker.tls, broker.username, password, broker.ca_file,
+                  broker.cert_file, broker.key_file)
 
 
 def _listen(text: str) -> tuple[str, int]:
@@ -162,7 +332,7 @@ def run(args) -> int:
     from companion.cafe.store import CafeStore
     from companion.paths import data_dir
 
-    broker = parse_broker(args.broker)
+    broker = broker_password(args, parse_broker(args.broker))
     if args.ca_file:
         broker = broker.with_tls_files(ca=args.ca_file)
     host, port = _listen(args.listen)
@@ -188,6 +358,8 @@ def run(args) -> int:
     except OSError as e:
         raise BadInput("--listen", f"cannot listen on {host}:{port}: {e.strerror}") from None
 
+    # the broker binds a client id to its login where it is set up as docs/cafe.md says (the id is then
+    # the login's); elsewhere this id, fixed for the database, keeps the persistent session
     client_id = "companion-dashboard-" + hashlib.sha256(str(store.path.resolve()).encode()).hexdigest()[:12]
     subscriber = Subscriber(broker, store, client_id)
     subscriber.start()
@@ -209,14 +381,15 @@ def _allowed_hosts(text: str | None, listen_host: str) -> list[str]:
     return ["*"]
 
 
-def _serve(sock, store, gate, subscriber, host: str, port: int, web: dict, proxies: list[str]) -> int:
+def _serve(sock, store, gate, subscriber, host: str, port: int, options: dict, proxies: list[str]) -> int:
     import asyncio
 
     import uvicorn
 
     from companion.cafe.web import Dashboard
 
-    dashboard = Dashboard(store, gate, is_connected=subscriber.connected.is_set, **web)
+    health = subscriber.health
+    dashboard = Dashboard(store, gate, health=health, **options)
     # X-Forwarded-For is believed only from the proxies named (uvicorn's own default trusts loopback,
     # which would let anyone on this machine pick the address the login's rate limit counts)
     server = uvicorn.Server(uvicorn.Config(dashboard.app, log_level="warning", timeout_graceful_shutdown=2,
@@ -230,7 +403,18 @@ def _serve(sock, store, gate, subscriber, host: str, port: int, web: dict, proxi
     web.start()
     shown = f"[{host}]" if ":" in host else host
     print(f"dashboard: http://{shown}:{port}/", flush=True)
+    said: str | None = "broker: connecting"      # the first line comes when it is live, or when that fails
     while not stop.wait(0.5):
+        if not subscriber.alive() and not health.has("subscriber"):
+            health.set("subscriber", "the subscriber stopped")
+        problem = health.problem()
+        reason = None if problem is None else f"{problem[0]}: {problem[1]}"
+        if reason != said:          # once per change: the reason, or that it is live again
+            sentence = health.sentence()
+            print(f"companion cafe serve: {sentence}" if sentence else
+                  f"companion cafe serve: live (connected to {subscriber.broker}, recording)",
+                  file=sys.stderr, flush=True)
+            said = reason
         if not web.is_alive():
             print("companion cafe serve: the web server stopped; see the log above", file=sys.stderr)
             return 1

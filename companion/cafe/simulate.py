@@ -18,9 +18,9 @@ import threading
 import time
 from pathlib import Path
 
+from companion.cafe import publisher as publisher_module
 from companion.cafe.broker import Broker, parse_broker
 from companion.cafe.fleet import PER_PROCESS, Fleet, FleetError
-from companion.cafe.outbox import Outbox
 from companion.cafe.publisher import Publisher
 from companion.errors import BadInput
 from companion.games import random_play
@@ -35,10 +35,14 @@ BUSY_TIMEOUT_MS = 120_000
 
 def add_arguments(parser) -> None:
     parser.add_argument("--broker", required=True, metavar="URL", help="mqtt://[USER[:PASSWORD]@]HOST[:PORT] or mqtts://")
-    parser.add_argument("--tables", type=int, required=True, metavar="N", help="how many tables (T01 ... TNN; up to 2000, in processes of 50)")
+    parser.add_argument("--tables", type=int, required=True, metavar="N",
+                        help="how many tables (T01 ... TNN; up to 2000, in processes of 50)")
     parser.add_argument("--games", type=int, default=1, metavar="G", help="complete games per table (default 1)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="the random seed of the players")
     parser.add_argument("--json", action="store_true", help="print the totals as one JSON document")
+    parser.add_argument("--until-confirmed", action="store_true",
+                        help="exit once the dashboard (not just the broker) has confirmed every action; the "
+                             "tables keep offering until then")
     parser.add_argument("--per-minute", type=float, default=None, metavar="R",
                         help="each table plays R actions a minute (default: as fast as the broker takes them)")
     parser.add_argument("--keep", metavar="DIR", help="keep the tables' game logs in DIR (default: a temporary "
@@ -54,13 +58,15 @@ class VirtualTable:
     """One table: a game log in ``folder``, its publisher, and players who play ``games`` games."""
 
     def __init__(self, name: str, folder: Path, broker: Broker, games: int, seed: int,
-                 per_minute: float | None = None, publish: bool = True):
+                 per_minute: float | None = None, publish: bool = True, until_confirmed: bool = True):
         self.name = name
         self.log = GameLog(folder / f"{name}.sqlite")
         # a kiosk has its disk to itself; hundreds of virtual tables share one, and a write may wait
         # seconds for the others' syncs (the publisher's reading connection has its own, longer wait)
         self.log._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        self.publisher = Publisher(name, self.log.path, broker) if publish else None
+        # waiting only for the broker, a table need not hold back what the dashboard has not confirmed
+        self.publisher = Publisher(name, self.log.path, broker, unconfirmed=None if not until_confirmed
+                                   else publisher_module.UNCONFIRMED) if publish else None
         self.games_wanted = games
         self.rng = random.Random(f"{seed}:{name}")
         self.per_minute = per_minute
@@ -125,25 +131,61 @@ class VirtualTable:
         self.log.close()
 
 
-def wait_acknowledged(tables: list[VirtualTable], timeout: float | None = None, say=None) -> bool:
-    """Until every table's log is marked acknowledged by the broker (read from the logs themselves).
-    ``say(n)`` is told, every 10 s, how many tables still wait."""
-    boxes = [Outbox(t.log.path) for t in tables]
+def wait_acknowledged(tables: list[VirtualTable], timeout: float | None = None, say=None,
+                      confirmed: bool = False) -> bool:
+    """Until every table's publisher has everything acknowledged by the broker (has sent every item
+    and heard the broker's acknowledgement) or, with ``confirmed``, until the dashboard has confirmed
+    every item (read from the logs themselves). ``say(n)`` is told, every 10 s, how many tables still
+    wait."""
     start = time.monotonic()
     told = start
+    # a round of the publisher that began after this call has seen every item written before it
+    rounds = {t.name: t.publisher.rounds for t in tables if t.publisher is not None}
+
+    def done(t: VirtualTable) -> bool:
+        p = t.publisher
+        if p is None:
+            return True
+        if confirmed:
+            return not t.log.unconfirmed_games(0, 1)
+        return p.caught_up and p.rounds >= rounds[t.name] + 2
+    while waiting := sum(1 for t in tables if not done(t)):
+        now = time.monotonic()
+        if timeout is not None and now - start > timeout:
+            return False
+        if say is not None and now - told > 10:
+            say(waiting)
+            told = now
+        time.sleep(0.2)
+    return True
+
+
+def probe(broker: Broker, timeout: float = 20.0) -> None:
+    """One connection to the broker with the tables' login: a refusal or no answer is BadInput (one
+    line, exit 2) before any table plays."""
+    import threading as _threading
+
+    client = broker.client(f"companion-simulate-probe-{random.getrandbits(32):08x}")
+    answer: dict = {}
+    done = _threading.Event()
+
+    def on_connect(c, userdata, flags, reason_code, properties=None):
+        answer["rc"] = reason_code
+        done.set()
+    client.on_connect = on_connect
     try:
-        while waiting := sum(1 for box in boxes if box.pending(1)):
-            now = time.monotonic()
-            if timeout is not None and now - start > timeout:
-                return False
-            if say is not None and now - told > 10:
-                say(waiting)
-                told = now
-            time.sleep(0.2)
-        return True
+        client.connect(broker.host, broker.port, keepalive=15)
+    except (OSError, ValueError) as e:
+        raise BadInput("--broker", f"cannot reach {broker}: {getattr(e, 'strerror', None) or e}") from None
+    client.loop_start()
+    try:
+        if not done.wait(timeout):
+            raise BadInput("--broker", f"{broker} did not answer within {timeout:.0f} s")
+        if answer["rc"].is_failure:
+            raise BadInput("--broker", f"{broker} refused the login: {answer['rc']}")
     finally:
-        for box in boxes:
-            box.close()
+        client.disconnect()
+        client.loop_stop()
 
 
 MAX_TABLES = 2000
@@ -157,6 +199,7 @@ def run(args) -> int:
         raise BadInput("--games", "1 or more games per table")
     if args.per_minute is not None and args.per_minute <= 0:
         raise BadInput("--per-minute", "more than 0 actions a minute")
+    probe(broker)
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="companion-cafe-sim-"))
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -167,7 +210,8 @@ def run(args) -> int:
         if len(names) <= PER_PROCESS:
             per_table = _play_here(names, folder, broker, args)
         else:                            # more than one process can hold (paho's 1024 descriptors)
-            fleet = Fleet(names, folder, broker, args.games, args.seed, args.per_minute)
+            fleet = Fleet(names, folder, broker, args.games, args.seed, args.per_minute,
+                          until_confirmed=args.until_confirmed)
             try:
                 fleet.start()
                 fleet.go()
@@ -185,14 +229,16 @@ def run(args) -> int:
         print(json.dumps(totals))
     else:
         print(f"simulate: {totals['tables']} tables played {totals['games']} games, "
-              f"{totals['actions']} actions, all acknowledged by {broker}")
+              f"{totals['actions']} actions, all " +
+              ("confirmed by the dashboard" if args.until_confirmed else f"acknowledged by {broker}"))
     sys.stdout.flush()
     return 0
 
 
 def _play_here(names: list[str], folder: Path, broker: Broker, args) -> dict[str, dict]:
     """The tables in this process (as many as :data:`~companion.cafe.fleet.PER_PROCESS`)."""
-    tables = [VirtualTable(n, folder, broker, args.games, args.seed, args.per_minute) for n in names]
+    tables = [VirtualTable(n, folder, broker, args.games, args.seed, args.per_minute,
+                           until_confirmed=args.until_confirmed) for n in names]
     try:
         for t in tables:
             t.start_publishing()
@@ -201,8 +247,10 @@ def _play_here(names: list[str], folder: Path, broker: Broker, args) -> dict[str
             p.start()
         for p in players:
             p.join()
-        wait_acknowledged(tables, say=lambda n: print(f"simulate: {n} tables still wait for {broker} to acknowledge "
-                                                      "their actions", file=sys.stderr, flush=True))
+        whom = "the dashboard to confirm" if args.until_confirmed else f"{broker} to acknowledge"
+        wait_acknowledged(tables, confirmed=args.until_confirmed,
+                          say=lambda n: print(f"simulate: {n} tables still wait for {whom} their actions",
+                                              file=sys.stderr, flush=True))
     finally:
         for t in tables:
             t.close()

@@ -1,14 +1,22 @@
 """The dashboard's own SQLite database: every table, every play and every log item it received.
 
-An action is stored under (table, log, game, seq), its key in the kiosk's log, so a message the
-broker delivers twice is stored once (``INSERT OR IGNORE``). A message is committed before the MQTT
-client acknowledges it, so a dashboard killed at any moment loses nothing it acknowledged.
+Only checked messages reach it (companion/cafe/schema.py). An action is stored under (table, log,
+game, seq), its key in the kiosk's log, so a message the broker delivers twice is stored once
+(``INSERT OR IGNORE``). A play's history is append-only: the first setup and the first ``end`` stand,
+an entry once stored is never replaced, and nothing reopens a finished play. For each play the
+database keeps how far it holds the log with none missing (``high``); the dashboard confirms that
+to the kiosk (:meth:`CafeStore.confirmation`), which offers again whatever is missing.
+
+A message is committed before the MQTT client acknowledges it, so a dashboard killed at any moment
+loses nothing it acknowledged; a write that fails (a full disk) raises :class:`DiskFull` and the
+item is not confirmed, so its kiosk offers it again later.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 import sqlite3
 import statistics
@@ -18,10 +26,12 @@ from collections import deque
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companion.cafe import schema
 from companion.errors import BadInput
 
 log = logging.getLogger(__name__)
 
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     name     TEXT PRIMARY KEY,
@@ -36,9 +46,8 @@ CREATE TABLE IF NOT EXISTS plays (
     game       TEXT,
     players    TEXT,                  -- JSON [{"name", "score", "winner"}]
     status     TEXT NOT NULL DEFAULT 'in_progress',
-    started    REAL,
-    ended      REAL,
-    actions    INTEGER NOT NULL DEFAULT 0,  -- log entries received (kept as they arrive)
+    started    REAL,                  -- the kiosk's clock (the setup's at)
+    ended      REAL,                  -- the kiosk's clock (the end's at)
     PRIMARY KEY (table_name, log, game_id)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -52,9 +61,36 @@ CREATE TABLE IF NOT EXISTS actions (
     received   REAL NOT NULL,         -- when the dashboard stored it
     PRIMARY KEY (table_name, log, game_id, seq)
 );
-CREATE INDEX IF NOT EXISTS plays_recent ON plays (COALESCE(started, 0) DESC, table_name);
+CREATE TABLE IF NOT EXISTS logs (
+    table_name TEXT NOT NULL,
+    log        TEXT NOT NULL,
+    through    INTEGER NOT NULL DEFAULT 0,   -- every game 1..through of this log is held whole
+    updated    REAL NOT NULL,
+    PRIMARY KEY (table_name, log)
+);
+CREATE TABLE IF NOT EXISTS rejected (
+    table_name TEXT PRIMARY KEY,      -- '' when the topic names no table
+    count      INTEGER NOT NULL,
+    reason     TEXT NOT NULL,
+    at         REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS probe (x BLOB);
 """
+_INDEXES = """
+CREATE INDEX IF NOT EXISTS plays_recent ON plays (COALESCE(setup_received, started, 0) DESC, table_name);
+"""
+# version 2: what a play holds with none missing, its last seq, when the dashboard saw it start and end
+# (and kept as they arrive, so no page counts them again: the entries received, the first one's time)
+_PLAY_COLUMNS = {"high": "INTEGER NOT NULL DEFAULT -1", "last": "INTEGER", "setup_received": "REAL",
+                 "end_received": "REAL", "actions": "INTEGER NOT NULL DEFAULT 0", "first_received": "REAL"}
 CHANGES_KEPT = 100_000      # changes remembered for the live page (it reads them twice a second)
+CONFIRM_GAMES = 100          # games listed one by one in a confirmation (after the ones held whole)
+CLOCK_SLACK_S = 300.0        # a kiosk's time this far after the dashboard received it: its clock is off
+LONGEST_PLAY_S = 24 * 3600.0
+
+
+class DiskFull(Exception):
+    """The dashboard's database could not be written: the message says where and why."""
 
 
 def table_sort_key(name: str) -> str:
@@ -64,8 +100,10 @@ def table_sort_key(name: str) -> str:
     return f"{padded} {name}"
 
 
-def iso(t: float | None) -> str | None:
-    return None if t is None else datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
+def iso(t: object) -> str | None:
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or not 0 <= t <= schema.LATEST:
+        return None
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
 
 
 class CafeStore:
@@ -73,95 +111,120 @@ class CafeStore:
         self.path = Path(path)
         self._lock = threading.Lock()
         # what changed, in order, so the live page re-renders only what moved: ("table", name) when a
-        # table's state or online changes, ("play", (table, log, game_id)) when a play starts or ends
+        # table's state, online or skipped messages change, ("play", (table, log, game_id)) when a play
+        # starts or ends (plays_version counts those: the figures come from the plays)
         self.change_seq = 0
         self._changes: deque[tuple[int, str, object]] = deque(maxlen=CHANGES_KEPT)
+        self.plays_version = 0
         self._figures: tuple[int, dict] | None = None
+        self._touched: dict[str, dict[str, set[int]]] = {}     # what to confirm next, per table and log
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=10)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            columns = [r[1] for r in self._db.execute("PRAGMA table_info(plays)")]
-            if columns and "actions" not in columns:      # a database from before the count was kept
-                self._db.execute("ALTER TABLE plays ADD COLUMN actions INTEGER NOT NULL DEFAULT 0")
-                self._db.execute("UPDATE plays SET actions = (SELECT COUNT(*) FROM actions a WHERE "
-                                 "a.table_name = plays.table_name AND a.log = plays.log AND a.game_id = plays.game_id)")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise BadInput(str(self.path), f"written by a newer companion (schema {version}); update the program")
             self._db.executescript(_SCHEMA)
+            have = {row[1] for row in self._db.execute("PRAGMA table_info(plays)")}
+            for name, decl in _PLAY_COLUMNS.items():
+                if name not in have:
+                    self._db.execute(f"ALTER TABLE plays ADD COLUMN {name} {decl}")
+            if "actions" not in have:        # counted once for a database from before the count was kept
+                self._db.execute("UPDATE plays SET (actions, first_received) = (SELECT COUNT(*), MIN(a.received) "
+                                 "FROM actions a WHERE a.table_name = plays.table_name AND a.log = plays.log "
+                                 "AND a.game_id = plays.game_id)")
+            self._db.executescript(_INDEXES)
+            if version < 2:
+                self._db.execute("DELETE FROM logs")     # recomputed from the plays as they are confirmed
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except (sqlite3.Error, OSError) as e:
             raise BadInput(str(self.path), f"cannot open the dashboard database: {e}") from None
-        self.plays_version = 0      # bumped when a play starts or ends (the figures come from the plays)
 
-    # -- what the broker delivers ---------------------------------------------------------------
-    def record_many(self, items: list[tuple[str, str, object]]) -> None:
-        """Several messages in one transaction (one disk sync): ``(kind, table, body)`` with kind
-        ``log`` (a log item), ``state`` (a table's state) or ``online`` (bool). Under load the
-        subscriber hands over everything that arrived since the last commit."""
-        changed: list[tuple[str, object]] = []
-        now = time.time()
+    def _write(self, steps):
+        """One transaction; a full disk (or a failing one) is DiskFull, with nothing half-written."""
         with self._lock:
-            with self._db:
-                self._db.execute("BEGIN")
-                for kind, table, body in items:
-                    # one message that cannot be stored is skipped (and logged), not the whole batch
-                    self._db.execute("SAVEPOINT item")
-                    try:
-                        changed += self._item(kind, table, body, now)
-                    except (ValueError, KeyError, TypeError, sqlite3.IntegrityError) as e:
-                        self._db.execute("ROLLBACK TO item")
-                        log.warning("skipped a malformed %s message of table %s: %s", kind, table, e)
-                    self._db.execute("RELEASE item")
-            for what, key in changed:    # after the commit: the page reads only what is stored
-                self.change_seq += 1
-                self._changes.append((self.change_seq, what, key))
-                if what == "play":
-                    self.plays_version += 1
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    result = steps(self._db)
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+                return result
+            except sqlite3.OperationalError as e:
+                text = str(e)
+                if "full" in text or "disk I/O" in text:
+                    raise DiskFull(f"{self.path}: {text}") from None
+                raise
 
-    def _item(self, kind: str, table: str, body: object, now: float) -> list[tuple[str, object]]:
-        if kind == "log":
-            if not isinstance(body, dict):
-                raise TypeError(f"a JSON object was expected, not {type(body).__name__}")
-            return self._log_item(table, body, now)
-        if kind == "state":
-            self._db.execute("INSERT INTO tables (name, state, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
-                             "DO UPDATE SET state = excluded.state, updated = excluded.updated",
-                             (table, json.dumps(body), now))
-        else:
-            self._db.execute("INSERT INTO tables (name, online, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
-                             "DO UPDATE SET online = excluded.online, updated = excluded.updated",
-                             (table, int(bool(body)), now))
-        return [("table", table)]
+    def can_write(self) -> bool:
+        """Whether a page can be written (after a full disk: is there room again?)."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    self._db.execute("INSERT INTO probe VALUES (zeroblob(16384))")
+                finally:
+                    self._db.execute("ROLLBACK")
+                return True
+            except sqlite3.Error:
+                return False
 
-    def _log_item(self, table: str, m: dict, now: float) -> list[tuple[str, object]]:
-        log, gid, kind = str(m["log"]), int(m["game_id"]), m["kind"]
-        key = (table, log, gid)
-        self._db.execute("INSERT OR IGNORE INTO plays (table_name, log, game_id) VALUES (?, ?, ?)", key)
-        if kind == "setup":
-            names = [{"name": n, "score": None, "winner": False} for n in _names(m.get("line") or {})]
-            self._db.execute("UPDATE plays SET game = ?, started = ?, players = COALESCE(players, ?) "
-                             "WHERE table_name = ? AND log = ? AND game_id = ?",
-                             (m.get("game"), m.get("at"), json.dumps(names), *key))
-        elif kind == "end":
-            self._db.execute("UPDATE plays SET status = ?, ended = ?, players = ?, game = COALESCE(game, ?) "
-                             "WHERE table_name = ? AND log = ? AND game_id = ?",
-                             (m.get("status"), m.get("at"), json.dumps(m.get("players") or []), m.get("game"), *key))
-        else:
-            new = self._db.execute("INSERT OR IGNORE INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                   (*key, int(m["seq"]), kind, json.dumps(m.get("line")), float(m["at"]), now))
-            if new.rowcount == 1:
-                self._db.execute("UPDATE plays SET actions = actions + 1 WHERE table_name = ? AND log = ? "
-                                 "AND game_id = ?", key)
-            return []
-        return [("play", key)]
-
-    def record_log_item(self, table: str, m: dict) -> None:
-        self.record_many([("log", table, m)])
+    # -- what the broker delivers (checked by companion.cafe.schema first) -------------------------
+    def record_log_item(self, table: str, m: dict) -> str | None:
+        """Store one checked log item. Returns why it was refused (history is append-only), or None."""
+        return self.record_batch([("log", table, m)])[0]
 
     def record_state(self, table: str, state: dict) -> None:
-        self.record_many([("state", table, state)])
+        self.record_batch([("state", table, state)])
 
     def record_online(self, table: str, online: bool) -> None:
-        self.record_many([("online", table, online)])
+        self.record_batch([("online", table, online)])
+
+    def record_batch(self, items: list[tuple[str, str, object]]) -> list[str | None]:
+        """Checked messages in one transaction (one disk sync for all): ``(kind, table, body)`` with
+        kind ``log``, ``state`` or ``online``. Returns, per item, why it was refused, or None. Under
+        load the subscriber hands over everything that arrived since its last commit."""
+        now = time.time()
+        changes: list[tuple[str, object]] = []
+        touched: list[tuple[str, str, int]] = []
+
+        def steps(db) -> list[str | None]:
+            out: list[str | None] = []
+            for kind, table, body in items:
+                if kind == "log":
+                    assert isinstance(body, dict)
+                    out.append(self._log_steps(db, table, body, now, changes))
+                    touched.append((table, body["log"], body["game_id"]))
+                    continue
+                if kind == "state":
+                    db.execute("INSERT INTO tables (name, state, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
+                               "DO UPDATE SET state = excluded.state, updated = excluded.updated",
+                               (table, json.dumps(body), now))
+                else:
+                    db.execute("INSERT INTO tables (name, online, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
+                               "DO UPDATE SET online = excluded.online, updated = excluded.updated",
+                               (table, int(bool(body)), now))
+                changes.append(("table", table))
+                out.append(None)
+            return out
+        refusals = self._write(steps)
+        with self._lock:                 # after the commit: the page reads only what is stored
+            for table, log_id, gid in touched:
+                self._touched.setdefault(table, {}).setdefault(log_id, set()).add(gid)
+            self._changed(changes)
+        return refusals
+
+    def _changed(self, changes: list[tuple[str, object]]) -> None:
+        for what, key in changes:
+            self.change_seq += 1
+            self._changes.append((self.change_seq, what, key))
+            if what == "play":
+                self.plays_version += 1
 
     def changes_since(self, seq: int) -> tuple[int, set[str], set[tuple], bool]:
         """(the newest change, tables changed, plays changed, complete) since change ``seq``;
@@ -181,44 +244,183 @@ class CafeStore:
                 plays.add(tuple(key))      # type: ignore[arg-type]
         return now, tables, plays, complete
 
+    def _log_steps(self, db, table: str, m: dict, now: float, changes: list) -> str | None:
+        log, gid, kind = m["log"], m["game_id"], m["kind"]
+        key = (table, log, gid)
+        db.execute("INSERT OR IGNORE INTO plays (table_name, log, game_id) VALUES (?, ?, ?)", key)
+        db.execute("INSERT INTO logs (table_name, log, updated) VALUES (?, ?, ?) ON CONFLICT(table_name, log) "
+                   "DO UPDATE SET updated = excluded.updated", (table, log, now))
+        game, status, last, high = db.execute(
+            "SELECT game, status, last, high FROM plays WHERE table_name = ? AND log = ? AND game_id = ?",
+            key).fetchone()
+        if game is not None and m["game"] != game:
+            return f"game {gid} of log {log[:8]} is {game}, not {m['game']}"
+        if kind == "setup":
+            if high >= 0:
+                return None                   # the first setup stands
+            names = [{"name": n, "score": None, "winner": False} for n in m["players"]]
+            db.execute("UPDATE plays SET game = ?, started = ?, players = COALESCE(players, ?), "
+                       "setup_received = ? WHERE table_name = ? AND log = ? AND game_id = ?",
+                       (m["game"], m["at"], json.dumps(names), now, *key))
+            self._advance(db, key, 0)
+            changes.append(("play", key))
+        elif kind == "end":
+            if status != "in_progress":
+                return None if last == m["last"] else f"game {gid} of log {log[:8]} has already ended"
+            beyond = db.execute("SELECT MAX(seq) FROM actions WHERE table_name = ? AND log = ? AND game_id = ?",
+                                key).fetchone()[0]
+            if beyond is not None and beyond > m["last"]:
+                return f"the end of game {gid} says {m['last']} entries, but entry {beyond} is stored"
+            db.execute("UPDATE plays SET status = ?, ended = ?, players = ?, game = COALESCE(game, ?), last = ?, "
+                       "end_received = ? WHERE table_name = ? AND log = ? AND game_id = ?",
+                       (m["status"], m["at"], json.dumps(m["players"]), m["game"], m["last"], now, *key))
+            changes.append(("play", key))
+        else:
+            if last is not None and m["seq"] > last:
+                return f"entry {m['seq']} comes after the end of game {gid} (its last entry is {last})"
+            new = db.execute("INSERT OR IGNORE INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                             (*key, m["seq"], kind, json.dumps(m["line"]), m["at"], now))
+            if new.rowcount == 1:
+                db.execute("UPDATE plays SET actions = actions + 1, first_received = COALESCE(first_received, ?) "
+                           "WHERE table_name = ? AND log = ? AND game_id = ?", (now, *key))
+            if m["game"] and game is None:
+                db.execute("UPDATE plays SET game = ? WHERE table_name = ? AND log = ? AND game_id = ?",
+                           (m["game"], *key))
+            if high >= 0 and m["seq"] == high + 1:
+                self._advance(db, key, high)
+        return None
+
+    @staticmethod
+    def _advance(db, key: tuple, high: int) -> None:
+        """Move the play's mark of what it holds with none missing as far as the stored entries go."""
+        for (seq,) in db.execute("SELECT seq FROM actions WHERE table_name = ? AND log = ? AND game_id = ? "
+                                 "AND seq > ? ORDER BY seq", (*key, high)).fetchall():
+            if seq != high + 1:
+                break
+            high = seq
+        db.execute("UPDATE plays SET high = ? WHERE table_name = ? AND log = ? AND game_id = ?", (high, *key))
+
+    def record_rejected(self, table: str | None, reason: str) -> None:
+        """A message that was not stored (logged by the caller): counted per table for the page."""
+        self._write(lambda db: db.execute(
+            "INSERT INTO rejected VALUES (?, 1, ?, ?) ON CONFLICT(table_name) DO UPDATE SET count = count + 1, "
+            "reason = excluded.reason, at = excluded.at", (table or "", reason[:300], time.time())))
+        with self._lock:
+            self._changed([("table", table or "")])
+
+    # -- the confirmation the kiosks wait for ------------------------------------------------------
+    def touched_tables(self) -> list[str]:
+        """Tables with news to confirm since the last call (every table the first time, after a start)."""
+        with self._lock:
+            tables = list(self._touched)
+        return tables
+
+    def touch_all(self) -> None:
+        with self._lock:
+            for (table,) in self._db.execute("SELECT DISTINCT table_name FROM logs").fetchall():
+                self._touched.setdefault(table, {})
+
+    def confirmation(self, table: str) -> dict:
+        """``{"logs": {log: {"through": G, "games": {"7": [seq, end]}}}}`` for the logs of ``table``
+        touched since the last confirmation and its newest log: every game 1..G held whole; of the
+        games after G (the first CONFIRM_GAMES, and every one touched), the setup and the entries up to
+        seq held with none missing, and whether the end is held."""
+        with self._lock:
+            touched = self._touched.pop(table, {})
+        newest = self._rows("SELECT log FROM logs WHERE table_name = ? ORDER BY updated DESC LIMIT 1", (table,))
+        logs = set(touched) | {log for (log,) in newest}
+
+        def steps(db) -> dict:
+            out = {}
+            for log in sorted(logs):
+                row = db.execute("SELECT through FROM logs WHERE table_name = ? AND log = ?", (table, log)).fetchone()
+                through = row[0] if row else 0
+                for gid, status, high, last in db.execute(
+                        "SELECT game_id, status, high, last FROM plays WHERE table_name = ? AND log = ? "
+                        "AND game_id > ? ORDER BY game_id", (table, log, through)).fetchall():
+                    if gid != through + 1 or status == "in_progress" or last is None or high < last:
+                        break
+                    through = gid
+                db.execute("UPDATE logs SET through = ? WHERE table_name = ? AND log = ?", (through, table, log))
+                wanted = touched.get(log, set())
+                games = {}
+                for n, (gid, status, high, _last) in enumerate(db.execute(
+                        "SELECT game_id, status, high, last FROM plays WHERE table_name = ? AND log = ? "
+                        "AND game_id > ? ORDER BY game_id", (table, log, through)).fetchall()):
+                    if n < CONFIRM_GAMES or gid in wanted:
+                        games[str(gid)] = [high, status != "in_progress"]
+                out[log] = {"through": through, "games": games}
+            return {"logs": out}
+        try:
+            return self._write(steps)
+        except DiskFull:
+            with self._lock:
+                for log, gids in touched.items():      # confirmed on the next round
+                    self._touched.setdefault(table, {}).setdefault(log, set()).update(gids)
+            raise
+
     # -- what the page and the API read -----------------------------------------------------------
     def _rows(self, sql: str, args=()) -> list:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
 
     def tables(self, names: list[str] | None = None) -> list[dict]:
-        """Every table (or those named), by name."""
-        sql = "SELECT name, online, state, updated FROM tables"
-        args: tuple = ()
+        """Every table (or those named), in the order people count them."""
+        sql, args = "SELECT name, online, state, updated FROM tables", ()   # type: tuple[str, tuple]
+        bad_sql = "SELECT table_name, count, reason FROM rejected"
         if names is not None:
-            sql += f" WHERE name IN ({', '.join('?' * len(names))})"
-            args = tuple(names)
+            marks = ", ".join("?" * len(names))
+            sql, bad_sql, args = sql + f" WHERE name IN ({marks})", bad_sql + f" WHERE table_name IN ({marks})", \
+                tuple(names)
         out = []
+        bad = {t: (n, reason) for t, n, reason in self._rows(bad_sql, args)}
         for name, online, state, updated in self._rows(sql, args):
-            s = json.loads(state) if state else {}
+            try:    # checked when it arrived; checked again, so no stored value can break a page
+                s = schema.state(json.loads(state)) if state else {}
+            except (ValueError, TypeError, RecursionError):
+                s = {}
+            n, reason = bad.get(name, (0, None))
             out.append({"table": name, "sort": table_sort_key(name), "online": bool(online), "game": s.get("game"),
                         "status": s.get("status", "unknown"), "players": s.get("players", []),
                         "turn": s.get("turn"), "round": s.get("round"), "started": iso(s.get("started")),
-                        "health": s.get("health", {}), "updated": iso(updated)})
+                        "health": s.get("health", {}), "updated": iso(updated), "rejected": n,
+                        "rejected_reason": reason})
         return sorted(out, key=lambda tb: tb["sort"])
+
+    def rejected_total(self) -> int:
+        return self._rows("SELECT COALESCE(SUM(count), 0) FROM rejected")[0][0]
 
     def plays(self, limit: int | None = None, offset: int = 0, keys: list[tuple] | None = None) -> list[dict]:
         """The plays, newest first: all of them, a page (``limit`` from ``offset``), or those of ``keys``
         ((table, log, game_id) as :meth:`changes_since` names them)."""
-        sql = ("SELECT table_name, log, game_id, game, status, started, ended, players, actions FROM plays")
+        sql = ("SELECT table_name, log, game_id, game, status, started, ended, players, setup_received, "
+               "end_received, high, last, actions, first_received FROM plays")
         args: tuple = ()
         if keys is not None:
             if not keys:
                 return []
             sql += " WHERE (table_name, log, game_id) IN (VALUES " + ", ".join(["(?, ?, ?)"] * len(keys)) + ")"
             args = tuple(v for k in keys for v in k)
-        sql += " ORDER BY COALESCE(started, 0) DESC, table_name"
+        sql += " ORDER BY COALESCE(setup_received, started, 0) DESC, table_name"
         if limit is not None or offset:
             sql += f" LIMIT {-1 if limit is None else int(limit)} OFFSET {int(offset)}"
-        return [_play(*row) for row in self._rows(sql, args)]
-
-    def count_plays(self) -> int:
-        return self._rows("SELECT COUNT(*) FROM plays")[0][0]
+        out = []
+        for t, log, gid, game, status, started, ended, players, s_rx, e_rx, high, last, n, first_rx \
+                in self._rows(sql, args):
+            started, ended = _times(started, ended, s_rx or first_rx, e_rx)
+            try:
+                names = schema.results(json.loads(players)) if players else []
+            except (ValueError, TypeError, RecursionError):
+                names = []
+            expected = last if last is not None else None
+            out.append({"table": t, "game": game if isinstance(game, str) else None,
+                        "status": status if status in schema.STATUSES else "unknown",
+                        "started": iso(started), "ended": iso(ended), "actions": n, "players": names,
+                        "id": f"{t}-{log[:8]}-{gid}", "key": (t, log, gid),
+                        "sort": f"{s_rx or started or 0:017.3f}",
+                        "duration_s": None if started is None or ended is None else ended - started,
+                        "missing": (0 if high >= 0 else 1) + (max(0, expected - n) if expected is not None else 0)})
+        return out
 
     def actions_of(self, table: str) -> list[tuple]:
         """(log, game_id, seq, kind) in the order they arrived (tests: the backlog's order)."""
@@ -234,16 +436,19 @@ class CafeStore:
         per_table: dict[str, int] = {}
         hours = [0] * 24
         durations: dict[str, list[float]] = {}
-        rows = self._rows("SELECT game, table_name, started, ended FROM plays WHERE status = 'finished'")
-        for game, table, started, ended in rows:
+        rows = self._rows("SELECT game, table_name, started, ended, setup_received, end_received, first_received "
+                          "FROM plays WHERE status = 'finished'")
+        for game, table, started, ended, s_rx, e_rx, first_rx in rows:
+            game = game if isinstance(game, str) else "?"
             per_game[game] = per_game.get(game, 0) + 1
             per_table[table] = per_table.get(table, 0) + 1
-            if started:
+            started, ended = _times(started, ended, s_rx or first_rx, e_rx)
+            if started is not None and iso(started):
                 hours[datetime.fromtimestamp(started).hour] += 1
-                if ended:
+                if ended is not None:
                     durations.setdefault(game, []).append(ended - started)
         figures = {"plays": len(rows), "per_game": dict(sorted(per_game.items(), key=lambda kv: -kv[1])),
-                   "per_table": dict(sorted(per_table.items())),
+                   "per_table": dict(sorted(per_table.items(), key=lambda kv: table_sort_key(kv[0]))),
                    "median_minutes": {g: statistics.median(d) / 60 for g, d in sorted(durations.items())},
                    "hours": hours}
         self._figures = (version, figures)
@@ -254,13 +459,21 @@ class CafeStore:
             self._db.close()
 
 
-def _names(setup: dict) -> list[str]:
-    from companion.cafe.outbox import player_names
-    return player_names(setup) if isinstance(setup, dict) else []
+def _plausible(t: object) -> bool:
+    return isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) and \
+        schema.EARLIEST <= t <= schema.LATEST
 
 
-def _play(t, log, gid, game, status, started, ended, players, n) -> dict:
-    return {"table": t, "game": game, "status": status, "started": iso(started), "ended": iso(ended),
-            "actions": n, "players": json.loads(players) if players else [],
-            "id": f"{t}-{log[:8]}-{gid}", "key": (t, log, gid), "sort": f"{started or 0:017.3f}",
-            "duration_s": None if not (started and ended) else ended - started}
+def _times(started, ended, started_rx, ended_rx) -> tuple[float | None, float | None]:
+    """A play's start and end: the kiosk's clock when it is believable (set, not ahead of the moment
+    the dashboard received the item, and a play of 0 to 24 hours), else the dashboard's receive times."""
+    kiosk_ok = (_plausible(started) and (started_rx is None or started <= started_rx + CLOCK_SLACK_S)
+                and (ended is None or (_plausible(ended) and (ended_rx is None or ended <= ended_rx + CLOCK_SLACK_S)
+                                       and 0 <= ended - started <= LONGEST_PLAY_S)))
+    if kiosk_ok:
+        return started, ended
+    if started_rx is None:
+        return None, None
+    if ended_rx is not None and not 0 <= ended_rx - started_rx <= LONGEST_PLAY_S:
+        return started_rx, None
+    return started_rx, ended_rx

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 from starlette.applications import Starlette
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
@@ -25,7 +28,6 @@ from starlette.responses import (
     Response,
     StreamingResponse,
 )
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.routing import Route
 
 from companion.cafe.auth import Gate
@@ -43,6 +45,14 @@ STATUS_NAMES = {"in_progress": N_("playing"), "finished": N_("finished"), "aband
 LOGIN_BODY_MAX = 4096      # a login form: a password and where to go next
 TOO_MANY = N_("Too many wrong passwords. Try again in {n} seconds.")
 WRONG = N_("Wrong password.")
+TEMPLATE_WORDS = (N_("Messages skipped (not valid): {n}"), N_("waiting for {n} missing entries"))
+BADGES = {None: N_("live"), "broker": N_("no broker"), "disk": N_("disk full"), "subscriber": N_("not recording")}
+BANNERS = {"broker": N_("No contact with the broker since {time}: {reason}. Nothing new is recorded; the kiosks keep "
+                        "every play and send it when the dashboard is back."),
+           "disk": N_("Nothing recorded since {time}: the dashboard's disk is full. The kiosks keep every play; "
+                      "recording resumes by itself when there is room."),
+           "subscriber": N_("Nothing recorded since {time}: {reason}. Restart the dashboard; the kiosks keep every "
+                            "play.")}
 
 
 class Renderer:
@@ -53,9 +63,9 @@ class Renderer:
         self.lang = lang
         self.values = {"lang": lang, "t": self.t, "game_name": game_name, "status_name": self.status_name,
                        "local_time": _local_time}
-        self._tile = env.get_template("tile.html").make_module(self.values)
-        self._row = env.get_template("play_row.html").make_module(self.values)
-        self.figures_source = None
+        self._tile: Any = env.get_template("tile.html").make_module(self.values)
+        self._row: Any = env.get_template("play_row.html").make_module(self.values)
+        self.figures_source: Callable[[], dict] | None = None
 
     def t(self, msgid: str) -> str:
         return translate(msgid, self.lang)
@@ -93,17 +103,19 @@ class Renderer:
 
 
 class Dashboard:
-    def __init__(self, store: CafeStore, gate: Gate, is_connected=lambda: True, poll_s: float = 0.5,
+    def __init__(self, store: CafeStore, gate: Gate, health=None, poll_s: float = 0.5,
                  allowed_hosts: list[str] | None = None, secure_cookie: bool = False):
+        from companion.cafe.serve import Health
+
         self.store = store
         self.gate = gate
+        self.health = health if health is not None else Health()
         self.secure_cookie = secure_cookie
-        self.is_connected = is_connected
         self.env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
         self.renderers = {lang: Renderer(self.env, lang) for lang in LANGS}
         for r in self.renderers.values():
             r.figures_source = store.figures
-        self.hub = Hub(store, self.renderers.__getitem__, tick_s=poll_s)
+        self.hub = Hub(store, self.renderers.__getitem__, tick_s=poll_s, health=self.health_view)
         self.app = Starlette(routes=[
             Route("/healthz", self.healthz),
             Route("/style.css", self.asset),
@@ -127,10 +139,21 @@ class Dashboard:
         return self.renderers[lang].render(name, **values)
 
     # -- routes ---------------------------------------------------------------------------------
+    def health_view(self, lang: str) -> dict:
+        """The badge's state and words, and the banner (empty when live)."""
+        problem = self.health.problem()
+        if problem is None:
+            return {"state": "live", "badge": translate(BADGES[None], lang), "banner": ""}
+        part, reason, since = problem
+        banner = translate(BANNERS[part], lang).format(time=datetime.fromtimestamp(since).strftime("%H:%M"),
+                                                       reason=reason)
+        return {"state": part, "badge": translate(BADGES[part], lang), "banner": banner}
+
     async def healthz(self, request: Request) -> Response:
-        if self.is_connected():
+        sentence = self.health.sentence()
+        if sentence is None:
             return PlainTextResponse("ok")
-        return PlainTextResponse("broker unreachable", status_code=503)
+        return PlainTextResponse(sentence, status_code=503)
 
     async def asset(self, request: Request) -> Response:
         name = request.url.path.lstrip("/")
@@ -146,7 +169,7 @@ class Dashboard:
         tiles, plays, figures = await asyncio.to_thread(
             lambda: (r.tiles(self.store.tables()), r.plays(self.store.plays(HISTORY_ROWS)), r.figures()))
         html = self.render("page.html", lang, login=self.gate.required, since=since, tiles_html=tiles,
-                           plays_html=plays, figures_html=figures)
+                           plays_html=plays, figures_html=figures, health=self.health_view(lang))
         response = HTMLResponse(html)
         if request.query_params.get("lang") in ("en", "es"):
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="strict")

@@ -3,7 +3,8 @@
 - Crash-safe: WAL journal with ``synchronous=FULL``; :meth:`GameLog.append` returns only after the
   line is committed to disk, so an action the screen shows as done survives a power cut.
 - Nothing is ever deleted: UNDO appends an ``undo`` entry that retracts the newest action still in
-  force (again and again, back to the setup). The lines in force are what the engine replays.
+  force (again and again, back to the setup). The lines in force are what the engine replays; the
+  rule is written once, in :func:`in_force`, and everything that reads a log uses it.
 - A game is ``in_progress`` until ``finish`` (with its final summary) or ``abandon``; after a restart
   :meth:`in_progress` hands back the newest unfinished game so the kiosk resumes it.
 Lines are stored as the JSON objects of cli.md's log format (docs/log-format.md).
@@ -22,7 +23,11 @@ from typing import TypeVar
 from companion.errors import present
 
 T = TypeVar("T")
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# 2: the café's outbox tables (companion/cafe/outbox.py) live here, under the log's own version; their
+#    marks now mean "the dashboard confirmed", no longer "the broker acknowledged" (version 1's
+#    cafe_outbox is dropped when a version-1 log is opened, so its games are offered to the dashboard
+#    once more and it confirms what it holds)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,
@@ -41,7 +46,26 @@ CREATE TABLE IF NOT EXISTS entries (
     at       REAL NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS cafe_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cafe_confirmed (
+    game_id  INTEGER PRIMARY KEY REFERENCES games(id),
+    seq      INTEGER NOT NULL,        -- the dashboard holds seq 0 (the setup) .. this, none missing
+    ended    INTEGER NOT NULL DEFAULT 0,   -- ... and the game's end
+    done     INTEGER NOT NULL DEFAULT 0    -- all of it: nothing of this game is offered again
+);
 """
+
+
+def in_force(entries) -> list[dict]:
+    """The undo rule: the action lines still in force after ``entries`` ((kind, line) pairs in seq
+    order, as stored). An ``undo`` retracts the newest action still in force (none left: nothing)."""
+    lines: list[dict] = []
+    for kind, line in entries:
+        if kind == "action":
+            lines.append(line)
+        elif kind == "undo" and lines:
+            lines.pop()
+    return lines
 
 
 class StoreError(Exception):
@@ -61,6 +85,8 @@ class GameLog:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise StoreError(f"{self.path}: written by a newer companion (schema {version}); update the program")
+            if version == 1:
+                self._db.execute("DROP TABLE IF EXISTS cafe_outbox")
             self._db.executescript(_SCHEMA)
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             ok = self._db.execute("PRAGMA quick_check").fetchone()[0]
@@ -158,13 +184,8 @@ class GameLog:
 
     @staticmethod
     def _in_force(db, game_id: int) -> list[dict]:
-        lines: list[dict] = []
-        for kind, text in db.execute("SELECT kind, line FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)):
-            if kind == "action":
-                lines.append(json.loads(text))
-            elif lines:
-                lines.pop()
-        return lines
+        rows = db.execute("SELECT kind, line FROM entries WHERE game_id = ? ORDER BY seq", (game_id,))
+        return in_force((kind, json.loads(text) if text else None) for kind, text in rows)
 
     # -- reading ---------------------------------------------------------------------------------
     def setup(self, game_id: int) -> dict:
@@ -185,6 +206,75 @@ class GameLog:
         """Everything stored for a game, undo entries included: [("action", line), ("undo", None), ...]."""
         rows = self._read("SELECT kind, line FROM entries WHERE game_id = ? ORDER BY seq", (game_id,))
         return [(kind, json.loads(text) if text else None) for kind, text in rows]
+
+    def entries_after(self, game_id: int, seq: int, limit: int = -1) -> list[tuple[int, str, dict | None, float]]:
+        """(seq, kind, line, at) of the entries after ``seq``, oldest first (at most ``limit``)."""
+        rows = self._read("SELECT seq, kind, line, at FROM entries WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                          (game_id, seq, limit))
+        return [(n, kind, json.loads(text) if text else None, at) for n, kind, text, at in rows]
+
+    def last_seq(self, game_id: int) -> int:
+        return self._read("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?", (game_id,))[0][0]
+
+    def data_version(self) -> int:
+        """Changes whenever another connection commits to this file."""
+        return self._read("PRAGMA data_version")[0][0]
+
+    def newest_game(self) -> dict | None:
+        rows = self._read("SELECT id, game, setup, status, started FROM games ORDER BY id DESC LIMIT 1")
+        if not rows:
+            return None
+        gid, game, setup, status, started = rows[0]
+        return {"id": gid, "game": game, "setup": json.loads(setup), "status": status, "started": started}
+
+    # -- the café's outbox (companion/cafe/outbox.py): what the dashboard has confirmed -------------
+    def cafe_log_id(self) -> str:
+        """A random id naming this log file for the dashboard (a new Pi, a wiped card: new plays)."""
+        import uuid
+
+        def step(db):
+            db.execute("INSERT OR IGNORE INTO cafe_meta VALUES ('log_id', ?)", (uuid.uuid4().hex,))
+            return db.execute("SELECT value FROM cafe_meta WHERE key = 'log_id'").fetchone()[0]
+        return self._write(step)
+
+    def unconfirmed_games(self, after: int = 0, limit: int = 64) -> list[dict]:
+        """Games after id ``after`` the dashboard has not confirmed whole, oldest first, with what it
+        has confirmed of each (seq -1: not even the setup)."""
+        rows = self._read(
+            "SELECT g.id, g.game, g.setup, g.status, g.summary, g.started, g.ended, COALESCE(c.seq, -1), "
+            "COALESCE(c.ended, 0), (SELECT COALESCE(MAX(e.seq), 0) FROM entries e WHERE e.game_id = g.id) "
+            "FROM games g LEFT JOIN cafe_confirmed c ON c.game_id = g.id "
+            "WHERE g.id > ? AND COALESCE(c.done, 0) = 0 ORDER BY g.id LIMIT ?", (after, limit))
+        return [{"id": gid, "game": game, "setup": json.loads(setup), "status": status,
+                 "summary": json.loads(summary) if summary else None, "started": started, "ended": ended,
+                 "confirmed": seq, "end_confirmed": bool(end), "last": last}
+                for gid, game, setup, status, summary, started, ended, seq, end, last in rows]
+
+    def confirm(self, marks: dict[int, tuple[int, bool]], through: int = 0) -> None:
+        """Record the dashboard's confirmation: every game up to ``through`` whole, and of the games in
+        ``marks`` the seqs up to the first number and (second) their ends. Marks only ever move forward;
+        a game the dashboard holds whole (its end and every entry) is done."""
+        def step(db):
+            if through > 0:
+                db.execute("INSERT INTO cafe_confirmed (game_id, seq, ended, done) "
+                           "SELECT g.id, (SELECT COALESCE(MAX(e.seq), 0) FROM entries e WHERE e.game_id = g.id), 1, 1 "
+                           "FROM games g LEFT JOIN cafe_confirmed c ON c.game_id = g.id "
+                           "WHERE g.id <= ? AND g.status != 'in_progress' AND COALESCE(c.done, 0) = 0 "
+                           "ON CONFLICT(game_id) DO UPDATE SET seq = excluded.seq, ended = 1, done = 1", (through,))
+            for gid, (seq, ended) in marks.items():
+                row = db.execute("SELECT status, (SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?) "
+                                 "FROM games WHERE id = ?", (gid, gid)).fetchone()
+                if row is None:
+                    continue
+                status, last = row
+                seq = min(seq, last)
+                ended = ended and status != "in_progress"
+                done = ended and seq >= last
+                db.execute("INSERT INTO cafe_confirmed (game_id, seq, ended, done) VALUES (?, ?, ?, ?) "
+                           "ON CONFLICT(game_id) DO UPDATE SET seq = MAX(seq, excluded.seq), "
+                           "ended = MAX(ended, excluded.ended), done = MAX(done, excluded.done)",
+                           (gid, seq, int(ended), int(done)))
+        self._write(step)
 
     def in_progress(self) -> tuple[int, dict, list[dict]] | None:
         """The newest unfinished game: (id, setup line, actions in force), or None."""

@@ -74,7 +74,7 @@ class GameSession:
         if not self.lines:
             return None
         undone = self.store.undo(self.game_id)
-        self.lines.pop()
+        self.lines = self.store.lines(self.game_id)     # the log's undo rule (store/log.py: in_force)
         self.state = fold(self.engine, self.setup_line, self.lines)
         self.last_events = []
         return undone if isinstance(undone, dict) else None

@@ -80,8 +80,16 @@ function onPlays(news) {
 
 const lang = main.dataset.lang;
 const events = new EventSource(`/events?lang=${lang}&since=${encodeURIComponent(main.dataset.since)}`);
-events.onopen = () => { badge.textContent = badge.dataset.live; badge.className = "badge ok"; };
-events.onerror = () => { badge.textContent = badge.dataset.lost; badge.className = "badge warn"; };
+const banner = document.getElementById("banner");
+// the badge says "live" only while the page hears the dashboard AND the dashboard records (health)
+function show(state, words, cls) { badge.textContent = words; badge.className = "badge " + cls; badge.dataset.state = state; }
+events.onerror = () => show("lost", badge.dataset.lost, "warn");
+events.addEventListener("health", (e) => {
+  const h = JSON.parse(e.data);
+  show(h.state, h.badge, h.state === "live" ? "ok" : "bad");
+  banner.textContent = h.banner;
+  banner.hidden = !h.banner;
+});
 events.addEventListener("tiles", (e) => { onTiles(JSON.parse(e.data)); tick(); });
 events.addEventListener("plays", (e) => onPlays(JSON.parse(e.data)));
 events.addEventListener("figures", (e) => { document.getElementById("figures").innerHTML = e.data; });
