@@ -16,6 +16,7 @@ from companion.cafe.auth import FAILURE_WINDOW_S, MAX_FAILURES, Gate, check_pass
 from companion.cafe.broker import parse_broker
 from companion.cafe.exports import bgstats, cell, plays_csv
 from companion.cafe.outbox import END_SEQ, Outbox, result
+from companion.cafe.schema import log_item
 from companion.cafe.store import CafeStore
 from companion.errors import BadInput
 
@@ -48,35 +49,54 @@ def played_log(tmp_path, seed: int, games: int = 2):
     return table
 
 
+def confirm(box: Outbox, messages: list[dict]) -> bool:
+    """What a dashboard holding ``messages`` (a run from the front of pending) confirms."""
+    games: dict[str, list] = {}
+    for m in messages:
+        mark = games.setdefault(str(m["game_id"]), [-1, False])
+        if m["kind"] == "end":
+            mark[1] = True
+        else:
+            mark[0] = max(mark[0], m["seq"])
+    return box.confirmed({"logs": {box.log_id: {"through": 0, "games": {g: tuple(v) for g, v in games.items()}}}})
+
+
 # each example plays whole games into a real (fsynced) log: fewer examples keep the file quick
 @settings(max_examples=10)
 @given(st.integers(0, 10**6), st.lists(st.integers(1, 60), min_size=1, max_size=8))
-def test_the_outbox_hands_out_the_log_in_order_from_the_last_acknowledged(tmp_path_factory, seed, batches):
+def test_the_outbox_hands_out_the_log_in_order_until_the_dashboard_confirms_it(tmp_path_factory, seed, batches):
     table = played_log(tmp_path_factory.mktemp("log"), seed)
     box = Outbox(table.log.path)
     everything = box.pending(10**6)
-    sent = []
-    for size in batches:                          # the broker acknowledges in runs of any size
+    sent: list[dict] = []
+    for size in batches:                          # sent in runs of any size: each item once per connection
         run = box.pending(size)
         assert run == everything[len(sent):len(sent) + size]
-        box.acknowledged(run)
+        box.sent(run)
         sent += run
-    box.acknowledged(box.pending(10**6))
-    assert box.pending(10**6) == []
+    assert box.outstanding() == len(sent)
+    box.reoffer()                                 # nothing confirmed: all of it is offered again
+    assert box.pending(10**6) == everything
+    assert confirm(box, sent)
+    box.reoffer()
+    assert box.pending(10**6) == everything[len(sent):]
+    assert confirm(box, everything) == (len(sent) < len(everything))      # moved only if something was left
+    assert box.all_confirmed() and box.pending(10**6) == []
     for game in table.log.games():
         mine = [m for m in everything if m["game_id"] == game["id"]]
         assert mine[0]["kind"] == "setup" and mine[-1]["kind"] == "end" and mine[-1]["seq"] == END_SEQ
+        assert mine[-1]["last"] == game["entries"]
         assert [m["seq"] for m in mine[1:-1]] == list(range(1, game["entries"] + 1))
     assert sum(m["kind"] in ("action", "undo") for m in everything) == table.actions
     box.close()
     table.close()
 
 
-def test_a_reopened_outbox_keeps_its_marks_and_its_name(tmp_path):
+def test_a_reopened_outbox_keeps_the_dashboards_marks_and_its_name(tmp_path):
     table = played_log(tmp_path, 3, games=1)
     box = Outbox(table.log.path)
     first = box.pending(5)
-    box.acknowledged(first)
+    confirm(box, first)
     name = box.log_id
     box.close()
     again = Outbox(table.log.path)
@@ -85,6 +105,24 @@ def test_a_reopened_outbox_keeps_its_marks_and_its_name(tmp_path):
     state = again.table_state()
     assert state["status"] == "finished" and state["players"] and state["game"] in ("timeline", "cronologia")
     again.close()
+    table.close()
+
+
+def test_the_tables_state_moves_on_with_the_log_and_its_undos(tmp_path):
+    """The outbox folds the newest game as it grows; it agrees with a fold of the lines in force."""
+    from companion.games.registry import engine_for
+    from companion.store.replay import fold
+
+    table = played_log(tmp_path, 8, games=1)
+    box = Outbox(table.log.path)
+    gid = table.log.games()[-1]["id"]
+    setup = table.log.setup(gid)
+    engine = engine_for(setup["game"])
+    expected = engine.summary(fold(engine, setup, table.log.lines(gid)))
+    state = box.table_state()
+    assert (state["turn"], state["round"], state["actions"]) == (expected.get("turn"), expected.get("round"),
+                                                                 len(table.log.lines(gid)))
+    box.close()
     table.close()
 
 
@@ -108,7 +146,7 @@ def test_the_dashboard_counts_each_action_once_however_often_and_in_whatever_ord
     rng.shuffle(deliveries)                                        # ... in any order
     store = CafeStore(folder / "cafe.sqlite")
     for m in deliveries:
-        store.record_log_item("T01", {"table": "T01", **m})
+        assert store.record_log_item("T01", log_item({"table": "T01", **m})) is None
     (play,) = store.plays()
     assert play["actions"] == table.actions
     assert play["status"] == "finished" and play["ended"] and play["started"]

@@ -6,13 +6,16 @@ from cafe_support import companion, needs_mosquitto
 
 
 @needs_mosquitto
-def test_bench_cafe_reports_throughput_latency_cpu_and_memory():
+def test_bench_cafe_reports_throughput_recovery_latency_cpu_and_memory():
     run = companion("bench", "cafe", "--tables", "3", "--minutes", "0.1", "--per-minute", "120", "--json", timeout=180)
     assert run.returncode == 0, run.stderr
     r = json.loads(run.stdout)
     ref = r["reference_mosquitto_clients"]
     assert ref["round_trip_ms"]["p50"] > 0 and ref["burst_messages_per_s"] > 0
     assert r["burst"]["actions"] > 0 and r["burst"]["actions_per_s"] > 0
+    away = r["dashboard_away"]
+    assert away["actions"] > 0 and away["items"] > away["actions"] and away["reoffered"] >= 0
+    assert away["seconds_until_exact"] > 0
     steady = r["steady"]
     assert steady["received"] == steady["actions"] > 0          # every action of the steady phase arrived
     assert steady["latency_ms"]["p50"] is not None and steady["latency_ms"]["p99"] >= steady["latency_ms"]["p50"]

@@ -160,3 +160,36 @@ def test_the_staff_logs_in_in_the_browser(broker, browser, tmp_path):
         wait_until(lambda: "Café tables" in browser.title and "/login" not in browser.current_url, what="the page")
     finally:
         dash.stop()
+
+
+def test_the_badge_says_no_broker_within_5_s_of_its_death_and_live_when_it_is_back(broker, browser, tmp_path):
+    """The badge reflects the dashboard's link to the broker, not only the page's link to the dashboard;
+    the banner says since when and why."""
+    from selenium.webdriver.common.by import By
+
+    dash = Dashboard(broker.url, tmp_path / "cafe.sqlite").start()
+    try:
+        wait_until(dash.connected, what="the dashboard to reach the broker")
+        browser.get(dash.url + "?lang=en")
+
+        def badge() -> tuple[str, str]:
+            try:
+                el = browser.find_element(By.ID, "live")
+                return el.get_attribute("data-state"), el.text
+            except Exception:
+                return "", ""
+        wait_until(lambda: badge() == ("live", "live"), what="the badge to say live")
+        browser.execute_script("window.notReloaded = true")
+        broker.kill()
+        died = time.monotonic()
+        wait_until(lambda: badge() == ("broker", "no broker"), timeout=5, every=0.05,
+                   what="the badge to say 'no broker' within 5 s of the broker's death")
+        assert time.monotonic() - died <= 5
+        banner = browser.find_element(By.ID, "banner")
+        assert banner.is_displayed() and banner.text.startswith("No contact with the broker since ")
+        broker.start()
+        wait_until(lambda: badge() == ("live", "live"), timeout=30, what="the badge back to live")
+        assert not browser.find_element(By.ID, "banner").is_displayed()
+        assert browser.execute_script("return window.notReloaded") is True
+    finally:
+        dash.stop()

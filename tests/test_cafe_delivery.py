@@ -7,7 +7,6 @@ import json
 import sqlite3
 import subprocess
 import sys
-import time
 
 import pytest
 from cafe_support import (  # noqa: F401  (the fixtures broker and dashboard)
@@ -43,7 +42,7 @@ def stored_seqs(db) -> dict:
 
 def test_simulate_prints_the_contract_and_the_dashboard_has_every_action(broker, dashboard, tmp_path):
     run = companion("cafe", "simulate", "--broker", broker.url, "--tables", "3", "--games", "2", "--seed", "5",
-                    "--json", timeout=120)
+                    "--json", "--until-confirmed", timeout=120)
     assert run.returncode == 0, run.stderr
     totals = json.loads(run.stdout)
     assert set(totals) == {"tables", "games", "actions", "per_table"}
@@ -52,8 +51,7 @@ def test_simulate_prints_the_contract_and_the_dashboard_has_every_action(broker,
     assert all(v["games"] == 2 for v in totals["per_table"].values())
     assert sum(v["actions"] for v in totals["per_table"].values()) == totals["actions"]
 
-    want = {t: v["actions"] for t, v in totals["per_table"].items()}
-    wait_until(lambda: received(dashboard) == want, what=f"the dashboard to hold {want}")
+    assert received(dashboard) == {t: v["actions"] for t, v in totals["per_table"].items()}
     plays = dashboard.json("/api/plays")["plays"]
     assert len(plays) == 6 and all(p["status"] == "finished" and p["ended"] for p in plays)
     for p in plays:
@@ -70,25 +68,29 @@ def test_simulate_prints_the_contract_and_the_dashboard_has_every_action(broker,
 
 
 def test_broker_and_dashboard_killed_while_tables_play(broker, tmp_path):
+    """Each step waits for the event it needs (no fixed sleeps); simulate --until-confirmed exits only
+    once the dashboard holds every action, so the comparison after it has nothing left to wait for."""
     db = tmp_path / "cafe.sqlite"
     dash = Dashboard(broker.url, db).start()
     sim = subprocess.Popen([sys.executable, "-m", "companion", "cafe", "simulate", "--broker", broker.url,
-                            "--tables", "4", "--games", "2", "--seed", "11", "--per-minute", "900", "--json"],
+                            "--tables", "4", "--games", "2", "--seed", "11", "--per-minute", "900", "--json",
+                            "--until-confirmed"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         wait_until(lambda: sum(received(dash).values()) > 20, what="the first actions")
         broker.kill()                       # SIGKILL: no goodbye, no final save
-        time.sleep(1.5)
+        wait_until(lambda: dash.get("/healthz")[0] == 503, what="the dashboard to notice the broker is gone")
         broker.start()
-        wait_until(lambda: sum(received(dash).values()) > 80, timeout=40, what="play to go on after the broker")
+        wait_until(dash.connected, what="the dashboard to reconnect")
+        at = sum(received(dash).values())
+        wait_until(lambda: sum(received(dash).values()) > at + 20, timeout=60, what="play to go on after the broker")
         dash.kill()                         # SIGKILL the dashboard too
-        time.sleep(1.5)
         dash.start()
-        out, err = sim.communicate(timeout=150)
+        out, err = sim.communicate(timeout=240)
         assert sim.returncode == 0, err
         totals = json.loads(out)
         want = {t: v["actions"] for t, v in totals["per_table"].items()}
-        wait_until(lambda: received(dash) == want, timeout=30, what=f"the dashboard to hold {want}")
+        assert received(dash) == want
     finally:
         if sim.poll() is None:
             sim.kill()
@@ -122,11 +124,11 @@ def test_a_kiosk_cut_off_publishes_its_backlog_in_order(broker, dashboard, tmp_p
             played += 1
             table.publisher.poke()
         table.log.finish(game_id, engine.summary(state))
-        time.sleep(1.0)
+        wait_until(lambda: not table.publisher.connected, what="the kiosk to notice its network is gone")
         assert received(dashboard).get("T09", 0) == 0
         relay.mend()
-        assert wait_acknowledged([table], timeout=30)
-        wait_until(lambda: received(dashboard).get("T09") == played, what=f"{played} actions of T09")
+        assert wait_acknowledged([table], timeout=60, confirmed=True)       # the dashboard confirmed them all
+        assert received(dashboard).get("T09") == played
         play = dashboard.json("/api/plays")["plays"][0]
         assert play["status"] == "finished"
     finally:
@@ -144,10 +146,10 @@ def test_the_dashboard_says_when_the_broker_is_gone_and_catches_up(broker, dashb
     wait_until(lambda: dashboard.get("/healthz")[0] == 503, what="healthz to say 503")
     broker.start()
     wait_until(dashboard.connected, what="the dashboard to reconnect")
-    run = companion("cafe", "simulate", "--broker", broker.url, "--tables", "1", "--json", timeout=60)
+    run = companion("cafe", "simulate", "--broker", broker.url, "--tables", "1", "--json", "--until-confirmed",
+                    timeout=120)
     assert run.returncode == 0, run.stderr
-    n = json.loads(run.stdout)["actions"]
-    wait_until(lambda: received(dashboard) == {"T01": n}, what="T01's actions")
+    assert received(dashboard) == {"T01": json.loads(run.stdout)["actions"]}
 
 
 @pytest.mark.parametrize("args, where", [

@@ -148,4 +148,8 @@ def test_the_install_with_broker_writes_the_settings_these_tests_run_under(tmp_p
     assert "pi/mosquitto/companion-cafe.acl" in broker_part and "/etc/mosquitto/companion.passwd" in broker_part
     conf = (PROJECT_ROOT / "pi" / "mosquitto" / "companion-cafe.conf").read_text()
     assert "allow_anonymous false" in conf and "acl_file" in conf and "password_file" in conf
-    assert "pattern write cafe/%u/#" in (PROJECT_ROOT / "pi" / "mosquitto" / "companion-cafe.acl").read_text()
+    assert "use_username_as_clientid true" in conf
+    acl = (PROJECT_ROOT / "pi" / "mosquitto" / "companion-cafe.acl").read_text().splitlines()
+    assert {"pattern write cafe/%u/log", "pattern write cafe/%u/state", "pattern write cafe/%u/online",
+            "pattern read cafe/%u/confirm", "topic write cafe/+/confirm"} <= set(acl)
+    assert not [line for line in acl if line.startswith("pattern write") and line.endswith("#")]

@@ -4,9 +4,13 @@ A private Mosquitto is started on a loopback port, then:
 
 - reference: Mosquitto's own ``mosquitto_pub -l`` / ``mosquitto_sub`` (QoS 1): the round trip of one
   message through the broker (p50, p99) and how many messages a second pass through it in a burst;
-- burst: ``--tables`` virtual tables (at most 100) play one game each as fast as the broker takes them (real
-  engines, game logs and publishers); actions per second from the first append until the
+- burst: ``--tables`` virtual tables (at most 100) play one game each as fast as the broker takes
+  them (real engines, game logs and publishers); actions per second from the first append until the
   dashboard (``companion cafe serve``, its own process) has stored the last one;
+- the dashboard away: it is SIGKILLed, every table (at most 100) plays one game, then the broker is SIGKILLed and
+  started again (what it had not saved is gone) and the dashboard comes back; how many items the
+  kiosks offered again, and how long from the dashboard's return until it holds every action of
+  every table (each kiosk has the dashboard's confirmation of its whole log);
 - steady play: the same tables play ``--per-minute`` actions a minute each for ``--minutes``;
   latency from a kiosk's append to the moment the dashboard's database holds the action (what its
   API then serves), p50 and p99; the dashboard's CPU (share of one core) and memory, sampled;
@@ -115,6 +119,10 @@ class _DashboardProcess:
         self.proc.terminate()
         self.proc.wait(20)
 
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait(20)
+
 
 class _Viewer(threading.Thread):
     """One staff page: loads ``/`` and reads its live stream, counting the bytes that arrive."""
@@ -188,6 +196,32 @@ def run(args) -> int:
             time.sleep(0.2)
         burst_s = time.perf_counter() - t0
         burst_stored = dash.stored()
+        burst_total = total
+
+        # the dashboard away while every table plays a game, then the broker killed and back; the
+        # tables wait for the dashboard's confirmation of their whole logs
+        dash.kill()
+        (folder / "away").mkdir()
+        fleet = Fleet(names[:BURST_TABLES], folder / "away", url, 1, 3, until_confirmed=True).start()
+        fleet.go()
+        played = fleet.wait_played()
+        away_actions = sum(t["actions"] for t in played.values())
+        items = away_actions + 2 * sum(t["games"] for t in played.values())    # with each game's setup and end
+        broker.kill()
+        broker.start()
+        back = time.perf_counter()
+        dash = _DashboardProcess(broker.url, folder / "cafe.sqlite")
+        confirmed = fleet.wait(timeout=600)
+        fleet.close()
+        fleet = None
+        deadline = time.monotonic() + 600
+        while dash.stored() < total + away_actions:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the dashboard does not hold every action 10 minutes after it came back")
+            time.sleep(0.2)
+        away_s = time.perf_counter() - back
+        reoffered = sum(t["published"] for t in confirmed.values()) - items
+        total += away_actions
 
         # steady play, paced like real tables; the dashboard sampled every few seconds, and staff
         # pages open on it for the second half (the first fills the history and the figures)
@@ -245,9 +279,13 @@ def run(args) -> int:
     result = {
         "tables": args.tables,
         "reference_mosquitto_clients": reference,
-        "burst": {"tables": min(args.tables, BURST_TABLES), "actions": total, "stored": burst_stored,
-                  "seconds": round(burst_s, 2), "actions_per_s": round(total / burst_s, 1),
-                  "in_reference_bursts": round(total / burst_s / reference["burst_messages_per_s"], 3)},
+        "burst": {"tables": min(args.tables, BURST_TABLES), "actions": burst_total, "stored": burst_stored,
+                  "seconds": round(burst_s, 2), "actions_per_s": round(burst_total / burst_s, 1),
+                  "in_reference_bursts": round(burst_total / burst_s / reference["burst_messages_per_s"], 3)},
+        "dashboard_away": {"tables": min(args.tables, BURST_TABLES), "actions": away_actions, "items": items,
+                           "reoffered": reoffered,
+                           "seconds_until_exact": round(away_s, 2),
+                           "in_reference_bursts": round(away_s * reference["burst_messages_per_s"] / items, 3)},
         "steady": {"minutes": args.minutes, "per_minute_per_table": args.per_minute, "actions": steady_actions,
                    "received": len(lat),
                    "viewers": {"count": len(viewers), "seconds": round(watched[1] - watched[0], 1),
@@ -276,6 +314,11 @@ def run(args) -> int:
           f"({b['stored']} stored) in {b['seconds']} s "
           f"= {b['actions_per_s']} actions/s kiosk log -> broker -> dashboard database "
           f"({b['in_reference_bursts']} x the reference burst)")
+    a = r["dashboard_away"]
+    print(f"dashboard away: {a['tables']} tables play {a['actions']} actions ({a['items']} log items) while it is "
+          f"down, then the broker is SIGKILLed and restarted: {a['reoffered']} items offered again; every table "
+          f"exact {a['seconds_until_exact']} s after the dashboard is back ({a['in_reference_bursts']} x the time the "
+          f"reference burst takes for as many messages)")
     lt = s["latency_ms"]
     print(f"steady: {args.tables} tables x {s['per_minute_per_table']} actions/min for {s['minutes']} min: "
           f"{s['actions']} actions, {s['received']} stored; append -> dashboard latency p50 {lt['p50']} ms, "

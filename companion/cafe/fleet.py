@@ -9,9 +9,10 @@ lines over their standard input and output:
 
 - the worker prints ``{"ready": n}`` once its tables have their logs and publishers;
 - ``go`` starts the players, ``stop`` asks them to stop after their current action;
-- once its players are done and the broker has acknowledged (or, ``until_confirmed``, the dashboard
+- once its players are done it prints ``{"played": {...}}``;
+- once the broker has acknowledged (or, ``until_confirmed``, the dashboard
   has confirmed) every action of its logs, the worker
-  prints ``{"done": {"T01": {"games": g, "actions": a}, ...}}`` and exits.
+  prints ``{"done": {"T01": {"games": g, "actions": a, "published": p}, ...}}`` and exits.
 
 A worker whose parent goes away (its standard input closes) stops its tables and exits.
 """
@@ -46,6 +47,7 @@ class Fleet:
         self.until_confirmed = until_confirmed
         self.groups = [names[i:i + per_process] for i in range(0, len(names), per_process)]
         self.procs: list[subprocess.Popen] = []
+        self._played = False
         self._lock = threading.Lock()
 
     def start(self, timeout: float = 120.0) -> Fleet:
@@ -67,8 +69,20 @@ class Fleet:
         """The players stop after their current action (steady play that lasts a set time)."""
         self._tell("stop")
 
+    def wait_played(self, timeout: float | None = None) -> dict[str, dict]:
+        """Per table, games finished and actions played, once every worker's players are done (before
+        their logs are acknowledged or confirmed)."""
+        out: dict[str, dict] = {}
+        for proc, group in zip(self.procs, self.groups, strict=True):
+            out.update(self._expect(proc, group, "played", timeout))
+        self._played = True
+        return {name: out[name] for name in self.names}
+
     def wait(self, timeout: float | None = None) -> dict[str, dict]:
-        """Per table, games finished and actions played, once every worker's logs are acknowledged."""
+        """Per table, games finished, actions played and log items published (offered again ones
+        included), once every worker's logs are acknowledged (or confirmed)."""
+        if not self._played:
+            self.wait_played(timeout)
         out: dict[str, dict] = {}
         for proc, group in zip(self.procs, self.groups, strict=True):
             out.update(self._expect(proc, group, "done", timeout))
@@ -144,13 +158,16 @@ def _worker(spec: dict) -> int:
         threading.Thread(target=listen, daemon=True).start()
         for p in players:
             p.join()
+        print(json.dumps({"played": {t.name: {"games": t.games_done, "actions": t.actions} for t in tables}}),
+              flush=True)
         first, last = spec["names"][0], spec["names"][-1]
         whom = "the dashboard to confirm" if confirmed else f"{broker} to acknowledge"
         wait_acknowledged(tables, confirmed=confirmed, say=lambda n: print(
             f"simulate: {n} of tables {first}-{last} still wait for {whom} their actions",
             file=sys.stderr, flush=True))
-        print(json.dumps({"done": {t.name: {"games": t.games_done, "actions": t.actions} for t in tables}}),
-              flush=True)
+        print(json.dumps({"done": {t.name: {"games": t.games_done, "actions": t.actions,
+                                            "published": t.publisher.published if t.publisher else 0}
+                                   for t in tables}}), flush=True)
         return 0
     finally:
         for t in tables:

@@ -33,7 +33,7 @@ UNCONFIRMED = 1000           # messages the dashboard has not confirmed yet, at 
 POLL_S = 0.2                 # how often the log is looked at when nobody pokes
 HEALTH_EVERY_S = 5.0
 STALL_S = 5.0                # no confirmation for this long while some are due: offer them again
-STALL_MAX_S = 60.0
+STALL_MAX_S = 30.0
 QUIET_S = 2.0                # a confirmation that moves nothing this long after the last send: offer again now
 BACKOFF_S = (0.5, 1, 2, 5, 10, 30)
 
@@ -51,6 +51,8 @@ class Publisher:
         self.refused: str | None = None     # the broker's answer when it refused the login
         self.reoffers = 0                   # times the unconfirmed items were offered again
         self.caught_up = False              # connected, every item sent and acknowledged by the broker
+        self.sessions = 0                   # connections the broker accepted
+        self.published = 0                  # log items published, offered again ones included
         self.rounds = 0                     # looks at the log so far (simulate waits for a fresh one)
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -139,6 +141,7 @@ class Publisher:
             if not up.wait(10) or self._stop.is_set():
                 return False
             self.connected = True
+            self.sessions += 1
             client.publish(online_topic(self.table), "online", qos=1, retain=True)
             box.reoffer()               # a new connection: whatever is not confirmed goes out again
             self._publish_loop(client, up, box, acked)
@@ -190,6 +193,7 @@ class Publisher:
                 info = client.publish(log_topic(self.table), json.dumps({"table": self.table, **m}), qos=1)
                 inflight.add(info.mid)
             if fresh:
+                self.published += len(fresh)
                 box.sent(fresh)
                 last_sent = now
             self.caught_up = not fresh and not inflight and room > 0

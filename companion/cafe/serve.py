@@ -169,7 +169,7 @@ class Subscriber:
             why = ("login refused" if reason_code in ("Not authorized", "Bad user name or password")
                    else "refused") + f" ({reason_code})"
             self.health.set("broker", why)
-            log.warning("broker %s refused the dashboard: %s", self.broker, reason_code)
+            log.debug("broker %s refused the dashboard: %s", self.broker, reason_code)   # said by serve, once
             return
         # this café's tables, and bridged ones (the ACL lets the dashboard read exactly these)
         client.subscribe([(f"{root}/+/{kind}", 1) for root in (TOPIC_ROOT, f"+/{TOPIC_ROOT}")
@@ -227,6 +227,7 @@ class Subscriber:
             refusals = self.store.record_batch(items)
             if self.health.has("disk"):
                 self.health.clear("disk")
+                self.store.touch_all()
         except _disk_full() as e:
             # not stored, so not confirmed: its kiosk offers it again once there is room
             self.health.set("disk", f"the disk is full ({e})")
@@ -265,7 +266,8 @@ class Subscriber:
         while not self._stop.wait(CONFIRM_EVERY_S):
             try:
                 if self.health.has("disk") and self.store.can_write():
-                    self.health.clear("disk")               # room again: writing resumes by itself
+                    self.health.clear("disk")               # room again: writing resumes by itself, and
+                    self.store.touch_all()                  # every table hears what is still missing
                 if not self.connected.is_set():
                     continue
                 for table in self.store.touched_tables():

@@ -215,7 +215,7 @@ def run(args) -> int:
             try:
                 fleet.start()
                 fleet.go()
-                per_table = fleet.wait()
+                per_table = {n: {"games": t["games"], "actions": t["actions"]} for n, t in fleet.wait().items()}
             except FleetError as e:
                 raise BadInput("simulate", str(e)) from None
             finally:

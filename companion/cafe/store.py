@@ -164,14 +164,13 @@ class CafeStore:
     def can_write(self) -> bool:
         """Whether a page can be written (after a full disk: is there room again?)."""
         with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    self._db.execute("INSERT INTO probe VALUES (zeroblob(16384))")
-                finally:
-                    self._db.execute("ROLLBACK")
+            try:       # committed, so it really reaches the disk (a rolled-back write may never leave memory)
+                self._db.execute("INSERT INTO probe VALUES (zeroblob(16384))")
+                self._db.execute("DELETE FROM probe")
                 return True
             except sqlite3.Error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 return False
 
     # -- what the broker delivers (checked by companion.cafe.schema first) -------------------------
@@ -191,15 +190,21 @@ class CafeStore:
         load the subscriber hands over everything that arrived since its last commit."""
         now = time.time()
         changes: list[tuple[str, object]] = []
-        touched: list[tuple[str, str, int]] = []
+        touched = [(table, body["log"], body["game_id"]) for kind, table, body in items
+                   if kind == "log" and isinstance(body, dict)]
+        # a delivery the database already holds is answered by a read, with nothing to write or sync
+        known = [self._known((table, body["log"], body["game_id"]), body)
+                 if kind == "log" and isinstance(body, dict) else None for kind, table, body in items]
 
         def steps(db) -> list[str | None]:
             out: list[str | None] = []
-            for kind, table, body in items:
+            for (kind, table, body), held in zip(items, known, strict=True):
+                if held is not None:
+                    out.append(held[1])
+                    continue
                 if kind == "log":
                     assert isinstance(body, dict)
                     out.append(self._log_steps(db, table, body, now, changes))
-                    touched.append((table, body["log"], body["game_id"]))
                     continue
                 if kind == "state":
                     db.execute("INSERT INTO tables (name, state, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
@@ -212,7 +217,10 @@ class CafeStore:
                 changes.append(("table", table))
                 out.append(None)
             return out
-        refusals = self._write(steps)
+        if all(held is not None for held in known):
+            refusals: list[str | None] = [held[1] for held in known if held is not None]
+        else:
+            refusals = self._write(steps)
         with self._lock:                 # after the commit: the page reads only what is stored
             for table, log_id, gid in touched:
                 self._touched.setdefault(table, {}).setdefault(log_id, set()).add(gid)
@@ -289,6 +297,22 @@ class CafeStore:
             if high >= 0 and m["seq"] == high + 1:
                 self._advance(db, key, high)
         return None
+
+    def _known(self, key: tuple, m: dict) -> tuple[bool, str | None] | None:
+        """A delivery the database already holds (QoS 1 redelivers; kiosks offer again what they do not
+        see confirmed): answered by a read, with nothing to write or sync. None: it needs the write."""
+        row = self._rows("SELECT game, status, last, high FROM plays WHERE table_name = ? AND log = ? AND game_id = ?",
+                         key)
+        if not row or (row[0][0] is not None and row[0][0] != m["game"]):
+            return None
+        _game, status, last, high = row[0]
+        if m["kind"] == "setup":
+            return (True, None) if high >= 0 else None
+        if m["kind"] == "end":
+            return (True, None) if status != "in_progress" and last == m["last"] else None
+        held = self._rows("SELECT 1 FROM actions WHERE table_name = ? AND log = ? AND game_id = ? AND seq = ?",
+                          (*key, m["seq"]))
+        return (True, None) if held else None
 
     @staticmethod
     def _advance(db, key: tuple, high: int) -> None:
@@ -374,7 +398,11 @@ class CafeStore:
                 tuple(names)
         out = []
         bad = {t: (n, reason) for t, n, reason in self._rows(bad_sql, args)}
-        for name, online, state, updated in self._rows(sql, args):
+        where = "" if names is None else f" AND r.table_name IN ({', '.join('?' * len(names))})"
+        rows = self._rows(sql + " UNION ALL SELECT r.table_name, 0, NULL, r.at FROM rejected r "
+                          "WHERE r.table_name != '' AND r.table_name NOT IN (SELECT name FROM tables)" + where,
+                          args + args)
+        for name, online, state, updated in rows:       # a table seen only through bad messages has a tile too
             try:    # checked when it arrived; checked again, so no stored value can break a page
                 s = schema.state(json.loads(state)) if state else {}
             except (ValueError, TypeError, RecursionError):
