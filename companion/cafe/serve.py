@@ -213,6 +213,8 @@ class Subscriber:
         items: list[tuple[str, str, object]] = []
         for topic, payload, _, _ in got:
             table = table_of(topic)
+            if not self._is_table(table):
+                table = None                 # counted with no tile: a name that is no table makes none
             try:
                 items.append(self._check(topic, table, payload))
             except schema.BadMessage as e:
@@ -242,11 +244,14 @@ class Subscriber:
                 log.warning("skipped a message on %s: %s", table, refused)
                 self._count(table, f"{table} {kind}: {refused}")
 
+    def _is_table(self, table: str | None) -> bool:
+        return (table is not None and all(schema.TABLE_LEVEL.match(p) for p in table.split("/"))
+                and table.rsplit("/", 1)[-1].lower() not in (*schema.RESERVED, self.own_login))
+
     def _check(self, topic: str, table: str | None, payload: bytes) -> tuple[str, str, object]:
         """(kind, table, checked body), or BadMessage."""
         kind = topic.rsplit("/", 1)[1]
-        if (table is None or not all(schema.TABLE_LEVEL.match(p) for p in table.split("/"))
-                or table.rsplit("/", 1)[-1].lower() in (*schema.RESERVED, self.own_login)):
+        if table is None:
             raise schema.BadMessage(f"{topic!r} names no table")
         if kind == "online":
             return ("online", table, schema.online(payload))

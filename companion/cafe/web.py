@@ -182,9 +182,8 @@ class Dashboard:
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     async def api_tables(self, request: Request) -> Response:
-        keys = ("table", "online", "game", "status", "players", "turn", "round", "started", "health", "updated")
         tables = await asyncio.to_thread(self.store.tables)
-        return JSONResponse({"tables": [{k: tb[k] for k in keys} for tb in tables]})
+        return JSONResponse({"tables": [{k: v for k, v in tb.items() if k != "sort"} for tb in tables]})
 
     async def api_plays(self, request: Request) -> Response:
         """Every play, newest first; ``?limit=N&offset=M`` gives a page of them (and ``next``, the
