@@ -114,7 +114,7 @@ def test_tiles_live_offline_and_export(broker, browser, tmp_path):
         csv = wait_until(lambda: [p for p in browser.downloads.glob("*.csv")], what="the CSV download")[0]
         rows = csv.read_text(encoding="utf-8").strip().splitlines()
         assert rows[0].startswith("play,table,game,status") and len(rows) == 4    # one row per player
-        assert {r.split(",")[8] for r in rows[1:]} == {"Ana", "Bo", "Cai"}
+        assert {r.split(",")[9] for r in rows[1:]} == {"Ana", "Bo", "Cai"}
 
         browser.get(dash.url + "?lang=es")
         assert "Mesas del café" in browser.page_source

@@ -29,7 +29,7 @@ LANGS = ("en", "es")
 TICK_S = 0.5
 FIGURES_EVERY_S = 10.0
 KEPT_TICKS = 240                # about two minutes of news: a page away longer reloads
-SLOTS = ("cls", "online", "game", "players", "turn", "round", "clock", "health", "rejected")
+SLOTS = ("cls", "online", "game", "players", "result", "turn", "round", "clock", "health", "rejected", "retire")
 
 
 def sse(event: str, data: str, ident: str | None = None) -> bytes:

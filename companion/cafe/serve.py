@@ -187,7 +187,7 @@ class Subscriber:
             self.health.set("broker", "the connection was lost")
 
     def _on_message(self, client, userdata, msg) -> None:
-        self._queue.put((msg.topic, msg.payload, msg.mid, msg.qos))
+        self._queue.put((msg.topic, msg.payload, msg.mid, msg.qos, bool(msg.retain)))
 
     def _write(self) -> None:
         while True:
@@ -205,18 +205,20 @@ class Subscriber:
                     break
                 got.append(more)
             self._store(got)
-            for _, _, mid, qos in got:
+            for _, _, mid, qos, _ in got:
                 self.client.ack(mid, qos)
 
     def _store(self, got: list[tuple]) -> None:
         """Check each message, store the good ones in one transaction, count the others."""
         items: list[tuple[str, str, object]] = []
-        for topic, payload, _, _ in got:
+        retained: list[bool] = []
+        for topic, payload, _, _, old in got:
             table = table_of(topic)
             if not self._is_table(table):
                 table = None                 # counted with no tile: a name that is no table makes none
             try:
                 items.append(self._check(topic, table, payload))
+                retained.append(old)
             except schema.BadMessage as e:
                 log.warning("skipped a message on %s: %s", topic, e)
                 self._count(table, f"{topic}: {e}")
@@ -226,7 +228,7 @@ class Subscriber:
         if not items:
             return
         try:
-            refusals = self.store.record_batch(items)
+            refusals = self.store.record_batch(items, retained)
             if self.health.has("disk"):
                 self.health.clear("disk")
                 self.store.touch_all()

@@ -75,6 +75,10 @@ CREATE TABLE IF NOT EXISTS rejected (
     at         REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS probe (x BLOB);
+CREATE TABLE IF NOT EXISTS retired (
+    name     TEXT PRIMARY KEY,       -- a table the staff took off the page, until its kiosk speaks again
+    at       REAL NOT NULL
+);
 """
 _INDEXES = """
 CREATE INDEX IF NOT EXISTS plays_recent ON plays (COALESCE(setup_received, started, 0) DESC, table_name);
@@ -82,7 +86,9 @@ CREATE INDEX IF NOT EXISTS plays_recent ON plays (COALESCE(setup_received, start
 # version 2: what a play holds with none missing, its last seq, when the dashboard saw it start and end
 # (and kept as they arrive, so no page counts them again: the entries received, the first one's time)
 _PLAY_COLUMNS = {"high": "INTEGER NOT NULL DEFAULT -1", "last": "INTEGER", "setup_received": "REAL",
-                 "end_received": "REAL", "actions": "INTEGER NOT NULL DEFAULT 0", "first_received": "REAL"}
+                 "end_received": "REAL", "actions": "INTEGER NOT NULL DEFAULT 0", "first_received": "REAL",
+                 "last_received": "REAL", "mode": "TEXT"}
+ABANDONED_AFTER_S = 3600.0   # a play is shown abandoned once its kiosk is offline and silent this long
 CHANGES_KEPT = 100_000      # changes remembered for the live page (it reads them twice a second)
 CONFIRM_GAMES = 100          # games listed one by one in a confirmation (after the ones held whole)
 CLOCK_SLACK_S = 300.0        # a kiosk's time this far after the dashboard received it: its clock is off
@@ -98,6 +104,12 @@ def table_sort_key(name: str) -> str:
     names that differ only in zeros ("T01", "T001") side by side but each in its own place."""
     padded = "".join(part.zfill(12) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name))
     return f"{padded} {name}"
+
+
+def game_key(game: object, mode: object) -> str:
+    """A game and its mode as one row of the figures: ``timeline``, ``cronologia:cooperative``."""
+    name = game if isinstance(game, str) else "?"
+    return f"{name}:{mode}" if isinstance(mode, str) and mode else name
 
 
 def iso(t: object) -> str | None:
@@ -184,10 +196,14 @@ class CafeStore:
     def record_online(self, table: str, online: bool) -> None:
         self.record_batch([("online", table, online)])
 
-    def record_batch(self, items: list[tuple[str, str, object]]) -> list[str | None]:
+    def record_batch(self, items: list[tuple[str, str, object]], retained: list[bool] | None = None
+                     ) -> list[str | None]:
         """Checked messages in one transaction (one disk sync for all): ``(kind, table, body)`` with
         kind ``log``, ``state`` or ``online``. Returns, per item, why it was refused, or None. Under
-        load the subscriber hands over everything that arrived since its last commit."""
+        load the subscriber hands over everything that arrived since its last commit. ``retained``
+        says, per item, whether the broker sent it as a retained message (at a new subscription):
+        such a state or online of a retired table keeps it retired; a live one brings it back."""
+        flags = retained or [False] * len(items)
         now = time.time()
         changes: list[tuple[str, object]] = []
         touched = [(table, body["log"], body["game_id"]) for kind, table, body in items
@@ -198,7 +214,7 @@ class CafeStore:
 
         def steps(db) -> list[str | None]:
             out: list[str | None] = []
-            for (kind, table, body), held in zip(items, known, strict=True):
+            for (kind, table, body), held, old in zip(items, known, flags, strict=True):
                 if held is not None:
                     out.append(held[1])
                     continue
@@ -206,6 +222,11 @@ class CafeStore:
                     assert isinstance(body, dict)
                     out.append(self._log_steps(db, table, body, now, changes))
                     continue
+                if db.execute("SELECT 1 FROM retired WHERE name = ?", (table,)).fetchone():
+                    if old:
+                        out.append(None)
+                        continue
+                    db.execute("DELETE FROM retired WHERE name = ?", (table,))
                 if kind == "state":
                     db.execute("INSERT INTO tables (name, state, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
                                "DO UPDATE SET state = excluded.state, updated = excluded.updated",
@@ -267,9 +288,11 @@ class CafeStore:
             if high >= 0:
                 return None                   # the first setup stands
             names = [{"name": n, "score": None, "winner": False} for n in m["players"]]
+            mode = m["line"].get("mode") if isinstance(m.get("line"), dict) else None
             db.execute("UPDATE plays SET game = ?, started = ?, players = COALESCE(players, ?), "
-                       "setup_received = ? WHERE table_name = ? AND log = ? AND game_id = ?",
-                       (m["game"], m["at"], json.dumps(names), now, *key))
+                       "setup_received = ?, last_received = ?, mode = ? WHERE table_name = ? AND log = ? "
+                       "AND game_id = ?", (m["game"], m["at"], json.dumps(names), now, now,
+                                           mode if isinstance(mode, str) and mode.isidentifier() else None, *key))
             self._advance(db, key, 0)
             changes.append(("play", key))
         elif kind == "end":
@@ -282,15 +305,15 @@ class CafeStore:
             db.execute("UPDATE plays SET status = ?, ended = ?, players = ?, game = COALESCE(game, ?), last = ?, "
                        "end_received = ? WHERE table_name = ? AND log = ? AND game_id = ?",
                        (m["status"], m["at"], json.dumps(m["players"]), m["game"], m["last"], now, *key))
-            changes.append(("play", key))
+            changes += [("play", key), ("table", table)]       # a finished tile names its winner
         else:
             if last is not None and m["seq"] > last:
                 return f"entry {m['seq']} comes after the end of game {gid} (its last entry is {last})"
             new = db.execute("INSERT OR IGNORE INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                              (*key, m["seq"], kind, json.dumps(m["line"]), m["at"], now))
             if new.rowcount == 1:
-                db.execute("UPDATE plays SET actions = actions + 1, first_received = COALESCE(first_received, ?) "
-                           "WHERE table_name = ? AND log = ? AND game_id = ?", (now, *key))
+                db.execute("UPDATE plays SET actions = actions + 1, first_received = COALESCE(first_received, ?), "
+                           "last_received = ? WHERE table_name = ? AND log = ? AND game_id = ?", (now, now, *key))
             if m["game"] and game is None:
                 db.execute("UPDATE plays SET game = ? WHERE table_name = ? AND log = ? AND game_id = ?",
                            (m["game"], *key))
@@ -323,6 +346,29 @@ class CafeStore:
                 break
             high = seq
         db.execute("UPDATE plays SET high = ? WHERE table_name = ? AND log = ? AND game_id = ?", (high, *key))
+
+    def retire(self, names: list[str] | None = None) -> list[str]:
+        """Take tables off the page (``None``: every offline one); their plays stay. A table comes back
+        when its kiosk next says something live. Returns the names retired."""
+        def steps(db) -> list[str]:
+            if names is None:
+                gone = [n for (n,) in db.execute(
+                    "SELECT name FROM tables WHERE online = 0 UNION SELECT table_name FROM rejected "
+                    "WHERE table_name != '' AND table_name NOT IN (SELECT name FROM tables)")]
+            else:
+                gone = [n for n in names if db.execute(
+                    "SELECT 1 FROM tables WHERE name = ? UNION SELECT 1 FROM rejected WHERE table_name = ?",
+                    (n, n)).fetchone()]
+            now = time.time()
+            for n in gone:
+                db.execute("INSERT OR REPLACE INTO retired VALUES (?, ?)", (n, now))
+                db.execute("DELETE FROM tables WHERE name = ?", (n,))
+                db.execute("DELETE FROM rejected WHERE table_name = ?", (n,))
+            return gone
+        gone = self._write(steps)
+        with self._lock:
+            self._changed([("table", n) for n in gone])
+        return gone
 
     def record_rejected(self, table: str | None, reason: str) -> None:
         """A message that was not stored (logged by the caller): counted per table for the page."""
@@ -398,6 +444,18 @@ class CafeStore:
                 tuple(names)
         out = []
         bad = {t: (n, reason) for t, n, reason in self._rows(bad_sql, args)}
+        # each table's newest finished play: who won (the tile of a finished game says so)
+        last_sql = ("SELECT table_name, players, mode FROM plays p WHERE status = 'finished' AND "
+                    "COALESCE(end_received, 0) = (SELECT MAX(COALESCE(end_received, 0)) FROM plays q WHERE "
+                    "q.table_name = p.table_name AND q.status = 'finished')")
+        if names is not None:
+            last_sql += f" AND table_name IN ({', '.join('?' * len(names))})"
+        results: dict[str, tuple] = {}
+        for t, players, mode in self._rows(last_sql, args):
+            try:
+                results[t] = (schema.results(json.loads(players)) if players else [], mode)
+            except (ValueError, TypeError, RecursionError):
+                pass
         where = "" if names is None else f" AND r.table_name IN ({', '.join('?' * len(names))})"
         rows = self._rows(sql + " UNION ALL SELECT r.table_name, 0, NULL, r.at FROM rejected r "
                           "WHERE r.table_name != '' AND r.table_name NOT IN (SELECT name FROM tables)" + where,
@@ -413,6 +471,8 @@ class CafeStore:
                         "turn": s.get("turn"), "round": s.get("round"), "started": iso(s.get("started")),
                         "health": s.get("health", {}), "updated": iso(updated), "rejected": n,
                         "rejected_reason": reason})
+            if out[-1]["status"] == "finished" and name in results:
+                out[-1]["result"], out[-1]["mode"] = results[name]
         return sorted(out, key=lambda tb: tb["sort"])
 
     def rejected_total(self) -> int:
@@ -422,7 +482,9 @@ class CafeStore:
         """The plays, newest first: all of them, a page (``limit`` from ``offset``), or those of ``keys``
         ((table, log, game_id) as :meth:`changes_since` names them)."""
         sql = ("SELECT table_name, log, game_id, game, status, started, ended, players, setup_received, "
-               "end_received, high, last, actions, first_received FROM plays")
+               "end_received, high, last, actions, first_received, mode, last_received, "
+               "(SELECT online FROM tables t WHERE t.name = p.table_name), "
+               "(SELECT MAX(game_id) FROM plays q WHERE q.table_name = p.table_name AND q.log = p.log) FROM plays p")
         args: tuple = ()
         if keys is not None:
             if not keys:
@@ -433,15 +495,21 @@ class CafeStore:
         if limit is not None or offset:
             sql += f" LIMIT {-1 if limit is None else int(limit)} OFFSET {int(offset)}"
         out = []
-        for t, log, gid, game, status, started, ended, players, s_rx, e_rx, high, last, n, first_rx \
-                in self._rows(sql, args):
+        now = time.time()
+        for t, log, gid, game, status, started, ended, players, s_rx, e_rx, high, last, n, first_rx, mode, \
+                last_rx, online, newest in self._rows(sql, args):
+            if status == "in_progress" and (newest > gid or (
+                    not online and now - (last_rx or s_rx or first_rx or now) > ABANDONED_AFTER_S)):
+                # a later game on the same kiosk, or a kiosk gone quiet for an hour: the play will not go on
+                # (shown so, never stored: entries that still come take it back to in_progress)
+                status = "abandoned"
             started, ended = _times(started, ended, s_rx or first_rx, e_rx)
             try:
                 names = schema.results(json.loads(players)) if players else []
             except (ValueError, TypeError, RecursionError):
                 names = []
             expected = last if last is not None else None
-            out.append({"table": t, "game": game if isinstance(game, str) else None,
+            out.append({"table": t, "game": game if isinstance(game, str) else None, "mode": mode,
                         "status": status if status in schema.STATUSES else "unknown",
                         "started": iso(started), "ended": iso(ended), "actions": n, "players": names,
                         "id": f"{t}-{log[:8]}-{gid}", "key": (t, log, gid),
@@ -464,10 +532,10 @@ class CafeStore:
         per_table: dict[str, int] = {}
         hours = [0] * 24
         durations: dict[str, list[float]] = {}
-        rows = self._rows("SELECT game, table_name, started, ended, setup_received, end_received, first_received "
-                          "FROM plays WHERE status = 'finished'")
-        for game, table, started, ended, s_rx, e_rx, first_rx in rows:
-            game = game if isinstance(game, str) else "?"
+        rows = self._rows("SELECT game, table_name, started, ended, setup_received, end_received, first_received, "
+                          "mode FROM plays WHERE status = 'finished'")
+        for game, table, started, ended, s_rx, e_rx, first_rx, mode in rows:
+            game = game_key(game, mode)
             per_game[game] = per_game.get(game, 0) + 1
             per_table[table] = per_table.get(table, 0) + 1
             started, ended = _times(started, ended, s_rx or first_rx, e_rx)

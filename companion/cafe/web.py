@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote
+from urllib.parse import parse_qs, quote, urlsplit
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
@@ -33,7 +33,7 @@ from starlette.routing import Route
 from companion.cafe.auth import Gate
 from companion.cafe.exports import bgstats, game_name, plays_csv
 from companion.cafe.live import LANGS, SLOTS, Hub
-from companion.cafe.store import CafeStore, table_sort_key
+from companion.cafe.store import CafeStore, game_key, table_sort_key
 from companion.i18n import N_, translate
 
 COOKIE = "companion_staff"
@@ -45,7 +45,10 @@ STATUS_NAMES = {"in_progress": N_("playing"), "finished": N_("finished"), "aband
 LOGIN_BODY_MAX = 4096      # a login form: a password and where to go next
 TOO_MANY = N_("Too many wrong passwords. Try again in {n} seconds.")
 WRONG = N_("Wrong password.")
-TEMPLATE_WORDS = (N_("Messages skipped (not valid): {n}"), N_("waiting for {n} missing entries"))
+TEMPLATE_WORDS = (N_("Messages skipped (not valid): {n}"), N_("waiting for {n} missing entries"), N_("won"),
+                  N_("Won together"), N_("Lost together"), N_("Won: {names}"), N_("Retire"),
+                  N_("Retire every offline table"),
+                  N_("The {n} busiest of {total} tables; every table: /api/figures"))
 BADGES = {None: N_("live"), "broker": N_("no broker"), "disk": N_("disk full"), "subscriber": N_("not recording")}
 BANNERS = {"broker": N_("No contact with the broker since {time}: {reason}. Nothing new is recorded; the kiosks keep "
                         "every play and send it when the dashboard is back."),
@@ -61,7 +64,7 @@ class Renderer:
     def __init__(self, env: Environment, lang: str):
         self.env = env
         self.lang = lang
-        self.values = {"lang": lang, "t": self.t, "game_name": game_name, "status_name": self.status_name,
+        self.values = {"lang": lang, "t": self.t, "game_name": self.game_name, "status_name": self.status_name,
                        "local_time": _local_time}
         self._tile: Any = env.get_template("tile.html").make_module(self.values)
         self._row: Any = env.get_template("play_row.html").make_module(self.values)
@@ -69,6 +72,9 @@ class Renderer:
 
     def t(self, msgid: str) -> str:
         return translate(msgid, self.lang)
+
+    def game_name(self, game: str | None, mode: str | None = None) -> str:
+        return game_name(game_key(game, mode) if mode else game, self.lang)
 
     def status_name(self, status: str) -> str:
         return self.t(STATUS_NAMES.get(status, status))
@@ -97,7 +103,7 @@ class Renderer:
         figures = self.figures_source()
         per_table = sorted(figures["per_table"].items(), key=lambda kv: (-kv[1], table_sort_key(kv[0])))
         return self.render("figures.html", figures=figures,
-                           per_game_rows=[(game_name(g), n) for g, n in figures["per_game"].items()],
+                           per_game_rows=[(self.game_name(g), n) for g, n in figures["per_game"].items()],
                            per_table_rows=per_table[:FIGURE_TABLES], tables_count=len(per_table),
                            busy_hours=[(f"{h:02d}:00", n) for h, n in enumerate(figures["hours"]) if n])
 
@@ -123,6 +129,7 @@ class Dashboard:
             Route("/login", self.login_page, methods=["GET"]),
             Route("/login", self.login, methods=["POST"]),
             Route("/logout", self.logout, methods=["POST"]),
+            Route("/tables/retire", self.retire, methods=["POST"]),
             Route("/", self.page),
             Route("/events", self.events),
             Route("/api/tables", self.api_tables),
@@ -237,6 +244,24 @@ class Dashboard:
                             secure=self.secure_cookie)
         return response
 
+    async def retire(self, request: Request) -> Response:
+        """Take a table (``table=NAME``) or every offline one (``all=offline``) off the page; its plays
+        stay, and it comes back when its kiosk next says something."""
+        body = await _small_body(request, LOGIN_BODY_MAX)
+        if body is None:
+            return PlainTextResponse(f"a form here is at most {LOGIN_BODY_MAX} bytes", status_code=413)
+        form = parse_qs(body.decode("utf-8", "replace"))
+        if (form.get("all") or [""])[0] == "offline":
+            names = None
+        elif form.get("table"):
+            names = form["table"][:1000]
+        else:
+            return PlainTextResponse("say which table: table=NAME, or all=offline", status_code=400)
+        gone = await asyncio.to_thread(self.store.retire, names)
+        if "application/json" in request.headers.get("accept", ""):
+            return JSONResponse({"retired": gone})
+        return RedirectResponse("/", status_code=303)
+
     async def logout(self, request: Request) -> Response:
         self.gate.logout(request.cookies.get(COOKIE))
         response = RedirectResponse("/login", status_code=303)
@@ -296,6 +321,10 @@ class _LoginRequired:
         self.dashboard = dashboard
 
     async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "POST" and not _same_origin(Request(scope)):
+            # another site's form (the login's cookie is SameSite=Strict; without a login only this does it)
+            await PlainTextResponse("a form from another site is not taken", status_code=403)(scope, receive, send)
+            return
         if scope["type"] != "http" or scope["path"] in self.OPEN or not self.dashboard.gate.required:
             return await self.app(scope, receive, send)
         request = Request(scope)
@@ -308,6 +337,15 @@ class _LoginRequired:
             target = scope["path"] + ("?" + scope["query_string"].decode() if scope["query_string"] else "")
             response = RedirectResponse("/login?next=" + quote(target, safe=""), status_code=303)
         await response(scope, receive, send)
+
+
+def _same_origin(request: Request) -> bool:
+    """A POST from this site's own page: its Origin (or, lacking one, its Referer) names this host."""
+    source = request.headers.get("origin") or request.headers.get("referer")
+    if not source or source == "null":
+        return source is None             # a tool without a browser (curl) says neither
+    host = request.headers.get("host", "")
+    return urlsplit(source).netloc.lower() == host.lower()
 
 
 def _lang(request: Request) -> str:
