@@ -24,6 +24,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 LANGS = ("en", "es")
 TICK_S = 0.5
@@ -54,6 +55,10 @@ class Hub:
         self._store_seq = 0
         self._ring: deque[tuple[int, dict[str, bytes]]] = deque(maxlen=KEPT_TICKS)
         self._slots: dict[str, dict[str, dict[str, str]]] = {lang: {} for lang in LANGS}
+        # each tile's whole HTML and sort key, kept with its slots: a page is drawn from these, not the
+        # database, so opening it costs a join of strings however many tables there are
+        self._tiles: dict[str, dict[str, tuple[str, str]]] = {lang: {} for lang in LANGS}
+        self._lock = threading.Lock()
         self._figures_html: dict[str, str] = {}
         self._figures_version = -1
         self._figures_at = 0.0
@@ -83,14 +88,20 @@ class Hub:
 
     def _baseline(self) -> None:
         """What the pages show now: every tile's slots, the figures (kept to diff against)."""
-        self._store_seq = self.store.change_seq
+        store_seq = self.store.change_seq
         tables = self.store.tables()
+        slots: dict[str, dict[str, dict[str, str]]] = {}
+        tiles: dict[str, dict[str, tuple[str, str]]] = {}
         for lang in LANGS:
-            r = self.renderers(lang)
-            self._slots[lang] = {tb["table"]: r.tile_slots(tb) for tb in tables}   # type: ignore[attr-defined]
-        self._figures_version = self.store.plays_version
-        self._figures_html = {lang: self.renderers(lang).figures() for lang in LANGS}   # type: ignore[attr-defined]
-        self._figures_at = time.monotonic()
+            r: Any = self.renderers(lang)
+            slots[lang] = {tb["table"]: r.tile_slots(tb) for tb in tables}
+            tiles[lang] = {tb["table"]: (tb["sort"], r.tile(tb, slots[lang][tb["table"]])) for tb in tables}
+        figures = {lang: self.renderers(lang).figures() for lang in LANGS}   # type: ignore[attr-defined]
+        with self._lock:
+            self._store_seq = store_seq
+            self._slots, self._tiles, self._figures_html = slots, tiles, figures
+            self._figures_version = self.store.plays_version
+            self._figures_at = time.monotonic()
 
     def _tick(self) -> dict[str, bytes]:
         seq, tables, plays, complete = self.store.changes_since(self._store_seq)
@@ -108,16 +119,24 @@ class Hub:
                 for name in sorted(tables):
                     tb = rows.get(name)
                     if tb is None:
-                        if known.pop(name, None) is not None:
+                        with self._lock:
+                            self._tiles[lang].pop(name, None)
+                            gone = known.pop(name, None)
+                        if gone is not None:
                             diff[name] = None
                         continue
                     slots = r.tile_slots(tb)          # type: ignore[attr-defined]
                     old = known.get(name)
-                    known[name] = slots
+                    if old == slots:
+                        continue
+                    html = r.tile(tb, slots)          # type: ignore[attr-defined]
+                    with self._lock:
+                        known[name] = slots
+                        self._tiles[lang][name] = (tb["sort"], html)
                     if old is None:
-                        diff[name] = {"html": r.tile(tb, slots), "sort": tb["sort"]}   # type: ignore[attr-defined]
-                    elif changed := {k: v for k, v in slots.items() if old.get(k) != v}:
-                        diff[name] = changed
+                        diff[name] = {"html": html, "sort": tb["sort"]}
+                    else:
+                        diff[name] = {k: v for k, v in slots.items() if old.get(k) != v}
                 if diff:
                     out[lang].append(sse("tiles", json.dumps(diff, ensure_ascii=False, separators=(",", ":"))))
         if plays:
@@ -148,6 +167,15 @@ class Hub:
     def cursor(self) -> str:
         """Where a page rendered now starts reading (taken before the page reads the store)."""
         return f"{self.epoch}-{self.seq}"
+
+    def snapshot(self, lang: str) -> tuple[str, list[str], str]:
+        """(cursor, every tile's HTML in order, the figures' HTML) as the pages have them now: a new
+        page starts from here and the events after the cursor bring it up to date."""
+        with self._lock:
+            since = self.cursor()
+            tiles = [html for _, html in sorted(self._tiles[lang].values())]
+            figures = self._figures_html[lang]
+        return since, tiles, figures
 
     async def stream(self, lang: str, since: str | None, is_disconnected, keepalive_s: float = 15.0):
         """The events after ``since`` (a :meth:`cursor`) for one viewer, as bytes."""

@@ -92,8 +92,7 @@ class Renderer:
         return str(self._row.row(p))
 
     def tiles(self, tables: list[dict]) -> str:
-        return self.render("tiles.html", tiles=[(tb, {k: Markup(v) for k, v in self.tile_slots(tb).items()})
-                                                for tb in tables])
+        return self.render("tiles.html", tiles=[Markup(self.tile(tb, self.tile_slots(tb))) for tb in tables])
 
     def plays(self, plays: list[dict]) -> str:
         return self.render("plays.html", plays=plays, keep=HISTORY_ROWS)
@@ -171,11 +170,11 @@ class Dashboard:
     async def page(self, request: Request) -> Response:
         lang = _lang(request)
         self.hub.ensure_started()
-        since = self.hub.cursor()           # before reading: whatever changes after it is sent again
+        since, tiles, figures = self.hub.snapshot(lang)      # kept per change by the live hub
         r = self.renderers[lang]
-        tiles, plays, figures = await asyncio.to_thread(
-            lambda: (r.tiles(self.store.tables()), r.plays(self.store.plays(HISTORY_ROWS)), r.figures()))
-        html = self.render("page.html", lang, login=self.gate.required, since=since, tiles_html=tiles,
+        plays = await asyncio.to_thread(lambda: r.plays(self.store.plays(HISTORY_ROWS)))
+        html = self.render("page.html", lang, login=self.gate.required, since=since,
+                           tiles_html=r.render("tiles.html", tiles=[Markup(t) for t in tiles]),
                            plays_html=plays, figures_html=figures, health=self.health_view(lang))
         response = HTMLResponse(html)
         if request.query_params.get("lang") in ("en", "es"):
