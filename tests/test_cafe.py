@@ -196,3 +196,25 @@ def test_the_staff_password_hash_and_the_wait_after_wrong_ones():
     assert gate.valid(token) and not gate.valid("made-up") and not gate.valid(None)
     gate.logout(token)
     assert not gate.valid(token)
+
+
+def test_a_version_1_log_offers_everything_to_the_dashboard_once_more(tmp_path):
+    """Version 1 marked what the broker acknowledged, which is not delivery: its marks are dropped."""
+    import sqlite3
+
+    table = played_log(tmp_path, 5, games=1)
+    path = table.log.path
+    table.close()
+    con = sqlite3.connect(path)
+    con.execute("DROP TABLE cafe_confirmed")
+    con.execute("CREATE TABLE cafe_outbox (game_id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, ended INTEGER)")
+    con.execute("INSERT INTO cafe_outbox VALUES (1, 999, 1)")
+    con.execute("PRAGMA user_version=1")
+    con.commit()
+    con.close()
+    box = Outbox(path)
+    items = box.pending(10**6)
+    assert items[0]["kind"] == "setup" and items[-1]["kind"] == "end"
+    tables = {name for (name,) in box.log._read("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert "cafe_outbox" not in tables and box.log._read("PRAGMA user_version")[0][0] == 2
+    box.close()

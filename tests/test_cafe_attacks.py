@@ -362,3 +362,13 @@ def test_the_dashboard_says_why_it_is_blind_once_per_change(secure, tmp_path):
         wait_until(lambda: b"cannot reach 127.0.0.1:9" in d.get("/healthz")[1], what="/healthz: unreachable")
     finally:
         assert d.stop() == 0
+
+
+def test_the_dashboards_broker_password_can_come_from_the_environment(secure, tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_BROKER_PASSWORD", USERS["dashboard"])
+    d = Dashboard(f"mqtt://dashboard@127.0.0.1:{secure.port}", tmp_path / "cafe.sqlite").start()
+    try:
+        wait_until(d.connected, what="the dashboard to log in with the password from its environment")
+        assert not any(USERS["dashboard"] in arg for arg in d.args)       # nothing for 'ps' to show
+    finally:
+        assert d.stop() == 0

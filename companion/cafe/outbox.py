@@ -83,6 +83,15 @@ class Outbox:
             else:
                 self._sent[m["game_id"]] = (max(seq, m["seq"]), end)
 
+    def first_unconfirmed(self) -> dict | None:
+        """The oldest item the dashboard has not confirmed, sent or not (a probe: is it there?)."""
+        sent, self._sent = self._sent, {}
+        try:
+            items = self.pending(1)
+        finally:
+            self._sent = sent
+        return items[0] if items else None
+
     def reoffer(self) -> None:
         """Offer everything the dashboard has not confirmed again (a new connection, or a stall)."""
         self._sent.clear()

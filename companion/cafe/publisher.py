@@ -6,8 +6,9 @@ on the network: they write the log as always, and this thread notices the commit
 Every log item goes out at QoS 1 in log order. The broker's acknowledgement only frees room in the
 window: an item is settled when the dashboard confirms it (``cafe/<table>/confirm``, retained, so a
 kiosk learns it as soon as it connects). Whatever the dashboard has not confirmed is offered again
-from the log at start, on every new connection, and when the confirmation stops advancing (after
-``STALL_S``, then twice as long each time it still does not move, up to ``STALL_MAX_S``). The table's
+from the log at start, on every new connection, and when the confirmation stops advancing: after
+``STALL_S`` (then twice as long each time, up to ``STALL_MAX_S``) one probe, the oldest item not
+confirmed, goes out; the dashboard's next confirmation (it is there) brings all the rest again. The table's
 state is published retained, and the broker announces ``offline`` by itself when the kiosk
 disappears (the last will).
 """
@@ -32,8 +33,8 @@ WINDOW = 200                 # messages the broker has not acknowledged yet, at 
 UNCONFIRMED = 1000           # messages the dashboard has not confirmed yet, at once; the rest wait in the log
 POLL_S = 0.2                 # how often the log is looked at when nobody pokes
 HEALTH_EVERY_S = 5.0
-STALL_S = 5.0                # no confirmation for this long while some are due: offer them again
-STALL_MAX_S = 30.0
+STALL_S = 5.0                # no confirmation for this long while some are due: a probe
+STALL_MAX_S = 60.0
 QUIET_S = 2.0                # a confirmation that moves nothing this long after the last send: offer again now
 BACKOFF_S = (0.5, 1, 2, 5, 10, 30)
 
@@ -160,31 +161,43 @@ class Publisher:
         inflight: set[int] = set()
         last_sent = last_progress = time.monotonic()
         stall_s = STALL_S
+        probing = False
         while up.is_set() and not self._stop.is_set():
             self._wake.clear()          # before looking: a poke from now on is seen at the wait below
             while acked:
                 inflight.discard(acked.pop())
             now = time.monotonic()
-            quiet_confirmation = False
+            heard = quiet = False
             while self._confirmations:
                 try:
                     moved = box.confirmed(schema.confirmation(schema.parse(self._confirmations.popleft())))
                 except schema.BadMessage as e:
                     log.warning("café: a confirmation for %s that is not one: %s", self.table, e)
                     continue
+                heard = True
                 if moved:
                     last_progress, stall_s = now, STALL_S
                 else:
-                    quiet_confirmation = True
+                    quiet = True
             due = box.outstanding()
             if not due:
-                last_progress = now
-            elif (now - last_progress > stall_s) or (quiet_confirmation and now - last_sent > QUIET_S):
-                # the dashboard has not confirmed what it was sent: from the log, once more
+                last_progress, probing = now, False
+            elif (heard and probing) or (quiet and now - last_sent > QUIET_S):
+                # the dashboard is there and has not got what it was sent: from the log, all of it again
                 box.reoffer()
                 self.reoffers += 1
+                last_progress, probing, due = now, False, 0
+            elif now - last_progress > stall_s:
+                # no word from the dashboard: one item (the oldest it has not confirmed) asks whether it is
+                # back; its answer brings the rest. An absent dashboard costs one message, not a backlog
+                probe = box.first_unconfirmed()
+                if probe is not None and len(inflight) < WINDOW:
+                    info = client.publish(log_topic(self.table), json.dumps({"table": self.table, **probe}), qos=1)
+                    inflight.add(info.mid)
+                    self.published += 1
+                    last_sent = now
+                probing = True
                 last_progress, stall_s = now, min(stall_s * 2, STALL_MAX_S)
-                due = 0
             room = WINDOW - len(inflight)
             if self.unconfirmed is not None:
                 room = min(room, self.unconfirmed - due)

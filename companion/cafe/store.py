@@ -404,14 +404,15 @@ class CafeStore:
             out = {}
             for log in sorted(logs):
                 row = db.execute("SELECT through FROM logs WHERE table_name = ? AND log = ?", (table, log)).fetchone()
-                through = row[0] if row else 0
+                through = was = row[0] if row else 0
                 for gid, status, high, last in db.execute(
                         "SELECT game_id, status, high, last FROM plays WHERE table_name = ? AND log = ? "
                         "AND game_id > ? ORDER BY game_id", (table, log, through)).fetchall():
                     if gid != through + 1 or status == "in_progress" or last is None or high < last:
                         break
                     through = gid
-                db.execute("UPDATE logs SET through = ? WHERE table_name = ? AND log = ?", (through, table, log))
+                if through != was:          # most rounds change nothing: no write, nothing to sync
+                    db.execute("UPDATE logs SET through = ? WHERE table_name = ? AND log = ?", (through, table, log))
                 wanted = touched.get(log, set())
                 games = {}
                 for n, (gid, status, high, _last) in enumerate(db.execute(
