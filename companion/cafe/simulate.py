@@ -31,6 +31,7 @@ from companion.store.replay import fold
 
 UNDO_CHANCE = 0.05
 BUSY_TIMEOUT_MS = 120_000
+SIM_POLL_S = 2.0
 
 
 def add_arguments(parser) -> None:
@@ -65,8 +66,10 @@ class VirtualTable:
         # seconds for the others' syncs (the publisher's reading connection has its own, longer wait)
         self.log._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         # waiting only for the broker, a table need not hold back what the dashboard has not confirmed
+        # the players poke the publisher on every write, so it need not look at the log five times a
+        # second as a kiosk's does (a thousand tables polling would take a core of their own)
         self.publisher = Publisher(name, self.log.path, broker, unconfirmed=None if not until_confirmed
-                                   else publisher_module.UNCONFIRMED) if publish else None
+                                   else publisher_module.UNCONFIRMED, poll_s=SIM_POLL_S) if publish else None
         self.games_wanted = games
         self.rng = random.Random(f"{seed}:{name}")
         self.per_minute = per_minute
