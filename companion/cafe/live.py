@@ -97,6 +97,7 @@ class Hub:
             slots[lang] = {tb["table"]: r.tile_slots(tb) for tb in tables}
             tiles[lang] = {tb["table"]: (tb["sort"], r.tile(tb, slots[lang][tb["table"]])) for tb in tables}
         figures = {lang: self.renderers(lang).figures() for lang in LANGS}   # type: ignore[attr-defined]
+        self._health = {lang: self.health(lang) for lang in LANGS}     # each stream starts with its own
         with self._lock:
             self._store_seq = store_seq
             self._slots, self._tiles, self._figures_html = slots, tiles, figures
