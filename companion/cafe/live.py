@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import threading
 import time
@@ -26,6 +27,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+log = logging.getLogger(__name__)
 LANGS = ("en", "es")
 TICK_S = 0.5
 FIGURES_EVERY_S = 10.0
@@ -78,7 +80,11 @@ class Hub:
     async def _run(self) -> None:
         while True:
             await asyncio.sleep(self.tick_s)
-            events = await asyncio.to_thread(self._tick)
+            try:
+                events = await asyncio.to_thread(self._tick)
+            except Exception:         # a fault here must not stop the page: said, and tried at the next tick
+                log.exception("the live page could not work out what changed")
+                continue
             if events:
                 self.seq += 1
                 self._ring.append((self.seq, events))
