@@ -218,3 +218,33 @@ def test_a_version_1_log_offers_everything_to_the_dashboard_once_more(tmp_path):
     tables = {name for (name,) in box.log._read("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "cafe_outbox" not in tables and box.log._read("PRAGMA user_version")[0][0] == 2
     box.close()
+
+
+def test_a_subscriber_that_stops_turns_healthz_and_the_badge(tmp_path):
+    """Whatever stops the MQTT loop, the dashboard says nothing is recorded, and why."""
+    import asyncio
+
+    from companion.cafe.auth import Gate
+    from companion.cafe.serve import Subscriber
+    from companion.cafe.web import Dashboard
+
+    store = CafeStore(tmp_path / "cafe.sqlite")
+    sub = Subscriber(parse_broker("mqtt://127.0.0.1:9"), store, "test-dashboard")
+
+    def broken(**_kw):
+        raise RuntimeError("boom")
+    sub.client.loop_forever = broken
+    sub.start()
+    assert sub._loop is not None
+    sub._loop.join(10)
+    assert not sub.alive()
+    part, reason, _since = sub.health.problem()
+    assert part == "subscriber" and "RuntimeError: boom" in str(reason)
+    page = Dashboard(store, Gate(None), health=sub.health)
+    answer = asyncio.run(page.healthz(None))
+    assert answer.status_code == 503 and answer.body.startswith(b"nothing recorded since ")
+    view = page.health_view("es")
+    assert view["state"] == "subscriber" and view["badge"] == "sin registrar" and "Reinicie el panel" in view["banner"]
+    assert "el suscriptor se detuvo (RuntimeError: boom)" in view["banner"]
+    sub._stop.set()
+    store.close()

@@ -67,6 +67,7 @@ def test_simulate_prints_the_contract_and_the_dashboard_has_every_action(broker,
     assert len(csv.decode().strip().splitlines()) == 1 + sum(len(p["players"]) for p in plays)
 
 
+@pytest.mark.slow
 def test_broker_and_dashboard_killed_while_tables_play(broker, tmp_path):
     """Each step waits for the event it needs (no fixed sleeps); simulate --until-confirmed exits only
     once the dashboard holds every action, so the comparison after it has nothing left to wait for."""
@@ -157,6 +158,7 @@ def test_the_dashboard_says_when_the_broker_is_gone_and_catches_up(broker, dashb
     (["serve", "--broker", "http://x"], "--broker"),
     (["serve", "--broker", "mqtt://127.0.0.1", "--listen", "nohost"], "--listen"),
     (["simulate", "--broker", "mqtt://127.0.0.1", "--tables", "0"], "--tables"),
+    (["simulate", "--broker", "mqtt://T01@127.0.0.1", "--tables", "1", "--logins", "x"], "--logins"),
 ])
 def test_bad_arguments_get_one_line_and_exit_2(args, where, tmp_path):
     more = ["--db", str(tmp_path / "x")] if args[0] == "serve" else ["--seed", "1"]

@@ -1,7 +1,9 @@
 """End to end, not broker-deep (shared/spec/cafe.md): with the dashboard away while thousands of
 actions are played, and the broker then killed outright, every action still reaches the dashboard,
 because the kiosks keep offering from their logs what the dashboard has not confirmed. Under a stock
-Debian Mosquitto (``persistence true``, nothing else) and under the settings docs/cafe.md recommends."""
+Debian Mosquitto (``persistence true``, nothing else, anonymous) and under the installed settings
+docs/cafe.md recommends (a login per table and the dashboard, client ids bound to logins, the ACL,
+a save a minute, the queue cap)."""
 
 from __future__ import annotations
 
@@ -49,9 +51,19 @@ def per_table(d: Dashboard) -> dict[str, tuple[int, int]]:
 @pytest.mark.parametrize("settings", ["stock", "installed"])
 def test_the_dashboard_away_and_the_broker_killed_lose_no_action(settings, tmp_path):
     port = free_port()
-    broker = Mosquitto(tmp_path / "broker", port=port, settings=settings).start()
+    names = [f"T{i:02d}" for i in range(1, TABLES + 1)]
+    users = {**{t: f"pw-{t}" for t in names}, "dashboard": "pw-dashboard"} if settings == "installed" else None
+    broker = Mosquitto(tmp_path / "broker", port=port, users=users, settings=settings).start()
     db = tmp_path / "cafe.sqlite"
-    dash = Dashboard(broker.url, db).start()
+    logins: list[str] = []
+    if users is None:
+        dash = Dashboard(broker.url, db).start()
+    else:
+        (tmp_path / "broker.pw").write_text(users["dashboard"] + "\n")
+        dash = Dashboard(f"mqtt://dashboard@127.0.0.1:{port}", db, "--broker-password-file",
+                         str(tmp_path / "broker.pw")).start()
+        (tmp_path / "logins").write_text("".join(f"{t}:{users[t]}\n" for t in names))
+        logins = ["--logins", str(tmp_path / "logins")]
     keep = tmp_path / "logs"
     sim = None
     try:
@@ -59,7 +71,7 @@ def test_the_dashboard_away_and_the_broker_killed_lose_no_action(settings, tmp_p
         dash.kill()                                   # the dashboard's PC is off for the evening ...
         sim = subprocess.Popen([sys.executable, "-m", "companion", "cafe", "simulate", "--broker", broker.url,
                                 "--tables", str(TABLES), "--games", str(GAMES), "--seed", str(SEED), "--json",
-                                "--until-confirmed", "--keep", str(keep)],
+                                "--until-confirmed", "--keep", str(keep), *logins],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         wait_until(lambda: played(keep)[1] == TABLES * GAMES, timeout=240, every=0.5,
                    what="every table to finish its games")

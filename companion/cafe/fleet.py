@@ -7,6 +7,7 @@ publishing. A :class:`Fleet` therefore runs its tables in worker processes (``py
 companion.cafe.fleet``), each a plain Python process with its own GIL, and speaks to them in JSON
 lines over their standard input and output:
 
+- the parent writes the worker's tables, broker and settings as the first line;
 - the worker prints ``{"ready": n}`` once its tables have their logs and publishers;
 - ``go`` starts the players, ``stop`` asks them to stop after their current action;
 - once its players are done it prints ``{"played": {...}}``;
@@ -37,7 +38,8 @@ class FleetError(RuntimeError):
 
 class Fleet:
     def __init__(self, names: list[str], folder: Path, broker: Broker, games: int, seed: int,
-                 per_minute: float | None = None, per_process: int = PER_PROCESS, until_confirmed: bool = False):
+                 per_minute: float | None = None, per_process: int = PER_PROCESS, until_confirmed: bool = False,
+                 brokers: dict[str, Broker] | None = None):
         self.names = names
         self.folder = Path(folder)
         self.broker = broker
@@ -45,6 +47,7 @@ class Fleet:
         self.seed = seed
         self.per_minute = per_minute
         self.until_confirmed = until_confirmed
+        self.brokers = brokers or {}           # a table's own login (cafe simulate --logins), by name
         self.groups = [names[i:i + per_process] for i in range(0, len(names), per_process)]
         self.procs: list[subprocess.Popen] = []
         self._played = False
@@ -55,9 +58,16 @@ class Fleet:
         for group in self.groups:
             spec = {"names": group, "folder": str(self.folder), "broker": dataclasses.asdict(self.broker),
                     "games": self.games, "seed": self.seed, "per_minute": self.per_minute,
-                    "until_confirmed": self.until_confirmed}
-            self.procs.append(subprocess.Popen([sys.executable, "-m", "companion.cafe.fleet", json.dumps(spec)],
-                                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1))
+                    "until_confirmed": self.until_confirmed,
+                    "logins": {n: [self.brokers[n].username, self.brokers[n].password]
+                               for n in group if n in self.brokers and self.brokers[n] != self.broker}}
+            # the spec (logins included) on standard input, where 'ps' does not show it
+            proc = subprocess.Popen([sys.executable, "-m", "companion.cafe.fleet"], stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, text=True, bufsize=1)
+            assert proc.stdin is not None
+            proc.stdin.write(json.dumps(spec) + "\n")
+            proc.stdin.flush()
+            self.procs.append(proc)
         for proc, group in zip(self.procs, self.groups, strict=True):
             self._expect(proc, group, "ready", timeout)
         return self
@@ -138,8 +148,9 @@ def _worker(spec: dict) -> int:
     broker = Broker(**spec["broker"])
     folder = Path(spec["folder"])
     confirmed = spec["until_confirmed"]
-    tables = [VirtualTable(n, folder, broker, spec["games"], spec["seed"], spec["per_minute"],
-                           until_confirmed=confirmed) for n in spec["names"]]
+    logins = spec.get("logins", {})
+    tables = [VirtualTable(n, folder, broker.with_login(*logins[n]) if n in logins else broker, spec["games"],
+                           spec["seed"], spec["per_minute"], until_confirmed=confirmed) for n in spec["names"]]
     try:
         for t in tables:
             t.start_publishing()
@@ -175,4 +186,4 @@ def _worker(spec: dict) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_worker(json.loads(sys.argv[1])))
+    sys.exit(_worker(json.loads(sys.stdin.readline())))

@@ -28,9 +28,19 @@ from datetime import datetime
 from companion.cafe import schema
 from companion.cafe.broker import TOPIC_ROOT, Broker, confirm_topic, parse_broker, table_of
 from companion.errors import BadInput
+from companion.i18n import N_, Text
 
 log = logging.getLogger(__name__)
 PASSWORD_ENV = "COMPANION_BROKER_PASSWORD"
+# why the dashboard does not record (English on stderr and /healthz; the page's language on the page)
+CONNECTING = N_("connecting")
+LOGIN_REFUSED = N_("login refused ({code})")
+REFUSED = N_("refused ({code})")
+UNREACHABLE = N_("cannot reach {where}")
+LOST = N_("the connection was lost")
+DISK_FULL = N_("the disk is full ({error})")
+STOPPED = N_("the subscriber stopped")
+STOPPED_BY = N_("the subscriber stopped ({error})")
 CONFIRM_EVERY_S = 0.25
 
 
@@ -66,12 +76,12 @@ class Health:
 
     def __init__(self):
         self._lock = threading.Lock()
-        self._problems: dict[str, tuple[str, float]] = {}
+        self._problems: dict[str, tuple[Text, float]] = {}
 
-    def set(self, part: str, reason: str) -> None:
+    def set(self, part: str, msgid: str, **params) -> None:
         with self._lock:
             old = self._problems.get(part)
-            self._problems[part] = (reason, old[1] if old else time.time())
+            self._problems[part] = (Text(msgid, params), old[1] if old else time.time())
 
     def clear(self, part: str) -> None:
         with self._lock:
@@ -80,7 +90,7 @@ class Health:
     def has(self, part: str) -> bool:
         return part in self._problems
 
-    def problem(self) -> tuple[str, str, float] | None:
+    def problem(self) -> tuple[str, Text, float] | None:
         """(part, reason, since) of the first problem, or None."""
         with self._lock:
             for part in self.ORDER:
@@ -115,7 +125,7 @@ class Subscriber:
         self.store = store
         self.broker = broker
         self.health = health or Health()
-        self.health.set("broker", "connecting")
+        self.health.set("broker", CONNECTING)
         self.connected = threading.Event()
         self.client = broker.client(client_id, clean_session=False, manual_ack=True)
         self.client.on_connect = self._on_connect
@@ -145,11 +155,11 @@ class Subscriber:
             self.client.loop_forever(retry_first_connection=True)
         except BaseException as e:        # whatever it was, the page must say that nothing is recorded
             log.exception("the dashboard's subscriber stopped")
-            self.health.set("subscriber", f"the subscriber stopped ({type(e).__name__}: {e})")
+            self.health.set("subscriber", STOPPED_BY, error=f"{type(e).__name__}: {e}")
             self.connected.clear()
-            raise
+            return                          # logged above, and said on /healthz, the page and stderr
         if not self._stop.is_set():
-            self.health.set("subscriber", "the subscriber stopped")
+            self.health.set("subscriber", STOPPED)
 
     def alive(self) -> bool:
         return self._loop is not None and self._loop.is_alive()
@@ -166,9 +176,8 @@ class Subscriber:
 
     def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
         if reason_code.is_failure:
-            why = ("login refused" if reason_code in ("Not authorized", "Bad user name or password")
-                   else "refused") + f" ({reason_code})"
-            self.health.set("broker", why)
+            login = reason_code in ("Not authorized", "Bad user name or password")
+            self.health.set("broker", LOGIN_REFUSED if login else REFUSED, code=str(reason_code))
             log.debug("broker %s refused the dashboard: %s", self.broker, reason_code)   # said by serve, once
             return
         # this café's tables, and bridged ones (the ACL lets the dashboard read exactly these)
@@ -179,12 +188,12 @@ class Subscriber:
         self.connected.set()
 
     def _on_connect_fail(self, client, userdata) -> None:
-        self.health.set("broker", f"cannot reach {self.broker.host}:{self.broker.port}")
+        self.health.set("broker", UNREACHABLE, where=f"{self.broker.host}:{self.broker.port}")
 
     def _on_disconnect(self, client, userdata, flags=None, reason_code=None, properties=None) -> None:
         self.connected.clear()
         if not self._stop.is_set() and not self.health.has("broker"):
-            self.health.set("broker", "the connection was lost")
+            self.health.set("broker", LOST)
 
     def _on_message(self, client, userdata, msg) -> None:
         self._queue.put((msg.topic, msg.payload, msg.mid, msg.qos, bool(msg.retain)))
@@ -234,7 +243,7 @@ class Subscriber:
                 self.store.touch_all()
         except _disk_full() as e:
             # not stored, so not confirmed: its kiosk offers it again once there is room
-            self.health.set("disk", f"the disk is full ({e})")
+            self.health.set("disk", DISK_FULL, error=str(e))
             return
         except Exception as e:
             log.exception("could not store %d messages", len(items))
@@ -283,7 +292,7 @@ class Subscriber:
                         self.client.publish(confirm_topic(table), json.dumps(payload, separators=(",", ":")),
                                             qos=1, retain=True)
             except _disk_full() as e:
-                self.health.set("disk", f"the disk is full ({e})")
+                self.health.set("disk", DISK_FULL, error=str(e))
             except Exception:
                 log.exception("could not confirm to the tables")
 
@@ -415,7 +424,7 @@ def _serve(sock, store, gate, subscriber, host: str, port: int, options: dict, p
     said: str | None = "broker: connecting"      # the first line comes when it is live, or when that fails
     while not stop.wait(0.5):
         if not subscriber.alive() and not health.has("subscriber"):
-            health.set("subscriber", "the subscriber stopped")
+            health.set("subscriber", STOPPED)
         problem = health.problem()
         reason = None if problem is None else f"{problem[0]}: {problem[1]}"
         if reason != said:          # once per change: the reason, or that it is live again

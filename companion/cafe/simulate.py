@@ -46,6 +46,9 @@ def add_arguments(parser) -> None:
                              "tables keep offering until then")
     parser.add_argument("--per-minute", type=float, default=None, metavar="R",
                         help="each table plays R actions a minute (default: as fast as the broker takes them)")
+    parser.add_argument("--logins", metavar="FILE",
+                        help="each table logs in as itself: lines TABLE:PASSWORD (as a café's installed broker, "
+                             "which binds client ids to logins, needs); default: the URL's one login for all")
     parser.add_argument("--keep", metavar="DIR", help="keep the tables' game logs in DIR (default: a temporary "
                                                       "folder, removed at the end)")
 
@@ -194,6 +197,29 @@ def probe(broker: Broker, timeout: float = 20.0) -> None:
 MAX_TABLES = 2000
 
 
+def read_logins(path: str, names: list[str], broker: Broker) -> dict[str, Broker]:
+    """Each table's broker with its own login, from lines ``TABLE:PASSWORD``."""
+    if broker.username:
+        raise BadInput("--logins", "the broker URL already names a login; give one or the other")
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise BadInput(path, f"cannot read the logins: {e.strerror}") from None
+    logins: dict[str, str] = {}
+    for n, line in enumerate(lines, 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        table, sep, password = line.partition(":")
+        if not sep or not table or not password:
+            raise BadInput(f"{path}:{n}", "each line is TABLE:PASSWORD")
+        logins[table] = password
+    missing = [t for t in names if t not in logins]
+    if missing:
+        raise BadInput(path, f"no login for {', '.join(missing[:5])}" + (" ..." if len(missing) > 5 else ""))
+    return {t: broker.with_login(t, logins[t]) for t in names}
+
+
 def run(args) -> int:
     broker = parse_broker(args.broker)
     if args.tables < 1 or args.tables > MAX_TABLES:
@@ -202,19 +228,20 @@ def run(args) -> int:
         raise BadInput("--games", "1 or more games per table")
     if args.per_minute is not None and args.per_minute <= 0:
         raise BadInput("--per-minute", "more than 0 actions a minute")
-    probe(broker)
+    names = table_names(args.tables)
+    brokers = read_logins(args.logins, names, broker) if args.logins else {t: broker for t in names}
+    probe(brokers[names[0]])
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="companion-cafe-sim-"))
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise BadInput(str(folder), f"cannot create the folder: {e.strerror}") from None
-    names = table_names(args.tables)
     try:
         if len(names) <= PER_PROCESS:
-            per_table = _play_here(names, folder, broker, args)
+            per_table = _play_here(names, folder, brokers, args)
         else:                            # more than one process can hold (paho's 1024 descriptors)
             fleet = Fleet(names, folder, broker, args.games, args.seed, args.per_minute,
-                          until_confirmed=args.until_confirmed)
+                          until_confirmed=args.until_confirmed, brokers=brokers)
             try:
                 fleet.start()
                 fleet.go()
@@ -238,9 +265,10 @@ def run(args) -> int:
     return 0
 
 
-def _play_here(names: list[str], folder: Path, broker: Broker, args) -> dict[str, dict]:
+def _play_here(names: list[str], folder: Path, brokers: dict[str, Broker], args) -> dict[str, dict]:
     """The tables in this process (as many as :data:`~companion.cafe.fleet.PER_PROCESS`)."""
-    tables = [VirtualTable(n, folder, broker, args.games, args.seed, args.per_minute,
+    broker = brokers[names[0]]
+    tables = [VirtualTable(n, folder, brokers[n], args.games, args.seed, args.per_minute,
                            until_confirmed=args.until_confirmed) for n in names]
     try:
         for t in tables:

@@ -152,7 +152,7 @@ class Dashboard:
             return {"state": "live", "badge": translate(BADGES[None], lang), "banner": ""}
         part, reason, since = problem
         banner = translate(BANNERS[part], lang).format(time=datetime.fromtimestamp(since).strftime("%H:%M"),
-                                                       reason=reason)
+                                                       reason=reason.render(lang))
         return {"state": part, "badge": translate(BADGES[part], lang), "banner": banner}
 
     async def healthz(self, request: Request) -> Response:

@@ -2,7 +2,7 @@
 
 The kiosk (resuming after a restart), ``companion replay`` and the tests all replay through here, so
 a log means the same thing everywhere. An ``{"type": "undo"}`` line retracts the newest action still
-in force, as the kiosk's UNDO does in the store.
+in force, as the kiosk's UNDO does in the store: the rule is GameLog's (``companion.store.log.in_force``).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from types import ModuleType
 from companion.errors import BadInput
 from companion.games.base import refusal
 from companion.games.registry import engine_for
+from companion.store.log import in_force
 
 
 @dataclass
@@ -43,7 +44,7 @@ def step(r: Replayed, line, where: str, lang: str = "en") -> Replayed:
     if isinstance(line, dict) and line.get("type") == "undo":
         if not r.lines:
             raise BadInput(where, "undo with nothing to undo (only the setup is left)")
-        r.lines.pop()
+        r.lines = in_force([*(("action", kept) for kept in r.lines), ("undo", None)])   # GameLog's undo rule
         r.state, r.events = fold(r.engine, r.setup, r.lines), []
         return r
     try:
