@@ -115,6 +115,15 @@ class _DashboardProcess:
         finally:
             con.close()
 
+    def received(self, since: float) -> dict[tuple, float]:
+        """(table, log, game_id, seq) -> when the dashboard stored it."""
+        con = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
+        try:
+            return {(t, log, g, n): r for t, log, g, n, r in con.execute(
+                "SELECT table_name, log, game_id, seq, received FROM actions WHERE at >= ?", (since,))}
+        finally:
+            con.close()
+
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(20)
@@ -154,6 +163,27 @@ class _Viewer(threading.Thread):
                 return
             self.bytes += len(chunk)
         con.close()
+
+
+def _split(tap: Path, received: dict[tuple, float]) -> dict:
+    """p50/p99 of append -> broker (the tap's arrival) and broker -> dashboard, over the same actions."""
+    kiosk, dashboard = [], []
+    for line in tap.read_text(errors="replace").splitlines():
+        at, _, payload = line.partition(" ")
+        try:
+            m = json.loads(payload)
+            key = (m["table"], m["log"], m["game_id"], m["seq"])
+            seen = float(at)
+        except (ValueError, KeyError, TypeError):
+            continue
+        if m.get("kind") in ("action", "undo") and key in received:
+            kiosk.append(seen - m["at"])
+            dashboard.append(received.pop(key) - seen)
+    out: dict = {"actions": len(kiosk)}
+    for name, values in (("append_to_broker_ms", kiosk), ("broker_to_dashboard_ms", dashboard)):
+        out[name] = {"p50": round(_pct(values, 50) * 1000, 1), "p99": round(_pct(values, 99) * 1000, 1)} \
+            if values else {"p50": None, "p99": None}
+    return out
 
 
 def run(args) -> int:
@@ -229,6 +259,11 @@ def run(args) -> int:
         fleet = Fleet(names, folder / "steady", url, 10**6, 2, per_minute=args.per_minute).start()
         since = time.time()
         cpu0, wall0 = dash.ps.cpu_times(), time.perf_counter()
+        # a plain subscriber beside the dashboard: when each action passed the broker, to split the
+        # latency into the kiosks' part (append -> broker) and the dashboard's (broker -> stored)
+        tap_file = (folder / "tap.txt").open("w")
+        tap = subprocess.Popen(["mosquitto_sub", "-p", str(broker.port), "-h", "127.0.0.1", "-q", "1",
+                                "-t", "cafe/+/log", "-F", "%U %p"], stdout=tap_file)
         fleet.go()
         rss = []
         start = time.monotonic()
@@ -259,6 +294,10 @@ def run(args) -> int:
         while dash.stored() < total + steady_actions and time.monotonic() < deadline:
             time.sleep(0.2)
         lat = dash.latencies(since)
+        tap.terminate()
+        tap.wait(10)
+        tap_file.close()
+        split = _split(folder / "tap.txt", dash.received(since))
     finally:
         if fleet is not None:
             fleet.close()
@@ -294,6 +333,7 @@ def run(args) -> int:
                                "target_kb_per_s": 50,
                                "page_ms": sorted(round(ms, 1) for v in viewers for ms in v.page_ms)},
                    "latency_ms": latency,
+                   "latency_split": split,
                    "dashboard_cpu_share_of_one_core": round(cpu_share, 3),
                    "dashboard_rss_mb": {"first": round(mem[0], 1), "last": round(mem[-1], 1),
                                         "min": round(min(mem), 1), "max": round(max(mem), 1),
@@ -323,6 +363,12 @@ def run(args) -> int:
     print(f"steady: {args.tables} tables x {s['per_minute_per_table']} actions/min for {s['minutes']} min: "
           f"{s['actions']} actions, {s['received']} stored; append -> dashboard latency p50 {lt['p50']} ms, "
           f"p99 {lt['p99']} ms (target p99 <= 1000 ms; {lt['p99_in_reference_round_trips']} reference round trips)")
+    sp = s["latency_split"]
+    if sp["actions"]:
+        print(f"  the same actions split at the broker (a plain mosquitto_sub beside the dashboard): append -> broker "
+              f"p50 {sp['append_to_broker_ms']['p50']} ms, p99 {sp['append_to_broker_ms']['p99']} ms (the virtual "
+              f"kiosks); broker -> dashboard database p50 {sp['broker_to_dashboard_ms']['p50']} ms, p99 "
+              f"{sp['broker_to_dashboard_ms']['p99']} ms")
     v = s["viewers"]
     if v["count"]:
         print(f"live page: {v['count']} viewers for the last {v['seconds']} s: "
