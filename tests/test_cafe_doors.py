@@ -248,3 +248,13 @@ def test_the_dashboards_own_login_is_never_a_table(tmp_path):
     finally:
         dash.stop()
         broker.stop()
+
+
+def test_host_names_are_read_as_hosts_ipv6_and_subdomains_included():
+    from companion.cafe.web import _AllowedHosts
+
+    loopback = _AllowedHosts(None, ["localhost", "127.0.0.1", "::1", "[::1]"])
+    assert all(loopback.ok(h) for h in ("localhost:8080", "127.0.0.1", "[::1]:8080", "[::1]", "LOCALHOST:1"))
+    assert not any(loopback.ok(h) for h in ("evil.example", "127.0.0.1.evil.example:8080", "", "[::2]:80"))
+    cafe = _AllowedHosts(None, ["cafe-pc.local", "*.cafe.example"])
+    assert cafe.ok("cafe-pc.local:8080") and cafe.ok("staff.cafe.example") and not cafe.ok("cafe.example.evil")

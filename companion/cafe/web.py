@@ -18,7 +18,6 @@ from urllib.parse import parse_qs, quote, urlsplit
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 from starlette.applications import Starlette
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
@@ -139,7 +138,7 @@ class Dashboard:
         ])
         self.app.add_middleware(_LoginRequired, dashboard=self)
         self.app.add_middleware(_Headers)
-        self.app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts or ["*"])
+        self.app.add_middleware(_AllowedHosts, allowed=allowed_hosts or ["*"])
 
     def render(self, name: str, lang: str, **values) -> str:
         return self.renderers[lang].render(name, **values)
@@ -279,6 +278,35 @@ async def _small_body(request: Request, limit: int) -> bytes | None:
         if len(body) > limit:
             return None
     return body
+
+
+class _AllowedHosts:
+    """Only the host names the dashboard was told (``--allowed-hosts``): a page without a login on
+    127.0.0.1 answers nothing to a web site whose name was pointed at 127.0.0.1 (DNS rebinding).
+    ``[::1]:8080`` is the host ``::1``; ``*.example.org`` allows its subdomains."""
+
+    def __init__(self, app, allowed: list[str]):
+        self.app = app
+        self.any = "*" in allowed
+        self.names = {a.strip("[]").lower() for a in allowed if not a.startswith("*.")}
+        self.suffixes = tuple(a[1:].lower() for a in allowed if a.startswith("*."))
+
+    def ok(self, header: str) -> bool:
+        host = header.strip().lower()
+        if host.startswith("["):
+            host = host[1:].split("]", 1)[0]
+        elif host.count(":") == 1:
+            host = host.split(":", 1)[0]
+        return host in self.names or (bool(self.suffixes) and host.endswith(self.suffixes))
+
+    async def __call__(self, scope, receive, send):
+        if self.any or scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+        if self.ok(host):
+            return await self.app(scope, receive, send)
+        await PlainTextResponse("this dashboard does not answer to that host name (--allowed-hosts)",
+                                status_code=400)(scope, receive, send)
 
 
 class _Headers:
