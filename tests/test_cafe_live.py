@@ -133,3 +133,31 @@ def test_tables_spread_over_worker_processes_each_action_arrives(broker, tmp_pat
         assert d.get("/api/plays?limit=0")[0] == 400 and d.get("/api/plays?offset=x")[0] == 400
     finally:
         assert d.stop() == 0
+
+
+def test_what_queued_up_is_stored_in_one_transaction_then_acknowledged_in_order(tmp_path):
+    from companion.cafe.serve import Subscriber
+
+    store = CafeStore(tmp_path / "cafe.sqlite")
+    writes = []
+    real = store._write
+
+    def counted(steps):
+        writes.append(1)
+        return real(steps)
+    store._write = counted
+    sub = Subscriber(parse_broker("mqtt://127.0.0.1:9"), store, "test-writer")
+    acks: list[int] = []
+    sub.client.ack = lambda mid, qos: acks.append(mid)
+    log = uuid.uuid4().hex
+    line = {"type": "setup", "game": "timeline", "players": ["Ana", "Bo"]}
+    msgs = [{"log": log, "game_id": 1, "seq": 0, "kind": "setup", "game": "timeline", "at": 1.79e9, "line": line}]
+    msgs += [{"log": log, "game_id": 1, "seq": s, "kind": "action", "game": "timeline", "at": 1.79e9,
+              "line": {"type": "place"}} for s in range(1, 200)]
+    for mid, m in enumerate(msgs, 1):                   # 200 messages arrive while the writer is busy ...
+        sub._queue.put(("cafe/T01/log", json.dumps(m).encode(), mid, 1, False))
+    sub._queue.put(None)
+    sub._write()                                        # ... and go to the disk in one transaction
+    assert writes == [1] and acks == list(range(1, 201))
+    assert store.plays()[0]["actions"] == 199
+    store.close()
