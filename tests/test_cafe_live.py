@@ -8,6 +8,7 @@ import asyncio
 import json
 import uuid
 
+import pytest
 from cafe_support import Dashboard, broker_fixture, needs_mosquitto, wait_until  # noqa: F401
 
 from companion.cafe.auth import Gate
@@ -108,6 +109,7 @@ def test_plays_keep_their_counts_the_figures_are_worked_out_once_per_change_and_
 
 
 @needs_mosquitto
+@pytest.mark.slow
 def test_tables_spread_over_worker_processes_each_action_arrives(broker, tmp_path):
     d = Dashboard(broker.url, tmp_path / "cafe.sqlite").start()
     try:

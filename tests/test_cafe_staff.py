@@ -13,6 +13,7 @@ import urllib.parse
 import urllib.request
 import uuid
 
+import pytest
 from cafe_support import Dashboard, broker_fixture, companion, needs_mosquitto, wait_until  # noqa: F401
 
 from companion.cafe.exports import bgstats, game_name, plays_csv
@@ -60,6 +61,7 @@ def test_retired_tables_leave_the_page_keep_their_plays_and_come_back_when_their
 
 
 @needs_mosquitto
+@pytest.mark.slow
 def test_the_staff_retire_every_simulated_table_at_once(broker, tmp_path):
     d = Dashboard(broker.url, tmp_path / "cafe.sqlite").start()
     try:
