@@ -89,6 +89,7 @@ _PLAY_COLUMNS = {"high": "INTEGER NOT NULL DEFAULT -1", "last": "INTEGER", "setu
                  "end_received": "REAL", "actions": "INTEGER NOT NULL DEFAULT 0", "first_received": "REAL",
                  "last_received": "REAL", "mode": "TEXT"}
 ABANDONED_AFTER_S = 3600.0   # a play is shown abandoned once its kiosk is offline and silent this long
+CHECKPOINT_EVERY_S = 1.0
 CHANGES_KEPT = 100_000      # changes remembered for the live page (it reads them twice a second)
 CONFIRM_GAMES = 100          # games listed one by one in a confirmation (after the ones held whole)
 CLOCK_SLACK_S = 300.0        # a kiosk's time this far after the dashboard received it: its clock is off
@@ -135,6 +136,9 @@ class CafeStore:
             self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=10)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
+            # the WAL is copied into the database by a thread of its own (below), not by whichever
+            # commit happens to pass 1000 pages: a checkpoint of tens of MB must not hold up the writer
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise BadInput(str(self.path), f"written by a newer companion (schema {version}); update the program")
@@ -153,6 +157,9 @@ class CafeStore:
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except (sqlite3.Error, OSError) as e:
             raise BadInput(str(self.path), f"cannot open the dashboard database: {e}") from None
+        self._closing = threading.Event()
+        self._checkpointer = threading.Thread(target=self._checkpoints, name="cafe-checkpoints", daemon=True)
+        self._checkpointer.start()
 
     def _write(self, steps):
         """One transaction; a full disk (or a failing one) is DiskFull, with nothing half-written."""
@@ -551,7 +558,28 @@ class CafeStore:
         self._figures = (version, figures)
         return figures
 
+    def _checkpoints(self) -> None:
+        """Every CHECKPOINT_EVERY_S, the WAL into the database on its own connection (PASSIVE: it waits
+        for no reader or writer, and what it cannot copy now it copies next time)."""
+        try:
+            con = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=10)
+        except sqlite3.Error:
+            log.exception("the dashboard's database checkpointer did not start; SQLite's own takes over")
+            with self._lock:
+                self._db.execute("PRAGMA wal_autocheckpoint=1000")
+            return
+        try:
+            while not self._closing.wait(CHECKPOINT_EVERY_S):
+                try:
+                    con.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error as e:       # a full disk: said by the writer; tried again next time
+                    log.debug("checkpoint: %s", e)
+        finally:
+            con.close()
+
     def close(self) -> None:
+        self._closing.set()
+        self._checkpointer.join(10)
         with self._lock:
             self._db.close()
 
