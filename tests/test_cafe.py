@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion.cafe.auth import FAILURE_WINDOW_S, MAX_FAILURES, Gate, check_password, hash_password
 from companion.cafe.broker import parse_broker
-from companion.cafe.exports import bgstats, plays_csv
+from companion.cafe.exports import bgstats, cell, plays_csv
 from companion.cafe.outbox import END_SEQ, Outbox, result
 from companion.cafe.schema import log_item
 from companion.cafe.store import CafeStore
@@ -169,7 +169,7 @@ plays_st = st.lists(st.fixed_dictionaries({
 def test_the_exports_hold_every_player_of_every_play(plays):
     rows = list(csv.DictReader(io.StringIO(plays_csv(plays))))
     assert len(rows) == sum(len(p["players"]) for p in plays)
-    assert [r["player"] for r in rows] == [pl["name"] for p in plays for pl in p["players"]]
+    assert [r["player"] for r in rows] == [cell(pl["name"]) for p in plays for pl in p["players"]]
     doc = bgstats(plays)
     finished = [p for p in plays if p["status"] == "finished"]
     assert len(doc["plays"]) == len(finished)

@@ -20,3 +20,9 @@ def test_bench_cafe_reports_throughput_recovery_latency_cpu_and_memory():
     assert steady["received"] == steady["actions"] > 0          # every action of the steady phase arrived
     assert steady["latency_ms"]["p50"] is not None and steady["latency_ms"]["p99"] >= steady["latency_ms"]["p50"]
     assert steady["dashboard_cpu_share_of_one_core"] >= 0 and steady["dashboard_rss_mb"]["samples"] >= 1
+    assert r["burst"]["stored"] == r["burst"]["actions"]
+    split = steady["latency_split"]
+    assert split["actions"] > 0 and split["append_to_broker_ms"]["p99"] >= 0
+    assert split["broker_to_dashboard_ms"]["p50"] is not None
+    viewers = steady["viewers"]
+    assert viewers["count"] == 3 and len(viewers["kb_per_s_each"]) == 3 and viewers["page_ms"]

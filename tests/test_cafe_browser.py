@@ -71,12 +71,24 @@ def shot(driver, name: str, width: int, height: int) -> None:
     folder = Path(os.environ.get("CAFE_SCREENSHOTS") or driver.downloads.parent / "screens")
     folder.mkdir(parents=True, exist_ok=True)
     driver.set_window_size(width, height)
-    time.sleep(0.5)
+    wait_until(lambda: width - 20 <= driver.execute_script("return window.innerWidth") <= width,
+               what=f"the window at {width} px")
+    # two frames drawn at the new size before the picture (the page's own event, not a fixed wait)
+    driver.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done));")
     driver.save_screenshot(str(folder / f"{name}-{width}.png"))
+
+
+def ready(driver) -> None:
+    """The page's own signal that it is drawn and listening (a fresh Chromium can show an empty page
+    source for a moment after get())."""
+    wait_until(lambda: driver.execute_script("return document.body && document.body.dataset.ready") == "yes",
+               what="the page's ready signal")
 
 
 def test_tiles_live_offline_and_export(broker, browser, tmp_path):
     import random
+
+    from selenium.webdriver.common.by import By
 
     from companion.games import random_play
     from companion.games.registry import engine_for
@@ -86,6 +98,7 @@ def test_tiles_live_offline_and_export(broker, browser, tmp_path):
     try:
         wait_until(dash.connected, what="the dashboard to reach the broker")
         browser.get(dash.url)
+        ready(browser)
         assert "No table has reported yet" in browser.page_source
         browser.execute_script("window.notReloaded = true")
 
@@ -109,14 +122,14 @@ def test_tiles_live_offline_and_export(broker, browser, tmp_path):
         wait_until(lambda: "offline" in tile_text(browser, "T05"), what="T05 to show offline")
         assert browser.execute_script("return window.notReloaded") is True
 
-        from selenium.webdriver.common.by import By
         browser.find_element(By.CSS_SELECTOR, 'a[href="/export/plays.csv"]').click()
         csv = wait_until(lambda: [p for p in browser.downloads.glob("*.csv")], what="the CSV download")[0]
         rows = csv.read_text(encoding="utf-8").strip().splitlines()
-        assert rows[0].startswith("play,table,game,status") and len(rows) == 4    # one row per player
-        assert {r.split(",")[8] for r in rows[1:]} == {"Ana", "Bo", "Cai"}
+        assert rows[0].startswith("play,table,game,mode,status") and len(rows) == 4    # one row per player
+        assert {r.split(",")[9] for r in rows[1:]} == {"Ana", "Bo", "Cai"}
 
         browser.get(dash.url + "?lang=es")
+        ready(browser)
         assert "Mesas del café" in browser.page_source
         wait_until(lambda: "desconectada" in tile_text(browser, "T05"), what="T05 offline in Spanish")
         log.close()
@@ -128,12 +141,32 @@ def test_tiles_live_offline_and_export(broker, browser, tmp_path):
                                     "--tables", "3", "--seed", "9", "--per-minute", "30"], stdout=subprocess.DEVNULL)
         try:
             browser.get(dash.url + "?lang=en")
+            ready(browser)
             wait_until(lambda: all("Turn:" in tile_text(browser, t) for t in ("T01", "T02", "T03")),
                        what="three tables playing")
             for width, height in ((390, 844), (1280, 900)):
                 shot(browser, "cafe-dashboard", width, height)
                 overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
                 assert overflow <= 0, f"the page is {overflow} px wider than a {width} px screen"
+            # a phone: every play's players, scores and winner in sight without a sideways scroll
+            browser.set_window_size(390, 844)
+            wait_until(lambda: browser.execute_script("return window.innerWidth") <= 390, what="a phone's width")
+            outside = browser.execute_script("""
+                const width = window.innerWidth, out = [];
+                for (const el of document.querySelectorAll('#play-rows td, #play-rows .won, #play-rows .score')) {
+                  const r = el.getBoundingClientRect();
+                  if (r.width > 0 && (r.left < 0 || r.right > width + 0.5)) out.push(el.textContent);
+                }
+                return out;""")
+            assert outside == [], f"cut off at 390 px: {outside}"
+            finished = [p for p in browser.find_elements(By.CSS_SELECTOR, "#play-rows tr")
+                        if "finished" in p.text]
+            assert len(finished) >= 6 and all(p.is_displayed() for p in finished)
+            assert any("(won)" in p.text for p in finished)
+            assert any(tile_text(browser, t).count("Won") for t in ("T04", "T05", "T06")), \
+                "a finished tile names its winner"
+            browser.execute_script("document.getElementById('plays').scrollIntoView()")
+            shot(browser, "cafe-plays", 390, 844)
         finally:
             playing.kill()
             playing.wait()

@@ -19,6 +19,7 @@ PREFIX = "scrypt"
 MAX_FAILURES = 5                 # per address ...
 FAILURE_WINDOW_S = 300.0         # ... in this long; then it waits until the oldest failure is this old
 SESSION_S = 12 * 3600            # a login lasts a shift
+MIN_PASSWORD = 8                 # characters, for a password typed or kept plain in the file
 
 
 def hash_password(password: str, salt: bytes | None = None) -> str:
@@ -42,6 +43,9 @@ def read_password_file(path: str | Path) -> str:
         raise BadInput(str(path), "the password file is empty; put the staff password (or its hash) on line 1")
     if line.startswith(PREFIX + "$"):
         _parse(line, str(path))
+    elif len(line) < MIN_PASSWORD:
+        raise BadInput(str(path), f"the password on line 1 is shorter than {MIN_PASSWORD} characters; use a longer "
+                                  "one, or its hash ('companion cafe password -o FILE')")
     return line
 
 

@@ -76,11 +76,11 @@ class Broker:
         return Broker(self.host, self.port, self.tls, self.username, self.password, ca or None, cert or None,
                       key or None)
 
-    def client(self, client_id: str, *, clean_session: bool = True):
+    def client(self, client_id: str, *, clean_session: bool = True, manual_ack: bool = False):
         import paho.mqtt.client as mqtt
 
         c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean_session,
-                        protocol=mqtt.MQTTv311)
+                        protocol=mqtt.MQTTv311, manual_ack=manual_ack)
         if self.username:
             c.username_pw_set(self.username, self.password)
         if self.tls:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import getpass
+import os
+import stat
 import sys
 
 from companion.errors import BadInput
@@ -24,7 +26,10 @@ def add_arguments(parser) -> None:
     p.set_defaults(cafe_run=simulate.run)
     p = sub.add_parser("password", help="print the hash of a staff password, for --password-file",
                        description="Read a password (twice, hidden; or one line from standard input) and print "
-                                   "its scrypt hash, to be saved as the --password-file of 'cafe serve'.")
+                                   "its scrypt hash, to be saved as the --password-file of 'cafe serve'. The file "
+                                   "it writes (-o, or standard output sent to a file) is made readable by its "
+                                   "owner only.")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the hash to FILE (mode 0600) instead of printing it")
     p.set_defaults(cafe_run=_password)
 
 
@@ -35,7 +40,7 @@ def run(args) -> int:
 
 
 def _password(args) -> int:
-    from companion.cafe.auth import hash_password
+    from companion.cafe.auth import MIN_PASSWORD, hash_password
 
     if sys.stdin.isatty():
         first = getpass.getpass("Staff password: ")
@@ -43,7 +48,24 @@ def _password(args) -> int:
             raise BadInput("password", "the two passwords differ; nothing was printed")
     else:
         first = sys.stdin.readline().rstrip("\r\n")
-    if len(first) < 8:
-        raise BadInput("password", "use at least 8 characters")
-    print(hash_password(first))
+    if len(first) < MIN_PASSWORD:
+        raise BadInput("password", f"use at least {MIN_PASSWORD} characters")
+    line = hash_password(first) + "\n"
+    if args.output:
+        try:
+            fd = os.open(args.output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.fchmod(fd, 0o600)          # an existing file keeps its mode otherwise
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(line)
+        except OSError as e:
+            raise BadInput(args.output, f"cannot write the hash: {e.strerror}") from None
+        print(f"companion cafe password: the hash is in {args.output} (readable by you only)", file=sys.stderr)
+        return 0
+    sys.stdout.flush()
+    try:
+        if stat.S_ISREG(os.fstat(sys.stdout.fileno()).st_mode):
+            os.fchmod(sys.stdout.fileno(), 0o600)     # 'companion cafe password > staff.hash'
+    except (OSError, ValueError):
+        pass                                          # not a file of ours to change (a pipe, a terminal)
+    sys.stdout.write(line)
     return 0

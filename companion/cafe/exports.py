@@ -15,15 +15,36 @@ import io
 import uuid
 from datetime import datetime
 
+from companion.cafe.store import game_key
+from companion.i18n import N_, translate
+
 GAME_NAMES = {"timeline": "Timeline", "cronologia": "Cronología", "exhibition": "Exhibition",
               "ancient-knowledge": "Ancient Knowledge"}
 _NS = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/table-companion/companion/cafe")
-CSV_FIELDS = ["play", "table", "game", "status", "started", "ended", "minutes", "actions", "player", "seat", "score",
-              "winner"]
+CSV_FIELDS = ["play", "table", "game", "mode", "status", "started", "ended", "minutes", "actions", "player", "seat",
+              "score", "winner"]
 
 
-def game_name(game: str | None) -> str:
-    return GAME_NAMES.get(game or "", game or "?")
+MODE_NAMES = {"cooperative": N_("cooperative"), "competitive": N_("competitive")}
+
+
+def game_name(game: str | None, lang: str = "en") -> str:
+    """``Timeline``; a game with its mode (``cronologia:cooperative``, as the figures key it):
+    ``Cronología (cooperative)``."""
+    base, _, mode = (game or "").partition(":")
+    name = GAME_NAMES.get(base, base or "?")
+    return f"{name} ({translate(MODE_NAMES.get(mode, mode), lang)})" if mode else name
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: object) -> object:
+    """A text cell a spreadsheet would take for a formula ('=HYPERLINK(...)', '+cmd|...', '@SUM(...)')
+    gets a leading apostrophe, so it shows as the text it is (OWASP's advice for CSV injection)."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
 
 
 def plays_csv(plays: list[dict]) -> str:
@@ -33,10 +54,12 @@ def plays_csv(plays: list[dict]) -> str:
     for p in plays:
         minutes = "" if p["duration_s"] is None else f"{p['duration_s'] / 60:.1f}"
         for seat, pl in enumerate(p["players"], 1):
-            w.writerow({"play": p["id"], "table": p["table"], "game": p["game"], "status": p["status"],
-                        "started": p["started"] or "", "ended": p["ended"] or "", "minutes": minutes,
-                        "actions": p["actions"], "player": pl["name"], "seat": seat,
-                        "score": "" if pl["score"] is None else pl["score"], "winner": "yes" if pl["winner"] else "no"})
+            w.writerow({"play": cell(p["id"]), "table": cell(p["table"]), "game": cell(p["game"]),
+                        "mode": cell(p.get("mode") or ""),
+                        "status": cell(p["status"]), "started": p["started"] or "", "ended": p["ended"] or "",
+                        "minutes": minutes, "actions": p["actions"], "player": cell(pl["name"]), "seat": seat,
+                        "score": "" if pl["score"] is None else cell(pl["score"]),
+                        "winner": "yes" if pl["winner"] else "no"})
     return out.getvalue()
 
 
@@ -47,7 +70,7 @@ def bgstats(plays: list[dict], location: str = "Café") -> dict:
     players: dict[str, int] = {}
     out_plays = []
     for p in sorted(finished, key=lambda p: p["started"] or ""):
-        gid = games.setdefault(p["game"], len(games) + 1)
+        gid = games.setdefault(game_key(p["game"], p.get("mode")), len(games) + 1)
         scores = []
         for seat, pl in enumerate(p["players"], 1):
             pid = players.setdefault(pl["name"], len(players) + 1)
@@ -59,10 +82,12 @@ def bgstats(plays: list[dict], location: str = "Café") -> dict:
                           "playerScores": scores, "ignored": False, "manualWinner": False, "rounds": 0,
                           "usesTeams": False, "rating": 0, "scoringSetting": 0,
                           "comments": f"{location}, table {p['table']}"})
-    scored = {p["game"] for p in finished for pl in p["players"] if pl["score"] is not None}
+    scored = {game_key(p["game"], p.get("mode")) for p in finished for pl in p["players"] if pl["score"] is not None}
+    # a cooperative mode is its own game in the app, marked cooperative: everyone wins or loses together
     return {
         "games": [{"id": i, "uuid": _uuid("game", g), "name": game_name(g), "noPoints": g not in scored,
-                   "highestWins": True, "cooperative": False, "usesTeams": False} for g, i in games.items()],
+                   "highestWins": True, "cooperative": g.endswith(":cooperative"), "usesTeams": False}
+                  for g, i in games.items()],
         "players": [{"id": i, "uuid": _uuid("player", n), "name": n, "isAnonymous": False} for n, i in players.items()],
         "locations": [{"id": 1, "uuid": _uuid("location", location), "name": location}],
         "plays": out_plays,

@@ -186,5 +186,7 @@ def result(setup: dict, summary: dict | None) -> list[dict]:
     summary = summary or {}
     scores = {s.get("name"): s.get("total") for s in summary.get("scores") or [] if isinstance(s, dict)}
     winners = set(summary.get("winners") or ([summary["winner"]] if summary.get("winner") else []))
-    team = summary.get("score") if summary.get("mode") == "cooperative" else None
-    return [{"name": n, "score": scores.get(n, team), "winner": n in winners} for n in player_names(setup)]
+    if summary.get("mode") == "cooperative":     # the team wins or loses together (a lost game says "lost")
+        won = summary.get("status") == "finished"
+        return [{"name": n, "score": summary.get("score"), "winner": won} for n in player_names(setup)]
+    return [{"name": n, "score": scores.get(n), "winner": n in winners} for n in player_names(setup)]

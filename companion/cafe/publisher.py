@@ -41,8 +41,9 @@ BACKOFF_S = (0.5, 1, 2, 5, 10, 30)
 
 class Publisher:
     def __init__(self, table: str, log_path, broker: Broker, health=None, client_id: str | None = None,
-                 unconfirmed: int | None = UNCONFIRMED):
+                 unconfirmed: int | None = UNCONFIRMED, poll_s: float = POLL_S):
         self.table = table
+        self.poll_s = poll_s                # a writer that pokes on every write can let it look less often
         self.log_path = log_path
         self.broker = broker
         self.health = health or (lambda: {"camera": True, "disk": True})
@@ -217,7 +218,7 @@ class Publisher:
                     client.publish(state_topic(self.table), json.dumps({**state, "updated": time.time()}),
                                    qos=1, retain=True)
             self.rounds += 1
-            self._wake.wait(POLL_S)
+            self._wake.wait(self.poll_s)
 
 
 def for_kiosk(config, store, table_feed=None) -> Publisher | None:

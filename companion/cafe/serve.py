@@ -16,10 +16,13 @@ import ipaddress
 import json
 import logging
 import os
+import queue
+import re
 import signal
 import socket
 import sys
 import threading
+import time
 
 from companion.cafe import schema
 from companion.cafe.broker import TOPIC_ROOT, Broker, confirm_topic, parse_broker, table_of
@@ -39,6 +42,7 @@ DISK_FULL = N_("the disk is full ({error})")
 STOPPED = N_("the subscriber stopped")
 STOPPED_BY = N_("the subscriber stopped ({error})")
 CONFIRM_EVERY_S = 0.25
+CONFIRM_PAUSE_S = 0.002
 
 
 def add_arguments(parser) -> None:
@@ -54,11 +58,25 @@ def add_arguments(parser) -> None:
     parser.add_argument("--password-file", metavar="FILE",
                         help="the staff password or its hash ('companion cafe password'); needed off loopback")
     parser.add_argument("--ca-file", metavar="FILE", help="mqtts: the CA that signed the broker's certificate")
+    parser.add_argument("--allowed-hosts", metavar="NAMES",
+                        help="host names the page answers to, comma-separated (default: on loopback, localhost "
+                             "and the loopback addresses only; elsewhere any)")
+    parser.add_argument("--forwarded-allow-ips", metavar="IPS", default="",
+                        help="addresses of a reverse proxy whose X-Forwarded-For/-Proto headers are believed, "
+                             "comma-separated (default: none, the headers are ignored)")
+    parser.add_argument("--secure-cookie", action="store_true",
+                        help="mark the login cookie Secure: the page is reached over HTTPS (a TLS proxy)")
 
 
 class Subscriber:
     """Everything under ``cafe/`` into the store, checked, and acknowledged only once stored; the
-    confirmations back to the tables."""
+    confirmations back to the tables.
+
+    paho's thread only queues what arrives; a writer thread checks and commits whatever has queued
+    up in one transaction (one disk sync for many messages under load, one for one when it is
+    quiet) and then acknowledges those messages, in the order they came (``manual_ack``)."""
+
+    BATCH = 500          # messages in one transaction at most
 
     def __init__(self, broker: Broker, store, client_id: str, health: Health | None = None):
         self.store = store
@@ -66,7 +84,7 @@ class Subscriber:
         self.health = health or Health()
         self.health.set("broker", CONNECTING)
         self.connected = threading.Event()
-        self.client = broker.client(client_id, clean_session=False)
+        self.client = broker.client(client_id, clean_session=False, manual_ack=True)
         self.client.on_connect = self._on_connect
         self.client.on_connect_fail = self._on_connect_fail
         self.client.on_disconnect = self._on_disconnect
@@ -75,8 +93,14 @@ class Subscriber:
         self._stop = threading.Event()
         self._loop: threading.Thread | None = None
         self._confirmer: threading.Thread | None = None
+        # the dashboard's own login names no table, whatever it is called (the installed ACL lets every
+        # login write cafe/<its name>/)
+        self.own_login = (broker.username or "").lower() or None
+        self._queue: queue.Queue = queue.Queue()
+        self._writer = threading.Thread(target=self._write, name="cafe-writer", daemon=True)
 
     def start(self) -> None:
+        self._writer.start()
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
         self._loop = threading.Thread(target=self._network, name="cafe-subscriber", daemon=True)
         self._loop.start()
@@ -104,6 +128,8 @@ class Subscriber:
             self._loop.join(5)
         if self._confirmer is not None:
             self._confirmer.join(5)
+        self._queue.put(None)
+        self._writer.join(10)
 
     def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
         if reason_code.is_failure:
@@ -127,38 +153,81 @@ class Subscriber:
             self.health.set("broker", LOST)
 
     def _on_message(self, client, userdata, msg) -> None:
-        # whatever arrives, this returns: a message that raised here would be redelivered and raise again
-        topic = msg.topic
-        table = table_of(topic)
-        kind = topic.rsplit("/", 1)[1]
-        if kind == "confirm":
-            return                                       # our own
+        self._queue.put((msg.topic, msg.payload, msg.mid, msg.qos, bool(msg.retain)))
+
+    def _write(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            got = [first]
+            while len(got) < self.BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)
+                    break
+                got.append(more)
+            self._store(got)
+            for _, _, mid, qos, _ in got:
+                self.client.ack(mid, qos)
+
+    def _store(self, got: list[tuple]) -> None:
+        """Check each message, store the good ones in one transaction, count the others."""
+        items: list[tuple[str, str, object]] = []
+        retained: list[bool] = []
+        for topic, payload, _, _, old in got:
+            table = table_of(topic)
+            if not self._is_table(table):
+                table = None                 # counted with no tile: a name that is no table makes none
+            try:
+                items.append(self._check(topic, table, payload))
+                retained.append(old)
+            except schema.BadMessage as e:
+                log.warning("skipped a message on %s: %s", topic, e)
+                self._count(table, f"{topic}: {e}")
+            except Exception as e:          # a fault of ours must not stop the café's recording either
+                log.exception("could not read a message on %s", topic)
+                self._count(table, f"{topic}: {type(e).__name__}: {e}")
+        if not items:
+            return
         try:
-            if (table is None or not all(schema.TABLE_LEVEL.match(p) for p in table.split("/"))
-                    or table.rsplit("/", 1)[-1].lower() in schema.RESERVED):
-                raise schema.BadMessage(f"{topic!r} names no table")
-            if kind == "online":
-                self.store.record_online(table, schema.online(msg.payload))
-            elif kind == "state":
-                self.store.record_state(table, schema.state(schema.parse(msg.payload)))
-            elif kind == "log":
-                refused = self.store.record_log_item(table, schema.log_item(schema.parse(msg.payload)))
-                if refused:
-                    raise schema.BadMessage(refused)
-            else:
-                raise schema.BadMessage(f"{topic!r}: no such topic")
+            refusals = self.store.record_batch(items, retained)
             if self.health.has("disk"):
                 self.health.clear("disk")
                 self.store.touch_all()
-        except schema.BadMessage as e:
-            log.warning("skipped a message on %s: %s", topic, e)
-            self._count(table, f"{topic}: {e}")
         except _disk_full() as e:
             # not stored, so not confirmed: its kiosk offers it again once there is room
             self.health.set("disk", DISK_FULL, error=str(e))
-        except Exception as e:          # a fault of ours must not stop the café's recording either
-            log.exception("could not store a message on %s", topic)
-            self._count(table, f"{topic}: {type(e).__name__}: {e}")
+            return
+        except Exception as e:
+            log.exception("could not store %d messages", len(items))
+            for _, table, _ in items:
+                self._count(table, f"{type(e).__name__}: {e}")
+            return
+        for (kind, table, _), refused in zip(items, refusals, strict=True):
+            if refused:
+                log.warning("skipped a message on %s: %s", table, refused)
+                self._count(table, f"{table} {kind}: {refused}")
+
+    def _is_table(self, table: str | None) -> bool:
+        return (table is not None and all(schema.TABLE_LEVEL.match(p) for p in table.split("/"))
+                and table.rsplit("/", 1)[-1].lower() not in (*schema.RESERVED, self.own_login))
+
+    def _check(self, topic: str, table: str | None, payload: bytes) -> tuple[str, str, object]:
+        """(kind, table, checked body), or BadMessage."""
+        kind = topic.rsplit("/", 1)[1]
+        if table is None:
+            raise schema.BadMessage(f"{topic!r} names no table")
+        if kind == "online":
+            return ("online", table, schema.online(payload))
+        if kind == "state":
+            return ("state", table, schema.state(schema.parse(payload)))
+        if kind == "log":
+            return ("log", table, schema.log_item(schema.parse(payload)))
+        raise schema.BadMessage(f"{topic!r}: no such topic")
 
     def _count(self, table: str | None, reason: str) -> None:
         try:
@@ -179,6 +248,9 @@ class Subscriber:
                     if "/" not in table:                   # a bridged café's kiosks are not ours to answer
                         self.client.publish(confirm_topic(table), json.dumps(payload, separators=(",", ":")),
                                             qos=1, retain=True)
+                    # the database's lock is not fair: a moment between tables lets the writer in, so a
+                    # round over hundreds of tables never holds up what arrives meanwhile
+                    time.sleep(CONFIRM_PAUSE_S)
             except _disk_full() as e:
                 self.health.set("disk", DISK_FULL, error=str(e))
             except Exception:
@@ -246,6 +318,14 @@ def run(args) -> int:
         raise BadInput("--listen", f"{host} is reachable from other machines; give --password-file with the staff "
                                    "password (or its hash) to serve there")
     gate = Gate(read_password_file(args.password_file) if args.password_file else None)
+    hosts = _allowed_hosts(args.allowed_hosts, host)
+    proxies = [a.strip() for a in args.forwarded_allow_ips.split(",") if a.strip()]
+    for address in proxies:
+        try:
+            ipaddress.ip_network(address, strict=False)
+        except ValueError:
+            raise BadInput("--forwarded-allow-ips", f"{address!r} is not an IP address or network "
+                                                    "(e.g. 127.0.0.1 or 10.0.0.0/8)") from None
     db_path = args.db or str(data_dir() / "cafe.sqlite")
     store = CafeStore(db_path)
     try:
@@ -261,10 +341,25 @@ def run(args) -> int:
     client_id = "companion-dashboard-" + hashlib.sha256(str(store.path.resolve()).encode()).hexdigest()[:12]
     subscriber = Subscriber(broker, store, client_id)
     subscriber.start()
-    return _serve(sock, store, gate, subscriber, host, port)
+    web = {"allowed_hosts": hosts, "secure_cookie": args.secure_cookie}
+    return _serve(sock, store, gate, subscriber, host, port, web, proxies)
 
 
-def _serve(sock, store, gate, subscriber, host: str, port: int) -> int:
+def _allowed_hosts(text: str | None, listen_host: str) -> list[str]:
+    """The Host names the page answers to: a page on loopback without a login must not answer a
+    name that some web site's DNS points at 127.0.0.1 (DNS rebinding)."""
+    if text:
+        names = [n.strip().lower() for n in text.split(",") if n.strip()]
+        for n in names:
+            if n != "*" and not re.fullmatch(r"(\*\.)?[a-z0-9.:\[\]-]+", n):
+                raise BadInput("--allowed-hosts", f"{n!r} is not a host name (e.g. cafe-pc.local,192.168.1.20)")
+        return names
+    if _is_loopback(listen_host):
+        return sorted({"localhost", "127.0.0.1", "::1", "[::1]", listen_host.lower()})
+    return ["*"]
+
+
+def _serve(sock, store, gate, subscriber, host: str, port: int, options: dict, proxies: list[str]) -> int:
     import asyncio
 
     import uvicorn
@@ -272,9 +367,12 @@ def _serve(sock, store, gate, subscriber, host: str, port: int) -> int:
     from companion.cafe.web import Dashboard
 
     health = subscriber.health
-    dashboard = Dashboard(store, gate, health=health)
+    dashboard = Dashboard(store, gate, health=health, **options)
+    # X-Forwarded-For is believed only from the proxies named (uvicorn's own default trusts loopback,
+    # which would let anyone on this machine pick the address the login's rate limit counts)
     server = uvicorn.Server(uvicorn.Config(dashboard.app, log_level="warning", timeout_graceful_shutdown=2,
-                                           lifespan="off"))
+                                           lifespan="off", proxy_headers=bool(proxies),
+                                           forwarded_allow_ips=proxies or [], server_header=False))
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from companion.cafe import publisher as publisher_module
 from companion.cafe.broker import Broker, parse_broker
+from companion.cafe.fleet import PER_PROCESS, Fleet, FleetError
 from companion.cafe.publisher import Publisher
 from companion.errors import BadInput, output_folder
 from companion.games import random_play
@@ -30,11 +31,14 @@ from companion.store.replay import fold
 from companion.words import counted
 
 UNDO_CHANCE = 0.05
+BUSY_TIMEOUT_MS = 120_000
+SIM_POLL_S = 2.0
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("--broker", required=True, metavar="URL", help="mqtt://[USER[:PASSWORD]@]HOST[:PORT] or mqtts://")
-    parser.add_argument("--tables", type=int, required=True, metavar="N", help="how many tables (T01 ... TNN)")
+    parser.add_argument("--tables", type=int, required=True, metavar="N",
+                        help="how many tables (T01 ... TNN; up to 2000, in processes of 50)")
     parser.add_argument("--games", type=int, default=1, metavar="G", help="complete games per table (default 1)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="the random seed of the players")
     parser.add_argument("--json", action="store_true", help="print the totals as one JSON document")
@@ -62,9 +66,14 @@ class VirtualTable:
                  per_minute: float | None = None, publish: bool = True, until_confirmed: bool = True):
         self.name = name
         self.log = GameLog(folder / f"{name}.sqlite")
+        # a kiosk has its disk to itself; hundreds of virtual tables share one, and a write may wait
+        # seconds for the others' syncs (the publisher's reading connection has its own, longer wait)
+        self.log._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         # waiting only for the broker, a table need not hold back what the dashboard has not confirmed
+        # the players poke the publisher on every write, so it need not look at the log five times a
+        # second as a kiosk's does (a thousand tables polling would take a core of their own)
         self.publisher = Publisher(name, self.log.path, broker, unconfirmed=None if not until_confirmed
-                                   else publisher_module.UNCONFIRMED) if publish else None
+                                   else publisher_module.UNCONFIRMED, poll_s=SIM_POLL_S) if publish else None
         self.games_wanted = games
         self.rng = random.Random(f"{seed}:{name}")
         self.per_minute = per_minute
@@ -186,6 +195,9 @@ def probe(broker: Broker, timeout: float = 20.0) -> None:
         client.loop_stop()
 
 
+MAX_TABLES = 2000
+
+
 def read_logins(path: str, names: list[str], broker: Broker) -> dict[str, Broker]:
     """Each table's broker with its own login, from lines ``TABLE:PASSWORD``."""
     if broker.username:
@@ -211,8 +223,8 @@ def read_logins(path: str, names: list[str], broker: Broker) -> dict[str, Broker
 
 def run(args) -> int:
     broker = parse_broker(args.broker)
-    if args.tables < 1 or args.tables > 999:
-        raise BadInput("--tables", "between 1 and 999 tables")
+    if args.tables < 1 or args.tables > MAX_TABLES:
+        raise BadInput("--tables", f"between 1 and {MAX_TABLES} tables")
     if args.games < 1:
         raise BadInput("--games", "1 or more games per table")
     if args.per_minute is not None and args.per_minute <= 0:
@@ -222,6 +234,38 @@ def run(args) -> int:
     probe(brokers[names[0]])
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="companion-cafe-sim-"))
     folder = output_folder(folder)
+    try:
+        if len(names) <= PER_PROCESS:
+            per_table = _play_here(names, folder, brokers, args)
+        else:                            # more than one process can hold (paho's 1024 descriptors)
+            fleet = Fleet(names, folder, broker, args.games, args.seed, args.per_minute,
+                          until_confirmed=args.until_confirmed, brokers=brokers)
+            try:
+                fleet.start()
+                fleet.go()
+                per_table = {n: {"games": t["games"], "actions": t["actions"]} for n, t in fleet.wait().items()}
+            except FleetError as e:
+                raise BadInput("simulate", str(e)) from None
+            finally:
+                fleet.close()
+    finally:
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+    totals = {"tables": len(names), "games": sum(t["games"] for t in per_table.values()),
+              "actions": sum(t["actions"] for t in per_table.values()), "per_table": per_table}
+    if args.json:
+        print(json.dumps(totals))
+    else:
+        print(f"simulate: {counted(totals['tables'], 'table')} played {counted(totals['games'], 'game')}, "
+              f"{counted(totals['actions'], 'action')}, all " +
+              ("confirmed by the dashboard" if args.until_confirmed else f"acknowledged by {broker}"))
+    sys.stdout.flush()
+    return 0
+
+
+def _play_here(names: list[str], folder: Path, brokers: dict[str, Broker], args) -> dict[str, dict]:
+    """The tables in this process (as many as :data:`~companion.cafe.fleet.PER_PROCESS`)."""
+    broker = brokers[names[0]]
     tables = [VirtualTable(n, folder, brokers[n], args.games, args.seed, args.per_minute,
                            until_confirmed=args.until_confirmed) for n in names]
     try:
@@ -244,16 +288,4 @@ def run(args) -> int:
     finally:
         for t in tables:
             t.close()
-        if not args.keep:
-            shutil.rmtree(folder, ignore_errors=True)
-    totals = {"tables": len(tables), "games": sum(t.games_done for t in tables),
-              "actions": sum(t.actions for t in tables),
-              "per_table": {t.name: {"games": t.games_done, "actions": t.actions} for t in tables}}
-    if args.json:
-        print(json.dumps(totals))
-    else:
-        print(f"simulate: {totals['tables']} tables played {totals['games']} games, "
-              f"{totals['actions']} actions, all " +
-              ("confirmed by the dashboard" if args.until_confirmed else f"acknowledged by {broker}"))
-    sys.stdout.flush()
-    return 0
+    return {t.name: {"games": t.games_done, "actions": t.actions} for t in tables}

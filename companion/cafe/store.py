@@ -15,16 +15,21 @@ item is not confirmed, so its kiosk offers it again later.
 from __future__ import annotations
 
 import json
+import logging
 import math
+import re
 import sqlite3
 import statistics
 import threading
 import time
+from collections import deque
 from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.cafe import schema
 from companion.errors import BadInput
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 2
 _SCHEMA = """
@@ -70,10 +75,22 @@ CREATE TABLE IF NOT EXISTS rejected (
     at         REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS probe (x BLOB);
+CREATE TABLE IF NOT EXISTS retired (
+    name     TEXT PRIMARY KEY,       -- a table the staff took off the page, until its kiosk speaks again
+    at       REAL NOT NULL
+);
+"""
+_INDEXES = """
+CREATE INDEX IF NOT EXISTS plays_recent ON plays (COALESCE(setup_received, started, 0) DESC, table_name);
 """
 # version 2: what a play holds with none missing, its last seq, when the dashboard saw it start and end
+# (and kept as they arrive, so no page counts them again: the entries received, the first one's time)
 _PLAY_COLUMNS = {"high": "INTEGER NOT NULL DEFAULT -1", "last": "INTEGER", "setup_received": "REAL",
-                 "end_received": "REAL"}
+                 "end_received": "REAL", "actions": "INTEGER NOT NULL DEFAULT 0", "first_received": "REAL",
+                 "last_received": "REAL", "mode": "TEXT"}
+ABANDONED_AFTER_S = 3600.0   # a play is shown abandoned once its kiosk is offline and silent this long
+CHECKPOINT_EVERY_S = 1.0
+CHANGES_KEPT = 100_000      # changes remembered for the live page (it reads them twice a second)
 CONFIRM_GAMES = 100          # games listed one by one in a confirmation (after the ones held whole)
 CLOCK_SLACK_S = 300.0        # a kiosk's time this far after the dashboard received it: its clock is off
 LONGEST_PLAY_S = 24 * 3600.0
@@ -81,6 +98,19 @@ LONGEST_PLAY_S = 24 * 3600.0
 
 class DiskFull(Exception):
     """The dashboard's database could not be written: the message says where and why."""
+
+
+def table_sort_key(name: str) -> str:
+    """Tables in the order people count them (T2 before T10, madrid/T2 before madrid/T10), and
+    names that differ only in zeros ("T01", "T001") side by side but each in its own place."""
+    padded = "".join(part.zfill(12) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name))
+    return f"{padded} {name}"
+
+
+def game_key(game: object, mode: object) -> str:
+    """A game and its mode as one row of the figures: ``timeline``, ``cronologia:cooperative``."""
+    name = game if isinstance(game, str) else "?"
+    return f"{name}:{mode}" if isinstance(mode, str) and mode else name
 
 
 def iso(t: object) -> str | None:
@@ -93,16 +123,22 @@ class CafeStore:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._lock = threading.Lock()
-        # bumped on change, so the live page re-renders only what moved: tiles (a table's state or
-        # online), plays (a game started or ended; the figures come from them)
-        self.tiles_version = 0
+        # what changed, in order, so the live page re-renders only what moved: ("table", name) when a
+        # table's state, online or skipped messages change, ("play", (table, log, game_id)) when a play
+        # starts or ends (plays_version counts those: the figures come from the plays)
+        self.change_seq = 0
+        self._changes: deque[tuple[int, str, object]] = deque(maxlen=CHANGES_KEPT)
         self.plays_version = 0
+        self._figures: tuple[int, dict] | None = None
         self._touched: dict[str, dict[str, set[int]]] = {}     # what to confirm next, per table and log
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=10)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
+            # the WAL is copied into the database by a thread of its own (below), not by whichever
+            # commit happens to pass 1000 pages: a checkpoint of tens of MB must not hold up the writer
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise BadInput(str(self.path), f"written by a newer companion (schema {version}); update the program")
@@ -111,11 +147,19 @@ class CafeStore:
             for name, decl in _PLAY_COLUMNS.items():
                 if name not in have:
                     self._db.execute(f"ALTER TABLE plays ADD COLUMN {name} {decl}")
+            if "actions" not in have:        # counted once for a database from before the count was kept
+                self._db.execute("UPDATE plays SET (actions, first_received) = (SELECT COUNT(*), MIN(a.received) "
+                                 "FROM actions a WHERE a.table_name = plays.table_name AND a.log = plays.log "
+                                 "AND a.game_id = plays.game_id)")
+            self._db.executescript(_INDEXES)
             if version < 2:
                 self._db.execute("DELETE FROM logs")     # recomputed from the plays as they are confirmed
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except (sqlite3.Error, OSError) as e:
             raise BadInput(str(self.path), f"cannot open the dashboard database: {e}") from None
+        self._closing = threading.Event()
+        self._checkpointer = threading.Thread(target=self._checkpoints, name="cafe-checkpoints", daemon=True)
+        self._checkpointer.start()
 
     def _write(self, steps):
         """One transaction; a full disk (or a failing one) is DiskFull, with nothing half-written."""
@@ -151,54 +195,132 @@ class CafeStore:
     # -- what the broker delivers (checked by companion.cafe.schema first) -------------------------
     def record_log_item(self, table: str, m: dict) -> str | None:
         """Store one checked log item. Returns why it was refused (history is append-only), or None."""
-        log, gid, kind, now = m["log"], m["game_id"], m["kind"], time.time()
-        key = (table, log, gid)
+        return self.record_batch([("log", table, m)])[0]
 
-        def steps(db) -> str | None:
-            db.execute("INSERT OR IGNORE INTO plays (table_name, log, game_id) VALUES (?, ?, ?)", key)
-            db.execute("INSERT INTO logs (table_name, log, updated) VALUES (?, ?, ?) ON CONFLICT(table_name, log) "
-                       "DO UPDATE SET updated = excluded.updated", (table, log, now))
-            game, status, last, high = db.execute(
-                "SELECT game, status, last, high FROM plays WHERE table_name = ? AND log = ? AND game_id = ?",
-                key).fetchone()
-            if game is not None and m["game"] != game:
-                return f"game {gid} of log {log[:8]} is {game}, not {m['game']}"
-            if kind == "setup":
-                if high >= 0:
-                    return None                   # the first setup stands
-                names = [{"name": n, "score": None, "winner": False} for n in m["players"]]
-                db.execute("UPDATE plays SET game = ?, started = ?, players = COALESCE(players, ?), "
-                           "setup_received = ? WHERE table_name = ? AND log = ? AND game_id = ?",
-                           (m["game"], m["at"], json.dumps(names), now, *key))
-                self._advance(db, key, 0)
+    def record_batch(self, items: list[tuple[str, str, object]], retained: list[bool] | None = None
+                     ) -> list[str | None]:
+        """Checked messages in one transaction (one disk sync for all): ``(kind, table, body)`` with
+        kind ``log``, ``state`` or ``online``. Returns, per item, why it was refused, or None. Under
+        load the subscriber hands over everything that arrived since its last commit. ``retained``
+        says, per item, whether the broker sent it as a retained message (at a new subscription):
+        such a state or online of a retired table keeps it retired; a live one brings it back."""
+        flags = retained or [False] * len(items)
+        now = time.time()
+        changes: list[tuple[str, object]] = []
+        touched = [(table, body["log"], body["game_id"]) for kind, table, body in items
+                   if kind == "log" and isinstance(body, dict)]
+        # a delivery the database already holds is answered by a read, with nothing to write or sync
+        known = [self._known((table, body["log"], body["game_id"]), body)
+                 if kind == "log" and isinstance(body, dict) else None for kind, table, body in items]
+
+        def steps(db) -> list[str | None]:
+            out: list[str | None] = []
+            for (kind, table, body), held, old in zip(items, known, flags, strict=True):
+                if held is not None:
+                    out.append(held[1])
+                    continue
+                if kind == "log":
+                    assert isinstance(body, dict)
+                    out.append(self._log_steps(db, table, body, now, changes))
+                    continue
+                if db.execute("SELECT 1 FROM retired WHERE name = ?", (table,)).fetchone():
+                    if old:
+                        out.append(None)
+                        continue
+                    db.execute("DELETE FROM retired WHERE name = ?", (table,))
+                if kind == "state":
+                    db.execute("INSERT INTO tables (name, state, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
+                               "DO UPDATE SET state = excluded.state, updated = excluded.updated",
+                               (table, json.dumps(body), now))
+                else:
+                    db.execute("INSERT INTO tables (name, online, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
+                               "DO UPDATE SET online = excluded.online, updated = excluded.updated",
+                               (table, int(bool(body)), now))
+                changes.append(("table", table))
+                out.append(None)
+            return out
+        if all(held is not None for held in known):
+            refusals: list[str | None] = [held[1] for held in known if held is not None]
+        else:
+            refusals = self._write(steps)
+        with self._lock:                 # after the commit: the page reads only what is stored
+            for table, log_id, gid in touched:
+                self._touched.setdefault(table, {}).setdefault(log_id, set()).add(gid)
+            self._changed(changes)
+        return refusals
+
+    def _changed(self, changes: list[tuple[str, object]]) -> None:
+        for what, key in changes:
+            self.change_seq += 1
+            self._changes.append((self.change_seq, what, key))
+            if what == "play":
                 self.plays_version += 1
-            elif kind == "end":
-                if status != "in_progress":
-                    return None if last == m["last"] else f"game {gid} of log {log[:8]} has already ended"
-                beyond = db.execute("SELECT MAX(seq) FROM actions WHERE table_name = ? AND log = ? AND game_id = ?",
-                                    key).fetchone()[0]
-                if beyond is not None and beyond > m["last"]:
-                    return f"the end of game {gid} says {m['last']} entries, but entry {beyond} is stored"
-                db.execute("UPDATE plays SET status = ?, ended = ?, players = ?, game = COALESCE(game, ?), last = ?, "
-                           "end_received = ? WHERE table_name = ? AND log = ? AND game_id = ?",
-                           (m["status"], m["at"], json.dumps(m["players"]), m["game"], m["last"], now, *key))
-                self.plays_version += 1
-            else:
-                if last is not None and m["seq"] > last:
-                    return f"entry {m['seq']} comes after the end of game {gid} (its last entry is {last})"
-                db.execute("INSERT OR IGNORE INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           (*key, m["seq"], kind, json.dumps(m["line"]), m["at"], now))
-                if m["game"] and game is None:
-                    db.execute("UPDATE plays SET game = ? WHERE table_name = ? AND log = ? AND game_id = ?",
-                               (m["game"], *key))
-                if high >= 0 and m["seq"] == high + 1:
-                    self._advance(db, key, high)
-            return None
-        known = self._known(key, m)
-        refused = known[1] if known is not None else self._write(steps)
+
+    def changes_since(self, seq: int) -> tuple[int, set[str], set[tuple], bool]:
+        """(the newest change, tables changed, plays changed, complete) since change ``seq``;
+        ``complete`` is False when more changed than is remembered (then reread everything)."""
         with self._lock:
-            self._touched.setdefault(table, {}).setdefault(log, set()).add(gid)
-        return refused
+            now = self.change_seq
+            changes = list(self._changes)
+        complete = not changes or changes[0][0] <= seq + 1 or seq >= now
+        tables: set[str] = set()
+        plays: set[tuple] = set()
+        for n, what, key in reversed(changes):
+            if n <= seq:
+                break
+            if what == "table":
+                tables.add(str(key))
+            else:
+                plays.add(tuple(key))      # type: ignore[arg-type]
+        return now, tables, plays, complete
+
+    def _log_steps(self, db, table: str, m: dict, now: float, changes: list) -> str | None:
+        log, gid, kind = m["log"], m["game_id"], m["kind"]
+        key = (table, log, gid)
+        db.execute("INSERT OR IGNORE INTO plays (table_name, log, game_id) VALUES (?, ?, ?)", key)
+        db.execute("INSERT INTO logs (table_name, log, updated) VALUES (?, ?, ?) ON CONFLICT(table_name, log) "
+                   "DO UPDATE SET updated = excluded.updated", (table, log, now))
+        game, status, last, high = db.execute(
+            "SELECT game, status, last, high FROM plays WHERE table_name = ? AND log = ? AND game_id = ?",
+            key).fetchone()
+        if game is not None and m["game"] != game:
+            return f"game {gid} of log {log[:8]} is {game}, not {m['game']}"
+        if kind == "setup":
+            if high >= 0:
+                return None                   # the first setup stands
+            names = [{"name": n, "score": None, "winner": False} for n in m["players"]]
+            mode = m["line"].get("mode") if isinstance(m.get("line"), dict) else None
+            db.execute("UPDATE plays SET game = ?, started = ?, players = COALESCE(players, ?), "
+                       "setup_received = ?, last_received = ?, mode = ? WHERE table_name = ? AND log = ? "
+                       "AND game_id = ?", (m["game"], m["at"], json.dumps(names), now, now,
+                                           mode if isinstance(mode, str) and mode.isidentifier() else None, *key))
+            self._advance(db, key, 0)
+            changes.append(("play", key))
+        elif kind == "end":
+            if status != "in_progress":
+                return None if last == m["last"] else f"game {gid} of log {log[:8]} has already ended"
+            beyond = db.execute("SELECT MAX(seq) FROM actions WHERE table_name = ? AND log = ? AND game_id = ?",
+                                key).fetchone()[0]
+            if beyond is not None and beyond > m["last"]:
+                return f"the end of game {gid} says {m['last']} entries, but entry {beyond} is stored"
+            db.execute("UPDATE plays SET status = ?, ended = ?, players = ?, game = COALESCE(game, ?), last = ?, "
+                       "end_received = ? WHERE table_name = ? AND log = ? AND game_id = ?",
+                       (m["status"], m["at"], json.dumps(m["players"]), m["game"], m["last"], now, *key))
+            changes += [("play", key), ("table", table)]       # a finished tile names its winner
+        else:
+            if last is not None and m["seq"] > last:
+                return f"entry {m['seq']} comes after the end of game {gid} (its last entry is {last})"
+            new = db.execute("INSERT OR IGNORE INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                             (*key, m["seq"], kind, json.dumps(m["line"]), m["at"], now))
+            if new.rowcount == 1:
+                db.execute("UPDATE plays SET actions = actions + 1, first_received = COALESCE(first_received, ?), "
+                           "last_received = ? WHERE table_name = ? AND log = ? AND game_id = ?", (now, now, *key))
+            if m["game"] and game is None:
+                db.execute("UPDATE plays SET game = ? WHERE table_name = ? AND log = ? AND game_id = ?",
+                           (m["game"], *key))
+            if high >= 0 and m["seq"] == high + 1:
+                self._advance(db, key, high)
+        return None
 
     def _known(self, key: tuple, m: dict) -> tuple[bool, str | None] | None:
         """A delivery the database already holds (QoS 1 redelivers; kiosks offer again what they do not
@@ -226,25 +348,36 @@ class CafeStore:
             high = seq
         db.execute("UPDATE plays SET high = ? WHERE table_name = ? AND log = ? AND game_id = ?", (high, *key))
 
-    def record_state(self, table: str, state: dict) -> None:
-        self._write(lambda db: db.execute(
-            "INSERT INTO tables (name, state, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
-            "DO UPDATE SET state = excluded.state, updated = excluded.updated",
-            (table, json.dumps(state), time.time())))
-        self.tiles_version += 1
-
-    def record_online(self, table: str, online: bool) -> None:
-        self._write(lambda db: db.execute(
-            "INSERT INTO tables (name, online, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
-            "DO UPDATE SET online = excluded.online, updated = excluded.updated", (table, int(online), time.time())))
-        self.tiles_version += 1
+    def retire(self, names: list[str] | None = None) -> list[str]:
+        """Take tables off the page (``None``: every offline one); their plays stay. A table comes back
+        when its kiosk next says something live. Returns the names retired."""
+        def steps(db) -> list[str]:
+            if names is None:
+                gone = [n for (n,) in db.execute(
+                    "SELECT name FROM tables WHERE online = 0 UNION SELECT table_name FROM rejected "
+                    "WHERE table_name != '' AND table_name NOT IN (SELECT name FROM tables)")]
+            else:
+                gone = [n for n in names if db.execute(
+                    "SELECT 1 FROM tables WHERE name = ? UNION SELECT 1 FROM rejected WHERE table_name = ?",
+                    (n, n)).fetchone()]
+            now = time.time()
+            for n in gone:
+                db.execute("INSERT OR REPLACE INTO retired VALUES (?, ?)", (n, now))
+                db.execute("DELETE FROM tables WHERE name = ?", (n,))
+                db.execute("DELETE FROM rejected WHERE table_name = ?", (n,))
+            return gone
+        gone = self._write(steps)
+        with self._lock:
+            self._changed([("table", n) for n in gone])
+        return gone
 
     def record_rejected(self, table: str | None, reason: str) -> None:
         """A message that was not stored (logged by the caller): counted per table for the page."""
         self._write(lambda db: db.execute(
             "INSERT INTO rejected VALUES (?, 1, ?, ?) ON CONFLICT(table_name) DO UPDATE SET count = count + 1, "
             "reason = excluded.reason, at = excluded.at", (table or "", reason[:300], time.time())))
-        self.tiles_version += 1
+        with self._lock:
+            self._changed([("table", table or "")])
 
     # -- the confirmation the kiosks wait for ------------------------------------------------------
     def touched_tables(self) -> list[str]:
@@ -303,50 +436,83 @@ class CafeStore:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
 
-    def tables(self) -> list[dict]:
+    def tables(self, names: list[str] | None = None) -> list[dict]:
+        """Every table (or those named), in the order people count them."""
+        sql, args = "SELECT name, online, state, updated FROM tables", ()   # type: tuple[str, tuple]
+        bad_sql = "SELECT table_name, count, reason FROM rejected"
+        if names is not None:
+            marks = ", ".join("?" * len(names))
+            sql, bad_sql, args = sql + f" WHERE name IN ({marks})", bad_sql + f" WHERE table_name IN ({marks})", \
+                tuple(names)
         out = []
-        bad = {t: (n, reason) for t, n, reason in self._rows("SELECT table_name, count, reason FROM rejected")}
-        rows = self._rows("SELECT name, online, state, updated FROM tables UNION ALL "
-                          "SELECT r.table_name, 0, NULL, r.at FROM rejected r WHERE r.table_name != '' "
-                          "AND r.table_name NOT IN (SELECT name FROM tables) ORDER BY 1")
+        bad = {t: (n, reason) for t, n, reason in self._rows(bad_sql, args)}
+        # each table's newest finished play: who won (the tile of a finished game says so)
+        last_sql = ("SELECT table_name, players, mode FROM plays p WHERE status = 'finished' AND "
+                    "COALESCE(end_received, 0) = (SELECT MAX(COALESCE(end_received, 0)) FROM plays q WHERE "
+                    "q.table_name = p.table_name AND q.status = 'finished')")
+        if names is not None:
+            last_sql += f" AND table_name IN ({', '.join('?' * len(names))})"
+        results: dict[str, tuple] = {}
+        for t, players, mode in self._rows(last_sql, args):
+            try:
+                results[t] = (schema.results(json.loads(players)) if players else [], mode)
+            except (ValueError, TypeError, RecursionError):
+                pass
+        where = "" if names is None else f" AND r.table_name IN ({', '.join('?' * len(names))})"
+        rows = self._rows(sql + " UNION ALL SELECT r.table_name, 0, NULL, r.at FROM rejected r "
+                          "WHERE r.table_name != '' AND r.table_name NOT IN (SELECT name FROM tables)" + where,
+                          args + args)
         for name, online, state, updated in rows:       # a table seen only through bad messages has a tile too
             try:    # checked when it arrived; checked again, so no stored value can break a page
                 s = schema.state(json.loads(state)) if state else {}
             except (ValueError, TypeError, RecursionError):
                 s = {}
             n, reason = bad.get(name, (0, None))
-            out.append({"table": name, "online": bool(online), "game": s.get("game"),
+            out.append({"table": name, "sort": table_sort_key(name), "online": bool(online), "game": s.get("game"),
                         "status": s.get("status", "unknown"), "players": s.get("players", []),
                         "turn": s.get("turn"), "round": s.get("round"), "started": iso(s.get("started")),
                         "health": s.get("health", {}), "updated": iso(updated), "rejected": n,
                         "rejected_reason": reason})
-        return out
+            if out[-1]["status"] == "finished" and name in results:
+                out[-1]["result"], out[-1]["mode"] = results[name]
+        return sorted(out, key=lambda tb: tb["sort"])
 
-    def rejected_total(self) -> int:
-        return self._rows("SELECT COALESCE(SUM(count), 0) FROM rejected")[0][0]
-
-    def plays(self, limit: int | None = None) -> list[dict]:
-        rows = self._rows(
-            "SELECT p.table_name, p.log, p.game_id, p.game, p.status, p.started, p.ended, p.players, "
-            "p.setup_received, p.end_received, p.high, p.last, "
-            "(SELECT COUNT(*) FROM actions a WHERE a.table_name = p.table_name AND a.log = p.log "
-            " AND a.game_id = p.game_id), "
-            "(SELECT MIN(a.received) FROM actions a WHERE a.table_name = p.table_name AND a.log = p.log "
-            " AND a.game_id = p.game_id) "
-            "FROM plays p ORDER BY COALESCE(p.setup_received, p.started, 0) DESC, p.table_name"
-            + (f" LIMIT {int(limit)}" if limit else ""))
+    def plays(self, limit: int | None = None, offset: int = 0, keys: list[tuple] | None = None) -> list[dict]:
+        """The plays, newest first: all of them, a page (``limit`` from ``offset``), or those of ``keys``
+        ((table, log, game_id) as :meth:`changes_since` names them)."""
+        sql = ("SELECT table_name, log, game_id, game, status, started, ended, players, setup_received, "
+               "end_received, high, last, actions, first_received, mode, last_received, "
+               "(SELECT online FROM tables t WHERE t.name = p.table_name), "
+               "(SELECT MAX(game_id) FROM plays q WHERE q.table_name = p.table_name AND q.log = p.log) FROM plays p")
+        args: tuple = ()
+        if keys is not None:
+            if not keys:
+                return []
+            sql += " WHERE (table_name, log, game_id) IN (VALUES " + ", ".join(["(?, ?, ?)"] * len(keys)) + ")"
+            args = tuple(v for k in keys for v in k)
+        sql += " ORDER BY COALESCE(setup_received, started, 0) DESC, table_name"
+        if limit is not None or offset:
+            sql += f" LIMIT {-1 if limit is None else int(limit)} OFFSET {int(offset)}"
         out = []
-        for t, log, gid, game, status, started, ended, players, s_rx, e_rx, high, last, n, first_rx in rows:
+        now = time.time()
+        for t, log, gid, game, status, started, ended, players, s_rx, e_rx, high, last, n, first_rx, mode, \
+                last_rx, online, newest in self._rows(sql, args):
+            if status == "in_progress" and (newest > gid or (
+                    not online and now - (last_rx or s_rx or first_rx or now) > ABANDONED_AFTER_S)):
+                # a later game on the same kiosk, or a kiosk gone quiet for an hour: the play will not go on
+                # (shown so, never stored: entries that still come take it back to in_progress)
+                status = "abandoned"
             started, ended = _times(started, ended, s_rx or first_rx, e_rx)
             try:
                 names = schema.results(json.loads(players)) if players else []
             except (ValueError, TypeError, RecursionError):
                 names = []
             expected = last if last is not None else None
-            out.append({"table": t, "game": game if isinstance(game, str) else None,
+            out.append({"table": t, "game": game if isinstance(game, str) else None, "mode": mode,
                         "status": status if status in schema.STATUSES else "unknown",
                         "started": iso(started), "ended": iso(ended), "actions": n, "players": names,
-                        "id": f"{t}-{log[:8]}-{gid}",
+                        "id": f"{t}-{log[:8]}-{gid}", "key": (t, log, gid),
+                        "sort": f"{s_rx or started or 0:017.3f}",
                         "duration_s": None if started is None or ended is None else ended - started,
                         "missing": (0 if high >= 0 else 1) + (max(0, expected - n) if expected is not None else 0)})
         return out
@@ -356,25 +522,55 @@ class CafeStore:
         return self._rows("SELECT log, game_id, seq, kind FROM actions WHERE table_name = ? ORDER BY rowid", (table,))
 
     def figures(self) -> dict:
-        finished = [p for p in self.plays() if p["status"] == "finished"]
+        """Worked out once per change of the plays (a play started or ended), whoever asks."""
+        version = self.plays_version
+        cached = self._figures
+        if cached is not None and cached[0] == version:
+            return cached[1]
         per_game: dict[str, int] = {}
         per_table: dict[str, int] = {}
         hours = [0] * 24
         durations: dict[str, list[float]] = {}
-        for p in finished:
-            game = p["game"] or "?"
+        rows = self._rows("SELECT game, table_name, started, ended, setup_received, end_received, first_received, "
+                          "mode FROM plays WHERE status = 'finished'")
+        for game, table, started, ended, s_rx, e_rx, first_rx, mode in rows:
+            game = game_key(game, mode)
             per_game[game] = per_game.get(game, 0) + 1
-            per_table[p["table"]] = per_table.get(p["table"], 0) + 1
-            if p["started"]:
-                hours[datetime.fromisoformat(p["started"]).astimezone().hour] += 1
-            if p["duration_s"] is not None:
-                durations.setdefault(game, []).append(p["duration_s"])
-        return {"plays": len(finished), "per_game": dict(sorted(per_game.items(), key=lambda kv: -kv[1])),
-                "per_table": dict(sorted(per_table.items())),
-                "median_minutes": {g: statistics.median(d) / 60 for g, d in sorted(durations.items())},
-                "hours": hours}
+            per_table[table] = per_table.get(table, 0) + 1
+            started, ended = _times(started, ended, s_rx or first_rx, e_rx)
+            if started is not None and iso(started):
+                hours[datetime.fromtimestamp(started).hour] += 1
+                if ended is not None:
+                    durations.setdefault(game, []).append(ended - started)
+        figures = {"plays": len(rows), "per_game": dict(sorted(per_game.items(), key=lambda kv: -kv[1])),
+                   "per_table": dict(sorted(per_table.items(), key=lambda kv: table_sort_key(kv[0]))),
+                   "median_minutes": {g: statistics.median(d) / 60 for g, d in sorted(durations.items())},
+                   "hours": hours}
+        self._figures = (version, figures)
+        return figures
+
+    def _checkpoints(self) -> None:
+        """Every CHECKPOINT_EVERY_S, the WAL into the database on its own connection (PASSIVE: it waits
+        for no reader or writer, and what it cannot copy now it copies next time)."""
+        try:
+            con = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=10)
+        except sqlite3.Error:
+            log.exception("the dashboard's database checkpointer did not start; SQLite's own takes over")
+            with self._lock:
+                self._db.execute("PRAGMA wal_autocheckpoint=1000")
+            return
+        try:
+            while not self._closing.wait(CHECKPOINT_EVERY_S):
+                try:
+                    con.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error as e:       # a full disk: said by the writer; tried again next time
+                    log.debug("checkpoint: %s", e)
+        finally:
+            con.close()
 
     def close(self) -> None:
+        self._closing.set()
+        self._checkpointer.join(10)
         with self._lock:
             self._db.close()
 
