@@ -15,7 +15,7 @@ from companion.i18n import N_, Msg
 from companion.inputs.commands import MENU, NEXT, OK, UNDO, Command
 from companion.play.choice import Choice
 from companion.ui import theme
-from companion.ui.canvas import Canvas, Literal
+from companion.ui.canvas import MIN_TEXT, Canvas, Literal
 
 BUTTON_LABELS = {NEXT: N_("NEXT"), OK: N_("OK"), UNDO: N_("UNDO"), MENU: N_("MENU")}
 BUTTON_COLOURS = {NEXT: theme.INFO, OK: theme.CORRECT, UNDO: theme.WARN, MENU: theme.MUTED}
@@ -202,7 +202,7 @@ def draw_choice(c: Canvas, choice: Choice, rect, size: float = theme.LARGE, colu
         c.box(r, theme.PANEL_HI if focused else theme.PANEL, radius=10)
         if focused:
             c.box(r, theme.ACCENT, radius=10, width=c.px(4))
-            c.text(Literal("▶"), (r.x + c.px(14), r.centery), size * 0.8, theme.ACCENT, anchor="midleft",
+            c.text(Literal("▶"), (r.x + c.px(14), r.centery), max(MIN_TEXT, size * 0.8), theme.ACCENT, anchor="midleft",
                    role="focus")
         c.paragraph(label, (r.x + c.px(44), r.y + c.px(2), r.w - c.px(56), r.h - c.px(4)),
                     size, theme.TEXT, bold=focused, valign="middle",

@@ -131,6 +131,7 @@ class CronologiaCooperativeView(GameView):
     min_players, max_players = 2, 8
     table_kind = "grid"
     band_height = 104             # nine rows of cards and their legend need the height more than the prompt
+    camera_share = 0.0            # ... and the width: five years side by side, each whole at the readable size
 
     def options(self):
         return [Option("level", N_("Level"), LEVELS_COOPERATIVE)]

@@ -38,6 +38,7 @@ class RowGameView(GameView):
 
     table_kind = "row"
     start_cards = 1
+    camera_share = 0.14           # the row's years and titles need the width (the cards lie on the table too)
 
     # -- reading the table ---------------------------------------------------------------------
     def row(self, session) -> list:
@@ -171,7 +172,15 @@ class RowGameView(GameView):
         if pending and pending.get("type") == "place":
             row_of_cards(c, rect, row, pending["gap"], card_of(pending["card"]))
         else:
-            row_of_cards(c, rect, row)
+            row_of_cards(c, rect, row, focus=self._newest(session, row))
+
+    def _newest(self, session, row) -> int | None:
+        """Where the card placed last lies in the row (the screen shows the row around it)."""
+        for line in reversed(session.lines):
+            if line.get("type") == "place":
+                code = card_of(line["card"]).code
+                return next((i for i, card in enumerate(row) if code and card.code == code), None)
+        return None
 
     def score_sheet(self, session):
         s = session.summary()
