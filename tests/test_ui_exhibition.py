@@ -36,7 +36,8 @@ def test_the_picker_offers_exhibition_with_its_options(tmp_path):
     picker = k.stack.top
     press(k, OK, index=[v.key for v in picker.views].index("exhibition"))
     rows = " | ".join(k.texts())
-    assert "Players: 3" in rows and "Secret Decade: off" in rows and "Spots: 4/4/5/2/1 (the board file)" in rows
+    assert "Players: 3" in rows and "Secret Decade: off" in rows and \
+        "Spots per showcase: 4/4/5/2/1 (as printed)" in rows
     assert "Overlay on Plain: none" in rows
 
 
@@ -139,7 +140,7 @@ def test_placing_by_buttons_and_the_misread_button(tmp_path):
     assert k.stack.top.phase == "watch" and [line["type"] for line in k.session.lines] == ["take", "refill"]
     feed.board = {}
     k.step()
-    assert drawn(k, "hint:OK") == ["OK: place by buttons"]
+    assert drawn(k, "hint:OK") == ["OK: choose the spot"]
     press(k, OK)
     assert "Where did Ana put 1903 OC?" in k.texts()
     assert drawn(k, "choice")[-1].startswith("More… (page 2 of")

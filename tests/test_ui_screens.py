@@ -264,7 +264,7 @@ def test_a_spanish_verdict_says_a_c_not_bc():
     assert view.where(row, 1, "en") == "between 753 BC and 44 BC"
 
 
-@pytest.mark.parametrize("lang,label", [("en", "The row"), ("es", "La fila")])
+@pytest.mark.parametrize("lang,label", [("en", "Cards in the row"), ("es", "Cartas en la fila")])
 def test_the_timeline_score_names_the_row_not_the_game(lang, label):
     from companion.ui.games import view_for
 
@@ -276,6 +276,9 @@ def test_the_timeline_score_names_the_row_not_the_game(lang, label):
     _headline, _good, rows = view_for("timeline").score_sheet(Session())
     c = _canvas((800, 480), lang)
     assert c.tr(rows[-1].label) == label and rows[-1].value == "3"
+    # every figure says what it counts ("Ana 0", "Rounds 9" before)
+    assert [c.tr(r.label) for r in rows[:2]] == {"en": ["Ana: cards in hand", "Bruno: cards in hand"],
+                                                  "es": ["Ana: cartas en la mano", "Bruno: cartas en la mano"]}[lang]
 
 
 def test_a_number_never_starts_a_line_without_its_label():
@@ -286,3 +289,32 @@ def test_a_number_never_starts_a_line_without_its_label():
     width = font(px, False).size("Past 12 · End-game 41 · Tech 0 · In the Timeline 0 · Lost")[0] + 2
     lines = c.wrap(text, px, False, width)
     assert lines[-1] == "Lost -33" and all(not line.split(" ")[0].lstrip("-").isdigit() for line in lines)
+
+
+def test_the_camera_fault_says_the_demo_cameras_words_in_spanish_and_labels_a_drivers_own():
+    from companion.ui.demo import CABLE_PULLED
+    config = Config()
+    config.kiosk.language = "es"
+    k = make(size=(800, 480), config=config)
+    k.stack.push("fault:camera", CABLE_PULLED)
+    k.step()
+    assert drawn(k, "check")[-1].text == \
+        "Lo que dijo la cámara: se ha desconectado el cable de la cámara de demostración"
+    k.stack.push("fault:camera", "RuntimeError: Camera frontend has timed out!")
+    k.step()
+    assert drawn(k, "check")[-1].text == ("Lo que dijo la cámara, con sus propias palabras (en inglés): "
+                                         "RuntimeError: Camera frontend has timed out!")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_unknown_card_screen_says_what_to_do_at_the_table_and_the_command_not_a_log_file(lang):
+    config = Config()
+    config.kiosk.language = lang
+    k = make(size=(800, 480), config=config)
+    k.stack.push("fault:unknown-card", "TC:DEMO:999", lambda: None)
+    k.step()
+    checks = [d.text for d in drawn(k, "check")]
+    assert checks[0].startswith({"en": "Take that card off the table", "es": "Quita esa carta de la mesa"}[lang])
+    assert "companion deck add DEMO --number 999" in checks[1]
+    assert not [t for t in k.texts() if "kiosk.log" in t or "/tmp" in t]
+    assert not [d for d in k.last.drawn if d.cut]

@@ -196,7 +196,7 @@ def draw_choice(c: Canvas, choice: Choice, rect, size: float = theme.LARGE, colu
     size = min(size, item_h / c.u * 0.55)
     size = min(c.layout(c.tr(label), box, size, True)[0] for label, _value in choice.items) / c.u
     for i, (label, _value) in enumerate(choice.items):
-        col, row = divmod(i, rows)
+        row, col = divmod(i, columns)       # in reading order: 0 1 2 / 3 4 5, as NEXT goes through them
         r = pygame.Rect(rect.x + col * (col_w + gap), rect.y + row * (item_h + gap), col_w, item_h)
         focused = i == choice.focus
         c.box(r, theme.PANEL_HI if focused else theme.PANEL, radius=10)

@@ -111,25 +111,10 @@ def draw_hall(c: Canvas, area: pygame.Rect, exhibit, layout, mark: str | None = 
                                            th))
 
 
-def draw_market(c: Canvas, area: pygame.Rect, state, here: str | None, mark=None, rows: bool = True) -> None:
-    """The six continent columns: a row per continent (``rows``), else a column each as on the table.
-    The active player's vehicle (``here``) is marked with ▶ and an outline; ``mark``: a card to outline."""
+def draw_market(c: Canvas, area: pygame.Rect, state, here: str | None, mark=None) -> None:
+    """The six continent columns of three cards, as on the table (the demo's table too). The active
+    player's vehicle (``here``) is marked with ▶ and an outline; ``mark``: a card to outline."""
     gap = c.px(4)
-    if rows:
-        row_h = (area.h - gap * (len(CONTINENTS) - 1)) // len(CONTINENTS)
-        code_w = c.px(40)
-        tw = (area.w - code_w - gap * 3) // 3
-        for r, k in enumerate(CONTINENTS):
-            y = area.y + r * (row_h + gap)
-            row = pygame.Rect(area.x, y, area.w, row_h)
-            _continent_label(c, k, pygame.Rect(area.x, y, code_w, row_h), k == here)
-            if k == here:
-                c.box(row.inflate(c.px(4), c.px(2)), theme.ACCENT, radius=6, width=c.px(2))
-            for j, card in enumerate(state.column(k)):
-                rect = pygame.Rect(area.x + code_w + gap + j * (tw + gap), y, tw, row_h)
-                tile(c, rect, card, theme.OUTLINE_NEW if mark is not None and card == mark else None,
-                     role="market")
-        return
     head = c.px(24)
     col_w = (area.w - gap * (len(CONTINENTS) - 1)) // len(CONTINENTS)
     th = (area.h - head - gap * 3) // 3

@@ -118,7 +118,8 @@ class CronologiaCompetitiveView(RowGameView):
 
     def score_sheet(self, session):
         headline, good, rows = super().score_sheet(session)
-        rows[-1] = ScoreRow(Text(N_("Chronology")), rows[-1].value, Text(N_("Cards in the chronology at the end.")))
+        rows[-1] = ScoreRow(Text(N_("Cards in the chronology")), rows[-1].value,
+                            Text(N_("Cards in the chronology at the end.")))
         return headline, good, rows
 
 

@@ -11,7 +11,7 @@ import pygame
 from companion.i18n import N_, Text, render
 from companion.play.turns import TurnController
 from companion.ui import theme
-from companion.ui.canvas import Canvas, Literal
+from companion.ui.canvas import Canvas, Literal, font
 from companion.ui.screen import Screen, draw_choice, draw_hints, hint_bar_height, screen
 
 
@@ -125,6 +125,13 @@ class TableScreen(Screen):
         hands = Text(info.hands_label, {"hands": "\u00a0· ".join(parts)})    # a line never starts with "·"
         left = x + c.px(4)
         room = pygame.Rect(left, rect.y + c.px(3), rect.right - c.px(12) - left, rect.h - c.px(6))
+        said = c.tr(hands)
+        if room.w > c.px(60) and font(c.fit_size(said, theme.SMALL, False, room.w, "hands", 19), False).size(said)[0] \
+                <= room.w:
+            # on one line, a little smaller if need be ("Cards in hand: Ana 2 ·" over "Bruno 5" before)
+            c.text(hands, (room.right, room.centery), theme.SMALL, theme.TEXT, anchor="midright", max_width=room.w,
+                   role="hands", least=19)
+            return rect.bottom
         if room.w > c.px(60) and c.fits(hands, room, theme.SMALL, role="hands"):
             # beside the names, on two lines if need be
             c.paragraph(hands, room, theme.SMALL, theme.TEXT, align="right", valign="middle", role="hands")
