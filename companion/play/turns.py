@@ -305,7 +305,8 @@ class TurnController:
         if self.after_verdict == "reset":
             return N_("put the cards away")
         judged = self.judged_player()
-        now = self.view.current(self.session) if self.session is not None else None
+        current = getattr(self.view, "current", None)       # a view that names no current player: "go on"
+        now = current(self.session) if current is not None and self.session is not None else None
         if not now:
             return N_("go on")
         if now == judged:
