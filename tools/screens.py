@@ -326,7 +326,8 @@ def main(out: str | None = None, only: str | None = None) -> int:
         cut += shots.cut
         print(f"smallest text at {size[0]}x{size[1]}, in reference px (to play >= 24 / everything >= 16):")
         for key, (play, every) in sorted(shots.smallest.items()):
-            print(f"  {key:34} {play:4.0f} / {every:4.0f}" + ("   (known: KNOWN_SMALL)" if key.split("/")[1] in
+            shown = f"{play:4.0f}" if play else "   -"          # "-": nothing a player must read there
+            print(f"  {key:34} {shown} / {every:4.0f}" + ("   (known: KNOWN_SMALL)" if key.split("/")[1] in
                                                               KNOWN_SMALL else ""))
         faults += [f"{key}-{size[0]}x{size[1]}: {f}" for key, fs in sorted(shots.faults.items()) for f in fs]
     for line in cut:
