@@ -11,7 +11,7 @@ import pygame
 from companion.i18n import N_, Text, render
 from companion.play.turns import TurnController
 from companion.ui import theme
-from companion.ui.canvas import Canvas, Literal, font
+from companion.ui.canvas import MIN_TEXT, Canvas, Literal, font
 from companion.ui.screen import Screen, draw_choice, draw_hints, hint_bar_height, screen
 
 
@@ -126,11 +126,11 @@ class TableScreen(Screen):
         left = x + c.px(4)
         room = pygame.Rect(left, rect.y + c.px(3), rect.right - c.px(12) - left, rect.h - c.px(6))
         said = c.tr(hands)
-        if room.w > c.px(60) and font(c.fit_size(said, theme.SMALL, False, room.w, "hands", 19), False).size(said)[0] \
-                <= room.w:
+        one_line = c.fit_size(said, theme.SMALL, False, room.w, "hands", MIN_TEXT)
+        if room.w > c.px(60) and font(one_line, False).size(said)[0] <= room.w:
             # on one line, a little smaller if need be ("Cards in hand: Ana 2 ·" over "Bruno 5" before)
             c.text(hands, (room.right, room.centery), theme.SMALL, theme.TEXT, anchor="midright", max_width=room.w,
-                   role="hands", least=19)
+                   role="hands", least=MIN_TEXT)
             return rect.bottom
         if room.w > c.px(60) and c.fits(hands, room, theme.SMALL, role="hands"):
             # beside the names, on two lines if need be
