@@ -93,7 +93,8 @@ def camera_lost(kiosk, detail: str = "") -> FaultScreen:
 @screen("fault:unknown-card")
 def unknown_card(kiosk, payload: str, on_ok) -> FaultScreen:
     """The sticker is ours but its deck or number is not registered. The players are told what to do
-    at the table, and the owner the command that registers the card (also in the kiosk's log)."""
+    at the table (no shell command, no file path: a café's customers read this); the exact command that
+    registers the card goes to the kiosk's log, and docs/decks.md tells the owner how."""
     from companion.cards.decks import UnknownCard, reload_decks, resolve
 
     reload_decks()  # a deck registered on the command line since start-up counts
@@ -102,7 +103,8 @@ def unknown_card(kiosk, payload: str, on_ok) -> FaultScreen:
         owner = Text(N_("{payload} is now registered: take the card off and lay it again."), {"payload": payload})
     except UnknownCard as e:
         log.warning("unknown card %s: %s", payload, e.text.render("en"))
-        owner = Words(N_("For the owner, later, on the computer: {how}"), {"how": e.text})
+        owner = Text(N_("For the owner, later: register this card on the computer (docs/decks.md tells how, "
+                        "under “When the camera sees a sticker it does not know”)."))
     body = Text(N_("The camera read the sticker {payload}, but no registered card has it, so the companion "
                    "cannot say whether the card is right. Nothing was recorded."), {"payload": payload})
     checks = [Text(N_("Take that card off the table and play on with the other cards of the chosen deck.")), owner]
