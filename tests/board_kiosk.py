@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pygame
 
-from companion.inputs.commands import OK, Command
+from companion.inputs.commands import NEXT, OK, Command
 from companion.play.proposals import CardPlacedOnSpot, CardRemoved, TableMatches
 from companion.vision.decode import Detection
 
@@ -104,3 +104,17 @@ def start_game(k, game_key: str, players: int, options: dict | None = None) -> N
     rows = form.rows()
     press(k, OK, index=next(i for i, (key, _) in enumerate(rows) if key == "start"))
     assert k.stack.top.name == "table" and k.stack.top.phase == "deal", k.screen_key()
+
+
+def sheet_page(k, *roles) -> list[list[str]]:
+    """The texts of ``roles`` on the score sheet's page now, over every screen page it takes (a sheet
+    too long for the screen at a readable size goes on over more pages); NEXT is pressed until the
+    last of them is shown."""
+    score = k.stack.top
+    out: list[list[str]] = [drawn(k, role) for role in roles]
+    view_page = score.plan[score.page][0]
+    while score.page + 1 < len(score.plan) and score.plan[score.page + 1][0] == view_page:
+        press(k, NEXT)
+        for texts, role in zip(out, roles, strict=True):
+            texts += drawn(k, role)
+    return out

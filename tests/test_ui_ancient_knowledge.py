@@ -3,7 +3,7 @@ played by a fake board feed (tests/board_kiosk.py), what the screen says read th
 ``Kiosk.texts()``."""
 
 import pytest
-from board_kiosk import choose, detection, drawn, make_kiosk, press, start_game
+from board_kiosk import choose, detection, drawn, make_kiosk, press, sheet_page, start_game
 
 from companion.games.ancient_knowledge.score import card_rows
 from companion.games.base import refusal
@@ -63,8 +63,9 @@ def test_create_knowledge_and_the_decline_at_the_end_of_the_turn(tmp_path):
     lay(k, feed, "zone5.lower", "karnak-temple")
     assert "Ana puts Karnak Temple in zone 5: it costs 2 cards besides itself." in k.texts()
     press(k, OK)
-    assert drawn(k, "verdict") == ["Karnak Temple is built"]
+    assert drawn(k, "verdict") == ["Karnak Temple created"]
     assert "Karnak Temple in zone 5, lower row: 2 cards discarded besides it; Ana holds 3 now." in k.texts()
+    assert "OK: Ana goes on" in k.texts()              # the first of her two actions: not "next turn"
     press(k, OK)
     assert "How many knowledge tokens go on Karnak Temple? Printed 8." in k.texts()
     assert drawn(k, "choice:focus") == ["8"]
@@ -91,6 +92,11 @@ def test_create_knowledge_and_the_decline_at_the_end_of_the_turn(tmp_path):
     assert "What did Bruno do?" in k.texts()
     choose(k, "Search")
     assert drawn(k, "verdict") == ["End of Bruno's turn"]
+    assert "OK: Ana's turn" in k.texts()
+    assert not [t for t in k.texts() if t.startswith("Actions left")]     # Ana's count, not Bruno's
+    verdict = next(d for d in k.last.drawn if d.role == "verdict")
+    reason = next(d for d in k.last.drawn if d.role == "reason")
+    assert verdict.rect[0] == reason.rect[0]           # no mark: the title starts where the words below it do
     assert drawn(k, "turn") == ["Bruno's turn"]        # a search is no card ("Bruno's card" before)
     assert "Tiwanaku went to the Past; its 2 knowledge became lost knowledge." in drawn(k, "reason")
     s = k.session.summary()
@@ -258,17 +264,17 @@ def test_the_last_turn_and_the_explained_score_sheet(tmp_path):
     first = scores[0]
     assert drawn(k, "headline") == [f"{first['name']} wins with {first['total']} victory points!"] or \
         len(result["winners"]) > 1
-    assert drawn(k, "score-value") == [str(p["total"]) for p in scores]
+    assert sheet_page(k, "score-value") == [[str(p["total"]) for p in scores]]
     press(k, NEXT)
     assert drawn(k, "headline") == [f"{first['name']}: {first['total']} victory points, place {first['place']}"]
-    assert drawn(k, "score-label") == ["Past", "End-game effects", "Level II technologies", "In the Timeline",
-                                       "Lost knowledge", "Total"]
+    labels, values, explains = sheet_page(k, "score-label", "score-value", "score-explain")
+    assert labels == ["Past", "End-game effects", "Level II technologies", "In the Timeline", "Lost knowledge", "Total"]
     b = first["breakdown"]
-    assert drawn(k, "score-value") == [str(b[key]) for key in ("past_vp", "endgame_effects", "techs", "timeline",
-                                                                "lost_knowledge")] + [str(first["total"])]
+    assert values == [str(b[key]) for key in ("past_vp", "endgame_effects", "techs", "timeline",
+                                              "lost_knowledge")] + [str(first["total"])]
     endgame = first["explain"]["endgame"]
     scored = sorted((e for e in endgame if e["points"]), key=lambda e: -e["points"])
-    explain = drawn(k, "score-explain")[1]
+    explain = explains[1]
     assert explain.startswith(", ".join(f"{e['name']} {e['points']}" for e in scored) or "–")
     if len(scored) < len(endgame):
         assert explain.endswith(f"; {len(endgame) - len(scored)} more gave 0.")

@@ -145,6 +145,30 @@ def test_a_name_typed_with_the_four_buttons():
     assert k.stack.top.name == "players" and k.stack.top.names[0] == "Ba"
 
 
+def test_ines_and_jose_are_typed_with_the_buttons_and_an_emoji_or_a_13th_letter_is_refused_aloud():
+    from companion.ui.screens.players import MAX_NAME
+    k = make(autoplay=False)
+    for kind in (OK, OK):               # attract -> picker -> players
+        press(k, kind)
+    press(k, NEXT)
+    press(k, OK)
+    press(k, OK, index=len(k.stack.top.choice.items) - 1)     # "Type a name…"
+    board = k.stack.top
+    for letter in "INÉS":
+        press(k, OK, index=board.keys.index(letter))
+    assert board.value == "Inés"
+    board.value = ""
+    for letter in "JOSÉ":
+        press(k, OK, index=board.keys.index(letter))
+    assert board.value == "José" and {"Á", "É", "Í", "Ó", "Ú", "Ü", "Ñ"} <= set(board.keys)
+    press(k, TEXT, text="\U0001F600")                          # an emoji from a keyboard
+    assert board.value == "José" and "Left out: the screen cannot show that sign" in k.texts()
+    board.value = "Maximiliano"
+    press(k, TEXT, text="sXY")
+    assert len(board.value) == MAX_NAME == 12 and board.value == "Maximilianos"
+    assert "At most 12 letters" in k.texts()
+
+
 def test_idle_kiosk_goes_back_to_the_attract_screen():
     now = [1000.0]
     k = make(autoplay=False)

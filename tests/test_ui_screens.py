@@ -12,6 +12,7 @@ from test_ui_kiosk import make, run_until
 
 from companion.config import Config
 from companion.inputs.commands import MENU, NEXT, OK
+from companion.ui.canvas import size_faults
 from companion.ui.games import TurnInfo
 
 SIZES = [(800, 480), (1920, 1080)]
@@ -71,18 +72,26 @@ def _demo(year):
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize("size", SIZES)
-def test_a_row_of_six_gives_its_titles_the_room_the_panel_has(size, lang):
-    """The row's tiles grow taller while the board has room, so long titles are shown whole instead
-    of left off (before: three of six titles missing in English, five in Spanish)."""
+def test_every_card_shown_in_a_row_shows_its_title_and_the_rest_are_counted(size, lang):
+    """Every card the row shows carries its year and its title, whole, at the readable size (before:
+    about half the cards of a long row showed a year without a title); a row longer than the board
+    shows the part around the card placed last and counts the cards beyond each end."""
     from companion.ui.games._draw import row_of_cards
     c = _canvas(size, lang)
     u = c.u
-    area = pygame.Rect(int(326 * u), int(70 * u), int(464 * u), int(216 * u))   # the table's board at 6 cards
-    cards = [_demo(y) for y in (1605, 1903, 1969, 1989, 2001, 1543)]
-    row_of_cards(c, area, cards)
+    area = pygame.Rect(int(128 * u), int(70 * u), int(660 * u), int(200 * u))    # the table's board
+    cards = [_demo(y) for y in (1605, 1903, 1969, 1989, 2001, 1543)] * 3
+    row_of_cards(c, area, cards, focus=14)
+    years = [d.text for d in c.drawn if d.role == "card"]
     titles = [d.text for d in c.drawn if d.role == "card-title"]
-    assert titles == [card.title_in(lang) for card in cards]
+    assert 3 <= len(years) < len(cards) and len(titles) == len(years)
+    more = [int(d.text[1:]) for d in c.drawn if d.role == "more" and d.text.startswith("+")]
+    assert len(years) + sum(more) == len(cards)
+    first = 18 - len(years) - more[-1] if len(more) == 2 else 0
+    assert titles == [card.title_in(lang) for card in cards[first:first + len(years)]]
+    assert first <= 14 < first + len(years)                # the card placed last is on the screen
     assert not [d for d in c.drawn if d.cut]
+    assert not size_faults(c.drawn, u)
     assert all(area.contains(pygame.Rect(d.rect)) for d in c.drawn)
 
 
@@ -92,7 +101,7 @@ def test_the_grid_names_every_period_whole_and_writes_bc_on_the_years_line(size,
     from companion.ui.games._draw import PERIOD_WORDS, grid_of_cards
     c = _canvas(size, lang)
     u = c.u
-    area = pygame.Rect(int(326 * u), int(70 * u), int(464 * u), int(236 * u))   # the cooperative board
+    area = pygame.Rect(int(16 * u), int(70 * u), int(768 * u), int(236 * u))    # the cooperative board
     years = [-7000, -776, 1215, 1453, 1789, -10000, 79, 1969, 1991, 2007, 622, 1776, 1815, 1992, 2001,
              -3200, -2560, 476, 1347, 1957, -753, 1492, 1517, 1605, 1903]
     rows = [[_demo(y) for y in years[r * 5:r * 5 + 5]] for r in range(5)]
@@ -104,7 +113,12 @@ def test_the_grid_names_every_period_whole_and_writes_bc_on_the_years_line(size,
     assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
     shown = [d.text for d in c.drawn if d.role == "card"]
     from companion.cards.model import year_label
-    assert {year_label(y, lang) for y in (-7000, -10000, -753)} <= set(shown)       # on one line
+    assert {year_label(y, lang) for y in (-7000, -776)} <= set(shown)       # on one line
+    eras = [d for d in c.drawn if d.role == "card-era"]        # else under its number, as big as it
+    assert eras or lang == "en"
+    assert all(d.px == next(n.px for n in c.drawn if n.role == "card" and n.rect[1] < d.rect[1] and
+                            abs(n.rect[0] + n.rect[2] / 2 - d.rect[0] - d.rect[2] / 2) <= 1) for d in eras)
+    assert not size_faults(c.drawn, u)
     assert all(area.contains(pygame.Rect(d.rect)) for d in c.drawn)
 
 
@@ -236,7 +250,7 @@ def test_spanish_dates_read_antes_de_cristo_and_stay_whole():
     assert year_label(-44, "es") == "44 a.\u00a0C." and year_label(-44) == "44 BC" and year_label(79, "es") == "79"
     for size in SIZES:
         c = _canvas(size, "es")
-        area = pygame.Rect(int(326 * c.u), int(70 * c.u), int(464 * c.u), int(216 * c.u))
+        area = pygame.Rect(int(128 * c.u), int(70 * c.u), int(660 * c.u), int(216 * c.u))
         row_of_cards(c, area, [Card(year=-44, title="César"), Card(year=79, title="Pompeya")])
         shown = " ".join(d.text for d in c.drawn if d.role in ("card", "card-era"))
         assert "BC" not in shown and "44" in shown and "a.\u00a0C." in shown
@@ -251,7 +265,7 @@ def test_a_spanish_verdict_says_a_c_not_bc():
     assert view.where(row, 1, "en") == "between 753 BC and 44 BC"
 
 
-@pytest.mark.parametrize("lang,label", [("en", "The row"), ("es", "La fila")])
+@pytest.mark.parametrize("lang,label", [("en", "Cards in the row"), ("es", "Cartas en la fila")])
 def test_the_timeline_score_names_the_row_not_the_game(lang, label):
     from companion.ui.games import view_for
 
@@ -263,6 +277,9 @@ def test_the_timeline_score_names_the_row_not_the_game(lang, label):
     _headline, _good, rows = view_for("timeline").score_sheet(Session())
     c = _canvas((800, 480), lang)
     assert c.tr(rows[-1].label) == label and rows[-1].value == "3"
+    # every figure says what it counts ("Ana 0", "Rounds 9" before)
+    assert [c.tr(r.label) for r in rows[:2]] == {"en": ["Ana: cards in hand", "Bruno: cards in hand"],
+                                                  "es": ["Ana: cartas en la mano", "Bruno: cartas en la mano"]}[lang]
 
 
 def test_a_number_never_starts_a_line_without_its_label():
@@ -273,3 +290,32 @@ def test_a_number_never_starts_a_line_without_its_label():
     width = font(px, False).size("Past 12 · End-game 41 · Tech 0 · In the Timeline 0 · Lost")[0] + 2
     lines = c.wrap(text, px, False, width)
     assert lines[-1] == "Lost -33" and all(not line.split(" ")[0].lstrip("-").isdigit() for line in lines)
+
+
+def test_the_camera_fault_says_the_demo_cameras_words_in_spanish_and_labels_a_drivers_own():
+    from companion.ui.demo import CABLE_PULLED
+    config = Config()
+    config.kiosk.language = "es"
+    k = make(size=(800, 480), config=config)
+    k.stack.push("fault:camera", CABLE_PULLED)
+    k.step()
+    assert drawn(k, "check")[-1].text == \
+        "Lo que dijo la cámara: se ha desconectado el cable de la cámara de demostración"
+    k.stack.push("fault:camera", "RuntimeError: Camera frontend has timed out!")
+    k.step()
+    assert drawn(k, "check")[-1].text == ("Lo que dijo la cámara, con sus propias palabras (en inglés): "
+                                         "RuntimeError: Camera frontend has timed out!")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_unknown_card_screen_says_what_to_do_at_the_table_and_where_the_owner_finds_how_not_a_log_file(lang):
+    config = Config()
+    config.kiosk.language = lang
+    k = make(size=(800, 480), config=config)
+    k.stack.push("fault:unknown-card", "TC:DEMO:999", lambda: None)
+    k.step()
+    checks = [d.text for d in drawn(k, "check")]
+    assert checks[0].startswith({"en": "Take that card off the table", "es": "Quita esa carta de la mesa"}[lang])
+    assert "docs/decks.md" in checks[1] and "companion deck" not in " ".join(checks)   # the guide gives it
+    assert not [t for t in k.texts() if "kiosk.log" in t or "/tmp" in t]
+    assert not [d for d in k.last.drawn if d.cut]

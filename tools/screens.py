@@ -12,6 +12,12 @@ through the kiosk's command stream with the fake camera of tests/board_kiosk.py;
 English and each picture is drawn again in Spanish. The café dashboard's pictures come from the café
 browser tests and are left alone. Every text drawn cut short is listed at the end. A few minutes; no
 display needed.
+
+It prints the smallest text of every screen, in reference pixels (800x480; the canvas records the size
+of every text it draws, with its role): what a player must read to play (the roles of
+companion.ui.canvas.PLAY_ROLES) is at least READ_TEXT (24), and nothing is under MIN_TEXT (16).
+tests/test_ui_type_sizes.py enforces that rule on every screen here, at both sizes; KNOWN_SMALL names
+the texts known to break it.
 """
 
 from __future__ import annotations
@@ -24,10 +30,6 @@ from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-# never the owner's settings; one fixed folder, because the unknown-card screen shows its path
-DATA = Path(tempfile.gettempdir()) / "companion-screens"
-DATA.mkdir(exist_ok=True)
-os.environ["COMPANION_DATA"] = str(DATA)
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
@@ -36,8 +38,13 @@ from board_kiosk import Detection, choose, detection, make_kiosk, press, start_g
 
 from companion.games.base import refusal  # noqa: E402
 from companion.inputs.commands import NEXT, OK  # noqa: E402
+from companion.ui.canvas import MIN_TEXT, must_read, size_faults  # noqa: E402
 
 SIZES = ((800, 480), (1920, 1080))
+# The texts known to be drawn under READ_TEXT (never under MIN_TEXT), by screen: Exhibition's Hall and
+# market side by side hold up to 43 card tiles (issue 31: a readable Exhibition board is still to do).
+KNOWN_SMALL = {name: {"card", "card-new", "market"} for name in ("exhibition-board", "exhibition-prompt",
+                                                                  "exhibition-verdict")}
 LANGS = ("en", "es")
 SEED = 1
 MAX_FRAMES = 20000      # a run that has not shown every screen by then has lost its way
@@ -49,6 +56,8 @@ class Shots:
     def __init__(self, base: Path, size):
         self.base, self.size = base, size
         self.cut: list[str] = []
+        self.smallest: dict[str, tuple[float, float]] = {}   # "<lang>/<name>": (to play, everything)
+        self.faults: dict[str, list[str]] = {}                # "<lang>/<name>": texts under their size
 
     def path(self, name: str, lang: str) -> Path:
         folder = self.base if lang == "en" else self.base / lang
@@ -58,6 +67,13 @@ class Shots:
     def save(self, k, name: str) -> None:
         """The frame just drawn, in the kiosk's language."""
         pygame.image.save(k.surface, str(self.path(name, k.lang)))
+        c = k.last
+        key = f"{k.lang}/{name}"
+        play = [d.px / c.u for d in c.drawn if must_read(d.role)]
+        self.smallest[key] = (min(play, default=0.0), min((d.px / c.u for d in c.drawn), default=0.0))
+        known = KNOWN_SMALL.get(name, set())
+        self.faults[key] = size_faults([d for d in c.drawn if not (d.role in known and d.px >= round(MIN_TEXT * c.u))],
+                                       c.u)
         self.cut += [f"{k.lang}/{name}-{self.size[0]}x{self.size[1]}: {d.role} {d.text!r}"
                      for d in k.last.drawn if d.cut]
 
@@ -280,29 +296,45 @@ def ancient_knowledge(shots: Shots, tmp: Path) -> None:
     save("score")
 
 
+def shoot(base: Path, size) -> tuple[Shots, list[str]]:
+    """Every screen at ``size`` in both languages; returns the shots and the screens not shown."""
+    shots = Shots(base, size)
+    missing = []
+    for lang in LANGS:
+        start = time.monotonic()
+        saved = row_games(shots, lang)
+        missing += [f"{lang}/{name}-{size[0]}x{size[1]}" for name in sorted(ROW_SHOTS - saved)]
+        print(f"row games, {lang} {size[0]}x{size[1]}: {len(saved)} screens in {time.monotonic() - start:.0f} s")
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory() as tmp:
+        for sub in ("exh-mid", "exh-end", "ak", "ak-end"):
+            (Path(tmp) / sub).mkdir()
+        exhibition(shots, Path(tmp))
+        ancient_knowledge(shots, Path(tmp))
+    print(f"board games, {size[0]}x{size[1]}: {time.monotonic() - start:.0f} s")
+    return shots, missing
+
+
 def main(out: str | None = None, only: str | None = None) -> int:
     base = Path(out) if out else ROOT / "docs" / "screens"
-    missing, cut = [], []
+    missing, cut, faults = [], [], []
     pygame.display.init()
     for size in SIZES:
         if only and only != f"{size[0]}x{size[1]}":
             continue
-        shots = Shots(base, size)
-        for lang in LANGS:
-            start = time.monotonic()
-            saved = row_games(shots, lang)
-            missing += [f"{lang}/{name}-{size[0]}x{size[1]}" for name in sorted(ROW_SHOTS - saved)]
-            print(f"row games, {lang} {size[0]}x{size[1]}: {len(saved)} screens in {time.monotonic() - start:.0f} s")
-        start = time.monotonic()
-        with tempfile.TemporaryDirectory() as tmp:
-            for sub in ("exh-mid", "exh-end", "ak", "ak-end"):
-                (Path(tmp) / sub).mkdir()
-            exhibition(shots, Path(tmp))
-            ancient_knowledge(shots, Path(tmp))
-        print(f"board games, {size[0]}x{size[1]}: {time.monotonic() - start:.0f} s")
+        shots, gone = shoot(base, size)
+        missing += gone
         cut += shots.cut
+        print(f"smallest text at {size[0]}x{size[1]}, in reference px (to play >= 24 / everything >= 16):")
+        for key, (play, every) in sorted(shots.smallest.items()):
+            shown = f"{play:4.0f}" if play else "   -"          # "-": nothing a player must read there
+            print(f"  {key:34} {shown} / {every:4.0f}" + ("   (known: KNOWN_SMALL)" if key.split("/")[1] in
+                                                              KNOWN_SMALL else ""))
+        faults += [f"{key}-{size[0]}x{size[1]}: {f}" for key, fs in sorted(shots.faults.items()) for f in fs]
     for line in cut:
         print("cut:", line)
+    for line in faults:
+        print("too small:", line)
     if missing:
         print("not shown by the autoplay:", ", ".join(missing), file=sys.stderr)
         return 1
@@ -311,4 +343,6 @@ def main(out: str | None = None, only: str | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # never the owner's settings (the tests that import this module have their own)
+    os.environ["COMPANION_DATA"] = tempfile.mkdtemp(prefix="companion-screens-")
     sys.exit(main(*sys.argv[1:3]))

@@ -32,7 +32,7 @@ from typing import Any
 
 from companion.errors import BadInput
 from companion.games.base import refusal, winners
-from companion.i18n import N_, Text
+from companion.i18n import N_, Msg, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO, Command
 from companion.play.choice import Choice
 from companion.play.proposals import ForeignCode, Proposal, TableDiffers, TableMatches, UnknownSticker
@@ -146,7 +146,7 @@ class TurnController:
         if p == Phase.PROPOSE:
             return {UNDO: N_("misread"), OK: N_("confirm")}
         if p == Phase.VERDICT:
-            return {OK: N_("see the score") if self.ending else N_("next turn")}
+            return {OK: self.after_verdict_words()}
         if p == Phase.EFFECT:
             return {NEXT: N_("next choice"), OK: N_("choose")}
         if p in (Phase.RESET, Phase.REFUSED):
@@ -285,6 +285,28 @@ class TurnController:
             self.phase = Phase.RESET
         else:
             self.set_phase(Phase.WATCH)
+
+    def after_verdict_words(self) -> Msg:
+        """What OK does on a verdict, as it really happens: the score, the same player going on (a
+        refused card tried again, the first of two actions) or the next player's turn. Who plays next
+        is the engine's word (the view's ``current``), never the screen's."""
+        if self.ending:
+            return N_("see the score")
+        if self.after_verdict == Phase.EFFECT:
+            return N_("choose the effect")
+        if self.after_verdict == Phase.DEAL:
+            return N_("deal a new grid")
+        if self.after_verdict == Phase.RESET:
+            return N_("put the cards away")
+        judged = self.judged_player()
+        current = getattr(self.view, "current", None)       # a view that names no current player: "go on"
+        now = current(self.session) if current is not None and self.session is not None else None
+        if not now:
+            return N_("go on")
+        if now == judged:
+            refused = self.judged is not None and refusal(self.judged[1]) is not None
+            return Text(N_("{player} tries again") if refused else N_("{player} goes on"), {"player": now})
+        return Text(N_("{player}'s turn"), {"player": now})
 
     def verdict(self, lang: str):
         """The view's verdict on the judged action, in ``lang``."""

@@ -19,9 +19,24 @@ from companion.inputs.commands import Command
 from companion.paths import assets_dir
 from companion.ui import theme
 
-MIN_TEXT = 16   # reference px: text shrinks to fit down to this size ...
-LAST_RESORT = 11  # ... and, only where it would otherwise be cut, down to this one (then it is cut, and
-                  # recorded as cut: the UI tests fail on it)
+READ_TEXT = 24   # reference px: what a player must read to play (see PLAY_ROLES) is never smaller ...
+MIN_TEXT = 16    # ... and nothing at all is; text shrinks to fit down to its floor, then it is cut (and
+                 # recorded as cut: the UI tests fail on it)
+
+# The roles of what a player must read to play: whose turn, the verdict, the next step, the scores and
+# their explanation, card years and titles. A role may carry a suffix after ":" ("choice:focus").
+PLAY_ROLES = frozenset({"turn", "headline", "verdict", "reason", "then", "prompt", "question", "refused",
+                        "proposal", "score-label", "score-value", "score-explain", "card", "card-era",
+                        "card-new", "card-title", "market"})
+
+
+def must_read(role: str) -> bool:
+    return role.split(":")[0] in PLAY_ROLES
+
+
+def floor_of(role: str) -> int:
+    """The smallest size (reference px) text of ``role`` may be drawn at."""
+    return READ_TEXT if must_read(role) else MIN_TEXT
 
 
 @dataclass(frozen=True)
@@ -30,6 +45,18 @@ class Drawn:
     role: str
     rect: tuple[int, int, int, int]
     cut: bool = False              # the message did not fit whole
+    px: int = 0                    # the font size it was drawn at, in real pixels
+
+
+def size_faults(drawn: list[Drawn], u: float) -> list[str]:
+    """Every text drawn smaller than its role allows (see PLAY_ROLES), as "role 'text' at N px (min M)"
+    in reference pixels; ``u`` is the canvas's scale."""
+    out = []
+    for d in drawn:
+        least = floor_of(d.role)
+        if d.px < round(least * u):
+            out.append(f"{d.role} {d.text!r} at {d.px / u:.0f} px (min {least})")
+    return out
 
 
 NUMBER = re.compile(r"[-+−]?\d[\d.,:/]*[.,;:)]?")
@@ -125,25 +152,28 @@ class Canvas:
     def px(self, n: float) -> int:
         return max(1, round(n * self.u))
 
-    def floors(self, size: float) -> tuple[int, int]:
-        """The smallest comfortable size and the last resort, for text asked at ``size``."""
-        return self.px(min(size, MIN_TEXT)), self.px(min(size, LAST_RESORT))
+    def floor(self, size: float, role: str, least: float | None = None) -> int:
+        """The smallest size text asked at ``size`` may shrink to (real px): its role's floor, or
+        ``least`` where a screen knowingly goes under it (the size test lists those places)."""
+        return self.px(min(size, floor_of(role) if least is None else least))
 
-    def fit_size(self, text: str, size: float, bold: bool, max_width: int | None) -> int:
+    def fit_size(self, text: str, size: float, bold: bool, max_width: int | None, role: str = "text",
+                 least: float | None = None) -> int:
         px = self.px(size)
         if max_width is None:
             return px
-        for floor in self.floors(size):
-            while px > floor and font(px, bold).size(text)[0] > max_width:
-                px = max(floor, int(px * 0.9))
+        floor = self.floor(size, role, least)
+        while px > floor and font(px, bold).size(text)[0] > max_width:
+            px = max(floor, int(px * 0.9))
         return px
 
     def text(self, msg, pos, size: float = theme.BODY, color=theme.TEXT, bold: bool = False,
-             anchor: str = "topleft", max_width: int | None = None, role: str = "text") -> pygame.Rect:
+             anchor: str = "topleft", max_width: int | None = None, role: str = "text",
+             least: float | None = None) -> pygame.Rect:
         """One line, shrunk to ``max_width`` if needed (and cut with an ellipsis only below the
         smallest readable size)."""
         s = self.tr(msg)
-        px = self.fit_size(s, size, bold, max_width)
+        px = self.fit_size(s, size, bold, max_width, role, least)
         shown = s
         if max_width is not None and font(px, bold).size(shown)[0] > max_width:
             while len(shown) > 1 and font(px, bold).size(shown + "…")[0] > max_width:
@@ -152,7 +182,7 @@ class Canvas:
         surf = RENDERED.get(shown, px, bold, tuple(color))
         rect = surf.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
         self.surface.blit(surf, rect)
-        self.drawn.append(Drawn(shown, role, (rect.x, rect.y, rect.w, rect.h), cut=shown != s))
+        self.drawn.append(Drawn(shown, role, (rect.x, rect.y, rect.w, rect.h), cut=shown != s, px=px))
         return rect
 
     def wrap(self, s: str, px: int, bold: bool, width: int, hyphens: bool = False) -> list[str]:
@@ -181,37 +211,35 @@ class Canvas:
         return lines
 
     def layout(self, s: str, rect: pygame.Rect, size: float, bold: bool,
-               last_resort: bool = True) -> tuple[int, list[str], bool]:
+               role: str = "text") -> tuple[int, list[str], bool]:
         """(font size, lines, whether they fit): wrapped at ``size`` first, then shrunk until every line
-        fits the width and all of them the height, down to MIN_TEXT; then a word too wide for the
-        line is hyphenated at that size; then the same down to LAST_RESORT."""
+        fits the width and all of them the height, down to the role's floor (see floor_of); then a word
+        too wide for the line is hyphenated at that size."""
         fits = False
-        floors = self.floors(size)
-        for floor in floors if last_resort else floors[:1]:
-            for hyphens in (False, True):
-                px = self.px(size)
-                while True:
-                    lines = self.wrap(s, px, bold, rect.w, hyphens)
-                    line_h = font(px, bold).get_linesize()
-                    fits = line_h * len(lines) <= rect.h and all(font(px, bold).size(ln)[0] <= rect.w for ln in lines)
-                    if fits or px <= floor:
-                        break
-                    px = max(floor, int(px * 0.9))
-                if fits:
-                    return px, lines, fits
+        floor = self.floor(size, role)
+        for hyphens in (False, True):
+            px = self.px(size)
+            while True:
+                lines = self.wrap(s, px, bold, rect.w, hyphens)
+                line_h = font(px, bold).get_linesize()
+                fits = line_h * len(lines) <= rect.h and all(font(px, bold).size(ln)[0] <= rect.w for ln in lines)
+                if fits or px <= floor:
+                    break
+                px = max(floor, int(px * 0.9))
+            if fits:
+                return px, lines, fits
         return px, lines, fits
 
-    def fits(self, msg, rect, size: float = theme.BODY, bold: bool = False, readable: bool = False) -> bool:
-        """Whether :meth:`paragraph` would show ``msg`` whole in ``rect`` (``readable``: at MIN_TEXT or
-        larger, not only at the last resort)."""
-        return self.layout(self.tr(msg), pygame.Rect(rect), size, bold, last_resort=not readable)[2]
+    def fits(self, msg, rect, size: float = theme.BODY, bold: bool = False, role: str = "text") -> bool:
+        """Whether :meth:`paragraph` would show ``msg`` whole in ``rect`` as text of ``role``."""
+        return self.layout(self.tr(msg), pygame.Rect(rect), size, bold, role)[2]
 
     def paragraph(self, msg, rect, size: float = theme.BODY, color=theme.TEXT, bold: bool = False,
                   align: str = "left", role: str = "text", valign: str = "top") -> pygame.Rect:
         """Wrapped text inside ``rect``, wrapped before it is shrunk (see :meth:`layout`)."""
         rect = pygame.Rect(rect)
         s = self.tr(msg)
-        px, lines, _fits = self.layout(s, rect, size, bold)
+        px, lines, _fits = self.layout(s, rect, size, bold, role)
         line_h = font(px, bold).get_linesize()
         total = line_h * len(lines)
         y = rect.y + (max(0, rect.h - total) // 2 if valign == "middle" else 0)
@@ -236,7 +264,7 @@ class Canvas:
             used.union_ip(r)
             y += line_h
         text = " ".join(shown) if cut else s        # whole: the message as given, line breaks and all
-        self.drawn.append(Drawn(text, role, (used.x, used.y, used.w, used.h), cut=cut))
+        self.drawn.append(Drawn(text, role, (used.x, used.y, used.w, used.h), cut=cut, px=px))
         return used
 
     # -- shapes --------------------------------------------------------------------------------

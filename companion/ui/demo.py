@@ -14,6 +14,7 @@ import random
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.cards.decks import get_deck
+from companion.i18n import N_
 from companion.inputs.commands import BACK, NEXT, OK, Command
 
 if TYPE_CHECKING:
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
     from companion.ui.demo_boards import BoardPlayers
     from companion.vision.layouts import Layout
 
+
+# the demo camera's own words when its cable is "pulled out" (the fault screen says them in the screen's language)
+CABLE_PULLED = N_("the demo camera cable was pulled out")
 
 class Placed(NamedTuple):
     """A card just put down: in the row's gap ``gap``, or in the cooperative grid's gap row ``gap`` at
@@ -59,7 +63,7 @@ class DemoCamera:
     def read(self) -> np.ndarray:
         if self.table.unplugged:
             from companion.vision.sources import CameraLost
-            raise CameraLost("the demo camera cable was pulled out")
+            raise CameraLost(CABLE_PULLED)
         return self.table.vtable.read()
 
 

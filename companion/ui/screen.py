@@ -15,7 +15,7 @@ from companion.i18n import N_, Msg
 from companion.inputs.commands import MENU, NEXT, OK, UNDO, Command
 from companion.play.choice import Choice
 from companion.ui import theme
-from companion.ui.canvas import Canvas, Literal
+from companion.ui.canvas import MIN_TEXT, Canvas, Literal
 
 BUTTON_LABELS = {NEXT: N_("NEXT"), OK: N_("OK"), UNDO: N_("UNDO"), MENU: N_("MENU")}
 BUTTON_COLOURS = {NEXT: theme.INFO, OK: theme.CORRECT, UNDO: theme.WARN, MENU: theme.MUTED}
@@ -196,13 +196,13 @@ def draw_choice(c: Canvas, choice: Choice, rect, size: float = theme.LARGE, colu
     size = min(size, item_h / c.u * 0.55)
     size = min(c.layout(c.tr(label), box, size, True)[0] for label, _value in choice.items) / c.u
     for i, (label, _value) in enumerate(choice.items):
-        col, row = divmod(i, rows)
+        row, col = divmod(i, columns)       # in reading order: 0 1 2 / 3 4 5, as NEXT goes through them
         r = pygame.Rect(rect.x + col * (col_w + gap), rect.y + row * (item_h + gap), col_w, item_h)
         focused = i == choice.focus
         c.box(r, theme.PANEL_HI if focused else theme.PANEL, radius=10)
         if focused:
             c.box(r, theme.ACCENT, radius=10, width=c.px(4))
-            c.text(Literal("▶"), (r.x + c.px(14), r.centery), size * 0.8, theme.ACCENT, anchor="midleft",
+            c.text(Literal("▶"), (r.x + c.px(14), r.centery), max(MIN_TEXT, size * 0.8), theme.ACCENT, anchor="midleft",
                    role="focus")
         c.paragraph(label, (r.x + c.px(44), r.y + c.px(2), r.w - c.px(56), r.h - c.px(4)),
                     size, theme.TEXT, bold=focused, valign="middle",

@@ -244,10 +244,10 @@ def _builder(row: _Row, seen: dict[str, str]) -> Builder:
         row.empty("vp", "for an artifact (artifacts never score)")
         if row.integer("locked", 0, 1) != 0:
             raise row.error("locked", "an artifact is never locked")
-        return Builder(card_id, row.text("name"), kind, None, False,
+        return Builder(card_id, card_name(row.text("name")), kind, None, False,
                        row.integer("discard_cost", 0, 3, allowed=(0, 1, 3)), None, None,
                        row.choice("activation", ARTIFACT_ACTIVATIONS), starting, row.text("bga_id"))
-    return Builder(card_id, row.text("name"), kind, row.integer("start_zone", 1, 6),
+    return Builder(card_id, card_name(row.text("name")), kind, row.integer("start_zone", 1, 6),
                    bool(row.integer("locked", 0, 1)), row.integer("discard_cost", 0, 4),
                    row.integer("knowledge", 0, 14), row.integer("vp", 0, 12),
                    row.choice("activation", MONUMENT_ACTIVATIONS), starting, row.text("bga_id"))
@@ -269,8 +269,19 @@ def _tech(row: _Row, seen: dict[str, str]) -> Tech:
         raise row.error("requirement", f"{text!r}: {e}") from None
     if level == 2 and not requirement.conds:
         raise row.error("requirement", "every level II technology has a requirement")
-    return Tech(card_id, row.text("name"), row.choice("type", TECH_TYPES), level, vp, activation,
+    return Tech(card_id, card_name(row.text("name")), row.choice("type", TECH_TYPES), level, vp, activation,
                 requirement, row.text("bga_id"))
+
+
+SMALL_WORDS = {"Of", "The", "De", "La", "Del", "Di", "And"}
+
+
+def card_name(spelled: str) -> str:
+    """A card's name as people write it: the reference files title-case every word ("Chabola De La
+    Hechicera", "Pyramid Of The Niches"); the small words after the first are lower-case ("Chabola de
+    la Hechicera", "Pyramid of the Niches")."""
+    words = spelled.split(" ")
+    return " ".join([words[0]] + [w.lower() if w in SMALL_WORDS else w for w in words[1:]])
 
 
 def load_catalog(folder: str | Path | None = None) -> Catalog:

@@ -57,6 +57,7 @@ class TurnInfo:
     eliminated: tuple = ()
     extra: list = field(default_factory=list)     # more Texts for the bar (lives, score)
     hands_label: str = N_("Cards in hand: {hands}")   # what the figure beside each name counts
+    players_own: bool = False     # ``extra`` belongs to ``player`` (their actions left), not to the game
 
 
 @dataclass

@@ -116,20 +116,31 @@ def _past(c: Canvas, area: pygame.Rect, player: dict) -> None:
     for card in player["past"]:
         kinds[card["kind"]] = kinds.get(card["kind"], 0) + 1
     for kind, n in kinds.items():
-        if y + line > inner.bottom - line:
+        words = Words(N_("{n} {kind}"), {"n": n, "kind": Text(KIND_NAMES.get(kind, kind))})
+        # a narrow column: the count over the kind's name, rather than a name cut short
+        two = not c.fits(words, (0, 0, inner.w - c.px(14), line), 16, role="past-kind")
+        if y + line * (1 + two) > inner.bottom - line:
             break
         c.box(pygame.Rect(inner.x, y + c.px(4), c.px(10), c.px(10)), KIND_COLOURS.get(kind, theme.MUTED), radius=2)
-        c.text(Words(N_("{n} {kind}"), {"n": n, "kind": Text(KIND_NAMES.get(kind, kind))}), (inner.x + c.px(14), y),
-               16, theme.TEXT, max_width=inner.w - c.px(14), role="past-kind")
-        y += line
+        c.paragraph(words, (inner.x + c.px(14), y, inner.w - c.px(14), line * (1 + two)), 16, theme.TEXT,
+                    role="past-kind")
+        y += line * (1 + two)
     rotated = sum(1 for card in player["past"] if card.get("rotated"))
     if rotated and y + line <= inner.bottom - line:
         c.text(Text(N_("{n} excavated"), {"n": rotated}), (inner.x, y), 16, theme.MUTED, max_width=inner.w,
                role="past-kind")
         y += line
     lost = player["lost_knowledge"]
-    c.text(Text(N_("Lost ◆{n}"), {"n": lost}), (inner.x, inner.bottom), 16, theme.WARN if lost else theme.MUTED,
-           bold=True, anchor="bottomleft", max_width=inner.w, role="lost")
+    colour = theme.WARN if lost else theme.MUTED
+    lost_words = Text(N_("Lost ◆{n}"), {"n": lost})
+    if c.fits(lost_words, (0, 0, inner.w, c.px(24)), 16, bold=True, role="lost"):
+        c.text(lost_words, (inner.x, inner.bottom), 16, colour, bold=True, anchor="bottomleft", max_width=inner.w,
+               role="lost")
+    else:           # a narrow column ("Perdido ◆12" did not fit): the word over its count
+        low = c.text(Literal(f"◆{lost}"), (inner.x, inner.bottom), 16, colour, bold=True, anchor="bottomleft",
+                     role="lost")
+        c.text(Text(N_("Lost")), (inner.x, low.top), 16, colour, bold=True, anchor="bottomleft", max_width=inner.w,
+               role="lost")
 
 
 def _owned(c: Canvas, area: pygame.Rect, player: dict, wide: bool) -> None:

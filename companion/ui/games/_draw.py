@@ -5,64 +5,80 @@ from __future__ import annotations
 import pygame
 
 from companion.cards.model import Card
-from companion.i18n import N_
+from companion.i18n import N_, Text
 from companion.ui import theme
-from companion.ui.canvas import Canvas, Literal, font
+from companion.ui.canvas import READ_TEXT, Canvas, Literal, font
+
+YEAR_SIZE = 28    # reference px: a card's year, never under READ_TEXT, its era (BC) as big as its number
+TITLE_SIZE = READ_TEXT
 
 
 def card_tile(c: Canvas, rect: pygame.Rect, card: Card | None, show_year: bool = True, highlight=None,
-              role: str = "card") -> None:
-    """One card: the period colour along the top (Cronología), the year big, the title small."""
+              role: str = "card", title: bool = True) -> None:
+    """One card: the period colour along the top (Cronología), the year, the title under it (``title``:
+    when the tile has room for it; see tile_height)."""
     if card is None:
         c.box(rect, theme.PANEL_HI, radius=6)
         return
     c.box(rect, theme.CARD, radius=6)
+    band = _band(c, rect.h)
     if card.period:
-        band = pygame.Rect(rect.x, rect.y, rect.w, max(3, rect.h // 7))
-        c.box(band, theme.PERIOD_COLOURS.get(card.period, theme.MUTED), radius=6)
+        c.box(pygame.Rect(rect.x, rect.y, rect.w, band), theme.PERIOD_COLOURS.get(card.period, theme.MUTED),
+              radius=6)
     if highlight is not None:
         c.box(rect.inflate(c.px(6), c.px(6)), highlight, radius=8, width=c.px(4))
     year = card.date(c.lang) if show_year else "?"      # as its printed face writes it: "c. 300,000 BC"
-    # the year's part of the tile grows with its width, not its height: a tall tile gives its title room;
-    # a tile too low for a title is all year
-    top_h = min(rect.h * 0.6, rect.w * 0.84) if rect.h > c.px(46) else rect.h * 0.9
-    size = max(10.0, min(28.0, rect.w / c.u / max(3.2, len(year) * 0.62), top_h / c.u * 0.8))
-    title_top = _year(c, pygame.Rect(rect.x, rect.y, rect.w, int(top_h)), year, size, role)
-    title = card.title_in(c.lang)
-    if title and rect.h > c.px(46):
-        where = title_room(c, rect, title_top)
-        # A title too long for its tile is left to the card itself (and to the verdict, which names it):
-        # half a title would read as another card.
-        if c.fits(Literal(title), where, TITLE_SIZE):
-            c.paragraph(Literal(title), where, TITLE_SIZE, theme.CARD_TEXT, align="center", role="card-title")
+    lines = year_lines(c, year, rect.w)
+    px = _year_px(c, lines, rect.w, title)
+    line_h = font(px, True).get_linesize()
+    y = rect.y + band + (c.px(2) if title else max(0, (rect.h - band - line_h * len(lines)) // 2))
+    for i, line in enumerate(lines):
+        c.text(Literal(line), (rect.centerx, y), px / c.u, theme.CARD_TEXT, bold=True, anchor="midtop",
+               max_width=rect.w - c.px(4), role=role if i == 0 else role + "-era")
+        y += line_h
+    name = card.title_in(c.lang)          # a proposed card's title shows (it is on its face), not its year
+    if title and name:
+        where = pygame.Rect(rect.x + c.px(3), y + c.px(2), rect.w - c.px(6), rect.bottom - y - c.px(4))
+        c.paragraph(Literal(name), where, TITLE_SIZE, theme.CARD_TEXT, align="center", role="card-title")
 
 
-TITLE_SIZE = 12
+def _band(c: Canvas, h: int) -> int:
+    return max(3, min(c.px(10), h // 9))
 
 
-def title_room(c: Canvas, rect: pygame.Rect, title_top: float) -> tuple:
-    return rect.x + c.px(3), title_top, rect.w - c.px(6), rect.bottom - title_top - c.px(2)
-
-
-def _year(c: Canvas, zone: pygame.Rect, year: str, size: float, role: str) -> float:
-    """The year in the top ``zone`` of a tile, always whole: on one line if it fits, else its number over
-    its era ("44" over "BC") -- a cut "44 …" would read as AD 44. Returns where the title may start."""
-    room = zone.w - c.px(4)
+def year_lines(c: Canvas, year: str, width: int) -> list[str]:
+    """The year on one line when it fits the tile at the readable size, else its number over its era
+    ("44" over "BC", as big as each other): a cut "44 …", or a tiny "BC", reads as AD 44."""
+    room = width - c.px(4)
+    if font(c.px(READ_TEXT), True).size(year)[0] <= room:
+        return [year]
     number, _, era = year.partition(" ")
-    whole_px = c.fit_size(year, size, True, room)
-    number_px = c.fit_size(number, size, True, room)
-    # one line while it stays about as big as the number alone would be, or whenever it fits on a tile
-    # too low for two lines
-    short = zone.h < c.px(30)
-    if not era or (font(whole_px, True).size(year)[0] <= room and (short or whole_px >= 0.85 * number_px)):
-        c.text(Literal(year), (zone.centerx, zone.y + zone.h * 0.7), size, theme.CARD_TEXT, bold=True,
-               anchor="center", max_width=room, role=role)
-        return zone.bottom
-    top = c.text(Literal(number), (zone.centerx, zone.y + zone.h * 0.6), size, theme.CARD_TEXT, bold=True,
-                 anchor="center", max_width=room, role=role)
-    low = c.text(Literal(era), (zone.centerx, top.bottom), size * 0.6, theme.CARD_TEXT, bold=True, anchor="midtop",
-                 max_width=room, role=role + "-era")
-    return low.bottom + c.px(2)
+    return [number, era] if era else [year]
+
+
+def _year_px(c: Canvas, lines: list[str], width: int, title: bool = True) -> int:
+    """The year's size: YEAR_SIZE over a title, READ_TEXT alone on a tile of the grid (nine rows of them)."""
+    room = width - c.px(4)
+    px = c.px(YEAR_SIZE if title else READ_TEXT)
+    while px > c.px(READ_TEXT) and max(font(px, True).size(line)[0] for line in lines) > room:
+        px -= 1
+    return px
+
+
+def tile_height(c: Canvas, width: int, card: Card | None, show_year: bool = True, title: bool = True) -> int:
+    """How tall a tile of ``width`` must be to show its year (and, with ``title``, its title) whole at
+    the readable size."""
+    if card is None:
+        return c.px(READ_TEXT + 8)
+    year = card.date(c.lang) if show_year else "?"      # as its printed face writes it: "c. 300,000 BC"
+    lines = year_lines(c, year, width)
+    h = font(_year_px(c, lines, width, title), True).get_linesize() * len(lines) + c.px(4)
+    name = card.title_in(c.lang)
+    if title and name:
+        px = c.px(TITLE_SIZE)
+        h += font(px, False).get_linesize() * len(c.wrap(name, px, False, width - c.px(6), hyphens=True)) + c.px(6)
+        return h + c.px(10)
+    return h + c.px(4)
 
 
 PERIOD_WORDS = {"prehistoria": N_("Prehistory"), "antigua": N_("Ancient history"), "media": N_("Middle Ages"),
@@ -104,66 +120,110 @@ def period_legend(c: Canvas, area: pygame.Rect, cards) -> pygame.Rect:
 
 
 def row_of_cards(c: Canvas, area: pygame.Rect, cards: list, gap_mark: int | None = None, new_card=None,
-                 lines: int | None = None) -> None:
-    """The shared row (Timeline, Cronología competitive), wrapped onto lines when it is long. With
-    ``gap_mark`` the proposed gap is marked (and the proposed card drawn there, date hidden)."""
+                 focus: int | None = None) -> None:
+    """The shared row (Timeline, Cronología competitive): every card with its year and title whole at
+    the readable size. A row longer than the board shows the part around the proposed gap
+    (``gap_mark``, where the proposed card is drawn, date hidden) or around ``focus`` (the card just
+    placed), and says at each end how many cards are left out there."""
     area = period_legend(c, area, cards)
     items: list = list(cards)
     if gap_mark is not None:
         items.insert(gap_mark, "new")
-    n = max(1, len(items))
-    lines = lines or (1 if n <= 8 else 2 if n <= 18 else 3)
-    per_line = -(-n // lines)
+        focus = gap_mark
+    n = len(items)
+    if not n:
+        return
     gap = c.px(6)
-    w = min(c.px(96), (area.w - gap * (per_line - 1)) // per_line)
-    room_h = (area.h - gap * (lines - 1)) // lines
-    h = min(int(w * 1.4), room_h)
-    w = min(w, int(h / 1.2))
-    # taller tiles, while there is room, until every title fits whole (a title that does not is left off)
-    titles = [card.title_in(c.lang) for card in items if card != "new" and card is not None]
-    while h < min(int(w * 2.2), room_h) and not all(_title_fits(c, w, h, t) for t in titles if t):
-        h = min(h + c.px(8), int(w * 2.2), room_h)
-    total_h = lines * h + (lines - 1) * gap
-    y0 = area.y + (area.h - total_h) // 2
-    for i, item in enumerate(items):
-        line, pos = divmod(i, per_line)
-        count = min(per_line, n - line * per_line)
-        x0 = area.centerx - (count * w + (count - 1) * gap) // 2
-        r = pygame.Rect(x0 + pos * (w + gap), y0 + line * (h + gap), w, h)
+    more_w = c.px(44)
+    # the most tiles side by side whose years and titles all fit whole
+    for count in range(min(n, max(1, (area.w + gap) // (c.px(100) + gap))), 0, -1):
+        room = area.w - (2 * (more_w + gap) if count < n else 0)
+        w = min(c.px(150), (room - gap * (count - 1)) // count)
+        start = _window(n, count, focus)
+        shown = items[start:start + count]
+        h = max(tile_height(c, w, new_card if item == "new" else item, item != "new") for item in shown)
+        if h <= area.h or count == 1:
+            break
+    h = min(h, area.h)
+    x0 = area.centerx - (count * w + (count - 1) * gap) // 2
+    y0 = area.y + (area.h - h) // 2
+    for pos, item in enumerate(shown):
+        r = pygame.Rect(x0 + pos * (w + gap), y0, w, h)
         if item == "new":
             card_tile(c, r, new_card, show_year=False, highlight=theme.OUTLINE_NEW, role="card-new")
         else:
             card_tile(c, r, item)
+    if start:
+        _more(c, pygame.Rect(x0 - gap - more_w, y0, more_w, h), start, "◀")
+    if start + count < n:
+        _more(c, pygame.Rect(x0 + count * (w + gap), y0, more_w, h), n - start - count, "▶")
 
 
-def _title_fits(c: Canvas, w: int, h: int, title: str) -> bool:
-    top = min(h * 0.6, w * 0.84) + c.px(10)            # under the year (its era line included)
-    return c.fits(Literal(title), pygame.Rect(title_room(c, pygame.Rect(0, 0, w, h), top)), TITLE_SIZE)
+def _window(n: int, count: int, focus: int | None) -> int:
+    """Where a window of ``count`` of ``n`` items starts: around ``focus``, else at the end (the newest
+    cards of a row usually lie around its middle, so the end is as good as any and steady)."""
+    if focus is None:
+        return max(0, n - count) // 2
+    return max(0, min(n - count, focus - count // 2))
+
+
+def _more(c: Canvas, rect: pygame.Rect, hidden: int, arrow: str) -> None:
+    """How many cards lie beyond this end of the screen's part of the row."""
+    c.box(rect, theme.PANEL_HI, radius=6)
+    c.text(Literal(arrow), (rect.centerx, rect.centery - c.px(18)), 20, theme.ACCENT, anchor="center", role="more")
+    c.text(Literal(f"+{hidden}"), (rect.centerx, rect.centery + c.px(12)), READ_TEXT, theme.TEXT, bold=True,
+           anchor="center", max_width=rect.w, role="more")
 
 
 def grid_of_cards(c: Canvas, area: pygame.Rect, rows: list, gaps: list, mark: tuple | None = None,
                   new_card=None) -> None:
-    """Cooperative Cronología: 5 fixed rows with 4 gap rows between them (9 rows on the table)."""
+    """Cooperative Cronología: 5 fixed rows with 4 gap rows between them (9 rows on the table), each
+    year whole at the readable size. A grid taller than the board shows the rows around the proposed
+    gap (``mark``: gap row, column) and says above and below how many rows are left out."""
     area = period_legend(c, area, [card for row in list(rows) + list(gaps) for card in row])
-    nrows = len(rows) + len(gaps)
+    lines = [row for pair in zip(rows, list(gaps) + [None], strict=False) for row in pair if row is not None]
+    nrows = len(lines)
     cols = len(rows[0]) if rows else 5
-    gap = c.px(3)
-    h = (area.h - gap * (nrows - 1)) // max(1, nrows)
-    w = min((area.w - gap * (cols - 1)) // cols, int(h * 5))     # wide enough for "10000 a. C." on one line
+    gap = c.px(2)
+    w = (area.w - gap * (cols - 1)) // cols
+    heights = [max(tile_height(c, w, card, title=False) if card is not None else c.px(12) for card in line)
+               for line in lines]
+    if mark is not None:
+        heights[2 * mark[0] - 1] = max(heights[2 * mark[0] - 1], tile_height(c, w, new_card, False, title=False))
+    focus = 2 * mark[0] - 1 if mark is not None else None
+    more_h = c.px(26)
+    first, last = 0, nrows
+    while sum(heights[first:last]) + gap * (last - first - 1) + (more_h + gap) * ((first > 0) + (last < nrows)) \
+            > area.h and last - first > 1:
+        # drop the row farthest from the focus (the gap proposed, else the last rows)
+        if focus is not None and focus - first > last - 1 - focus:
+            first += 1
+        else:
+            last -= 1
     x0 = area.centerx - (cols * w + (cols - 1) * gap) // 2
-    for r in range(nrows):
-        y = area.y + r * (h + gap)
+    y = area.y
+    if first:
+        _more_rows(c, pygame.Rect(x0, y, cols * w + (cols - 1) * gap, more_h), first, "▲")
+        y += more_h + gap
+    for r in range(first, last):
         for col in range(cols):
-            rect = pygame.Rect(x0 + col * (w + gap), y, w, h)
-            if r % 2 == 0:
-                card_tile(c, rect, rows[r // 2][col])
-            else:
-                k = r // 2
-                card = gaps[k][col]
-                if mark == (k + 1, col + 1):
-                    card_tile(c, rect, new_card, show_year=False, highlight=theme.OUTLINE_NEW, role="card-new")
-                elif card is None:
+            rect = pygame.Rect(x0 + col * (w + gap), y, w, heights[r])
+            card = lines[r][col]
+            if r % 2 and mark == (r // 2 + 1, col + 1):
+                card_tile(c, rect, new_card, show_year=False, highlight=theme.OUTLINE_NEW, role="card-new",
+                          title=False)
+            elif card is None:
+                if r % 2:
                     pygame.draw.rect(c.surface, theme.MUTED, rect.inflate(-c.px(4), -c.px(2)), 1,
                                      border_radius=c.px(4))
-                else:
-                    card_tile(c, rect, card)
+            else:
+                card_tile(c, rect, card, title=False)
+        y += heights[r] + gap
+    if last < nrows:
+        _more_rows(c, pygame.Rect(x0, y, cols * w + (cols - 1) * gap, more_h), nrows - last, "▼")
+
+
+def _more_rows(c: Canvas, rect: pygame.Rect, hidden: int, arrow: str) -> None:
+    msgid = N_("{arrow} 1 more row on the table") if hidden == 1 else N_("{arrow} {n} more rows on the table")
+    c.text(Text(msgid, {"arrow": arrow, "n": hidden}), rect.center, 20, theme.TEXT, anchor="center",
+           max_width=rect.w, role="more")

@@ -9,7 +9,7 @@ import pygame
 from companion.games.exhibition.board import CONTINENTS, DEPOT
 from companion.i18n import N_
 from companion.ui import theme
-from companion.ui.canvas import Canvas, Literal, font
+from companion.ui.canvas import MIN_TEXT, Canvas, Literal, font
 
 CONTINENT_COLOURS = theme.CONTINENT_COLOURS
 WHITE_CARD = (250, 250, 250)
@@ -49,18 +49,22 @@ def tile(c: Canvas, rect: pygame.Rect, card, highlight=None, role: str = "card")
         c.box(band, CONTINENT_COLOURS.get(card.continent, theme.MUTED), radius=3)
     top, bottom = card_lines(card)
     room = rect.w - c.px(7)
+    # The Hall and the market hold up to 43 tiles beside each other: at 800x480 their years are under
+    # READ_TEXT (the size test lists them as the known exception), never under MIN_TEXT.
+    least = MIN_TEXT
     two = rect.h >= c.px(32)
     if two:
         size = min(22.0, rect.h / c.u * 0.48)
-        bold = font(c.fit_size(top, size, True, room), True).size(top)[0] <= room   # narrow tiles: plain digits
+        # narrow tiles: plain digits
+        bold = font(c.fit_size(top, size, True, room, role, least), True).size(top)[0] <= room
         c.text(Literal(top), (rect.centerx + c.px(2), rect.y + rect.h * 0.3), size, theme.CARD_TEXT, bold=bold,
-               anchor="center", max_width=room, role=role)
-        c.text(Literal(bottom), (rect.centerx + c.px(2), rect.y + rect.h * 0.74), min(size, 18.0), theme.CARD_TEXT,
-               anchor="center", max_width=room, role=role + "-continent")
+               anchor="center", max_width=room, role=role, least=least)
+        c.text(Literal(bottom), (rect.centerx + c.px(2), rect.y + rect.h * 0.74), max(16.0, min(size, 18.0)),
+               theme.CARD_TEXT, anchor="center", max_width=room, role=role + "-continent")
     else:
         one = f"{top} {bottom}" if card.white != "einstein" else bottom
         c.text(Literal(one), (rect.centerx + c.px(2), rect.centery), max(16.0, min(20.0, rect.h / c.u * 0.7)),
-               theme.CARD_TEXT, bold=True, anchor="center", max_width=room, role=role)
+               theme.CARD_TEXT, bold=True, anchor="center", max_width=room, role=role, least=least)
 
 
 def _label(c: Canvas, msgid: str, rect: pygame.Rect, colour=theme.MUTED) -> None:
@@ -72,11 +76,14 @@ def draw_hall(c: Canvas, area: pygame.Rect, exhibit, layout, mark: str | None = 
     in its place), the Depot as a column on the right. ``mark`` (a spot name) outlines the spot a
     proposal is about, with ``new_card`` drawn in it."""
     rows = list(layout.spots)
-    gap = c.px(4)
-    label_w = c.px(86)
+    gap = c.px(3)
+    # wide enough for the longest word of a showcase's name at the smallest size ("continente")
+    names = [OVERLAY_LABELS[layout.overlay(key)] if layout.overlay(key) else SHOWCASE_LABELS[key] for key, _ in rows]
+    widest = max(font(c.px(MIN_TEXT), True).size(word)[0] for name in names for word in c.tr(name).split())
+    label_w = min(max(c.px(86), widest + c.px(6)), area.w // 4)
     cols = max(n for _, n in rows)
     th = (area.h - gap * (len(rows) - 1)) // len(rows)
-    tw = min(int(th * 1.4), (area.w - label_w - gap * cols - c.px(10)) // (cols + 1))
+    tw = min(int(th * 1.4), (area.w - label_w - gap * cols - c.px(6)) // (cols + 1))
     for r, (key, n) in enumerate(rows):
         y = area.y + r * (th + gap)
         overlay = layout.overlay(key)
@@ -90,7 +97,7 @@ def draw_hall(c: Canvas, area: pygame.Rect, exhibit, layout, mark: str | None = 
                 tile(c, rect, new_card, theme.OUTLINE_NEW, role="card-new")
             else:
                 tile(c, rect, spots[i])
-    depot_x = area.x + label_w + cols * (tw + gap) + c.px(10)
+    depot_x = area.x + label_w + cols * (tw + gap) + c.px(6)
     for i, card in enumerate(exhibit.depot):
         rect = pygame.Rect(depot_x, area.y + i * (th + gap), tw, th)
         if mark == f"{DEPOT}[{i}]":
@@ -104,25 +111,10 @@ def draw_hall(c: Canvas, area: pygame.Rect, exhibit, layout, mark: str | None = 
                                            th))
 
 
-def draw_market(c: Canvas, area: pygame.Rect, state, here: str | None, mark=None, rows: bool = True) -> None:
-    """The six continent columns: a row per continent (``rows``), else a column each as on the table.
-    The active player's vehicle (``here``) is marked with ▶ and an outline; ``mark``: a card to outline."""
+def draw_market(c: Canvas, area: pygame.Rect, state, here: str | None, mark=None) -> None:
+    """The six continent columns of three cards, as on the table (the demo's table too). The active
+    player's vehicle (``here``) is marked with ▶ and an outline; ``mark``: a card to outline."""
     gap = c.px(4)
-    if rows:
-        row_h = (area.h - gap * (len(CONTINENTS) - 1)) // len(CONTINENTS)
-        code_w = c.px(40)
-        tw = (area.w - code_w - gap * 3) // 3
-        for r, k in enumerate(CONTINENTS):
-            y = area.y + r * (row_h + gap)
-            row = pygame.Rect(area.x, y, area.w, row_h)
-            _continent_label(c, k, pygame.Rect(area.x, y, code_w, row_h), k == here)
-            if k == here:
-                c.box(row.inflate(c.px(4), c.px(2)), theme.ACCENT, radius=6, width=c.px(2))
-            for j, card in enumerate(state.column(k)):
-                rect = pygame.Rect(area.x + code_w + gap + j * (tw + gap), y, tw, row_h)
-                tile(c, rect, card, theme.OUTLINE_NEW if mark is not None and card == mark else None,
-                     role="market")
-        return
     head = c.px(24)
     col_w = (area.w - gap * (len(CONTINENTS) - 1)) // len(CONTINENTS)
     th = (area.h - head - gap * 3) // 3

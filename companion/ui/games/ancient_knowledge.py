@@ -410,7 +410,7 @@ class AncientKnowledgeView(BoardView):
                     if "zone" in d else translate(N_("an artifact slot"), lang)
                 why = t(N_("{card} in {where}: {cost} cards discarded besides it; {player} holds {hand} now."), lang,
                         card=name(d["card"]), where=where, cost=d["cost"], player=d["player"], hand=d["hand"])
-                return Verdict(True, t(N_("{card} is built"), lang, card=name(d["card"])), why, then)
+                return Verdict(True, t(N_("{card} created"), lang, card=name(d["card"])), why, then)
             if e.kind == "learnt":
                 return Verdict(True, t(N_("{card} learnt"), lang, card=name(d["card"])),
                                t(N_("From tile {tile}. The requirement holds."), lang, tile=d["tile"]), then)
@@ -487,7 +487,7 @@ class AncientKnowledgeView(BoardView):
         s = session.state
         extra = [Words(PHASES[s.phase], {"n": s.actions_left})] if s.phase in PHASES else []
         return TurnInfo(None if s.finished else s.board.name, s.round, {b.name: b.hand for b in s.boards}, False,
-                        (), extra)
+                        (), extra, players_own=True)
 
     def draw_board(self, c, rect, session, pending):
         if session is None:

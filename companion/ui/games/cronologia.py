@@ -116,7 +116,8 @@ class CronologiaCompetitiveView(RowGameView):
 
     def score_sheet(self, session):
         headline, good, rows = super().score_sheet(session)
-        rows[-1] = ScoreRow(Text(N_("Chronology")), rows[-1].value, Text(N_("Cards in the chronology at the end.")))
+        rows[-1] = ScoreRow(Text(N_("Cards in the chronology")), rows[-1].value,
+                            Text(N_("Cards in the chronology at the end.")))
         return headline, good, rows
 
 
@@ -129,6 +130,7 @@ class CronologiaCooperativeView(GameView):
     min_players, max_players = 2, 8
     table_kind = "grid"
     band_height = 104             # nine rows of cards and their legend need the height more than the prompt
+    camera_share = 0.0            # ... and the width: five years side by side, each whole at the readable size
 
     def options(self):
         return [Option("level", N_("Level"), LEVELS_COOPERATIVE)]

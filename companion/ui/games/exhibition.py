@@ -65,7 +65,7 @@ class ExhibitionView(BoardView):
     quiet_lines = ("take", "move", "refill", "secret")
     news_events = ("six_continents", "exhibition_finished", "game_over")
     picker_rank = 10
-    camera_share = 0.14
+    camera_share = 0.0             # the Hall and the market, a column of three per continent, need the width
     band_height = 84
     judges_refusals = True
 
@@ -73,7 +73,8 @@ class ExhibitionView(BoardView):
     def options(self):
         default = default_layout()
         sizes = dict(default.spots)
-        splits: list[tuple[Any, Msg]] = [(None, Text(N_("{layout} (the board file)"), {"layout": default.short()}))]
+        printed = Text(N_("{layout} (as printed)"), {"layout": default.short()})
+        splits: list[tuple[Any, Msg]] = [(None, printed)]
         b = board()
         for split in LAYOUT_SPLITS:
             keys = ("one_continent", "one_era", "plain")
@@ -83,7 +84,7 @@ class ExhibitionView(BoardView):
                 splits.append((split, Literal("/".join(map(str, split + (sizes["years_gap"], sizes["mid_century"]))))))
         overlays = [(None, N_("none"))] + [(o, OVERLAY_NAMES[o]) for o in OVERLAYS]
         opts = [Option("secret_decade", N_("Secret Decade"), [(False, N_("off")), (True, N_("on"))]),
-                Option("layout", N_("Spots"), splits)]
+                Option("layout", N_("Spots per showcase"), splits)]
         for key in SHOWCASES:
             if b.showcase(key).takes_overlay:
                 opts.append(Option(f"overlay:{key}", Words(N_("Overlay on {showcase}"),
@@ -281,7 +282,7 @@ class ExhibitionView(BoardView):
         items = [(spot_text(spot, s.layout), {"type": "place", "player": s.player.name, "card": held, "spot": spot})
                  for spot in self.fits(session) + self.free_depot(session)]
         return paged(Text(N_("Where did {player} put {card}?"), {"player": s.player.name, "card": label(s.turn.held)}),
-                     items, optional=True, hint=N_("place by buttons"))
+                     items, optional=True, hint=N_("choose the spot"))
 
     # -- words ---------------------------------------------------------------------------------
     def watch_prompt(self, session):
@@ -398,8 +399,9 @@ class ExhibitionView(BoardView):
             market_mark = next((x for x in s.column(me.at) if same_card(x, market_mark)), None)
         gap = c.px(12)
         wide = rect.w >= rect.h * 2.2
-        if wide:        # beside the camera: the Hall, and the market a row per continent
-            market_w = max(int(rect.w * 0.33), c.px(40 + 3 * 60))
+        # the market a column of three per continent, as it lies on the table, on every screen
+        if wide:        # beside the camera: the Hall, and the market at its right
+            market_w = max(int(rect.w * 0.42), c.px(6 * 46))
             hall = pygame.Rect(rect.x, rect.y, rect.w - market_w - gap, rect.h)
             market = pygame.Rect(hall.right + gap, rect.y, rect.right - hall.right - gap, rect.h)
         else:           # beside a question: the market a column per continent, the Hall below
@@ -407,7 +409,7 @@ class ExhibitionView(BoardView):
             market = pygame.Rect(rect.x, rect.y, rect.w, market_h)
             hall = pygame.Rect(rect.x, market.bottom + gap, rect.w, rect.bottom - market.bottom - gap)
         draw_hall(c, hall, me.exhibit, s.layout, mark, new)
-        draw_market(c, market, s, None if s.finished else me.at, market_mark, rows=wide)
+        draw_market(c, market, s, None if s.finished else me.at, market_mark)
 
     # -- the score sheet -----------------------------------------------------------------------
     def _scores(self, session):

@@ -36,6 +36,7 @@ class RowGameView(GameView):
 
     table_kind = "row"
     start_cards = 1
+    camera_share = 0.14           # the row's years and titles need the width (the cards lie on the table too)
 
     # -- reading the table ---------------------------------------------------------------------
     def row(self, session) -> list:
@@ -169,7 +170,15 @@ class RowGameView(GameView):
         if pending and pending.get("type") == "place":
             row_of_cards(c, rect, row, pending["gap"], card_of(pending["card"]))
         else:
-            row_of_cards(c, rect, row)
+            row_of_cards(c, rect, row, focus=self._newest(session, row))
+
+    def _newest(self, session, row) -> int | None:
+        """Where the card placed last lies in the row (the screen shows the row around it)."""
+        for line in reversed(session.lines):
+            if line.get("type") == "place":
+                code = card_of(line["card"]).code
+                return next((i for i, card in enumerate(row) if code and card.code == code), None)
+        return None
 
     def score_sheet(self, session):
         s = session.summary()
@@ -183,11 +192,13 @@ class RowGameView(GameView):
                 explain = Text(N_("Out in sudden death: still held cards when others finished."))
             else:
                 explain = Text(N_("Cards still in hand at the end."))
-            rows.append(ScoreRow(Literal(name), str(n), explain, name == winner))
-        rows.append(ScoreRow(Text(N_("Rounds")), str(s.get("round", "")),
+            # each figure says what it counts ("Ana 0" said nothing)
+            rows.append(ScoreRow(Text(N_("{player}: cards in hand"), {"player": name}), str(n), explain,
+                                 name == winner))
+        rows.append(ScoreRow(Text(N_("Rounds played")), str(s.get("round", "")),
                              Text(N_("Rounds played, sudden death included.")) if s.get("sudden_death")
                              else Text(N_("Rounds played."))))
-        rows.append(ScoreRow(Text(N_("The row")), str(len(s.get("timeline", []))),      # not the game's name
+        rows.append(ScoreRow(Text(N_("Cards in the row")), str(len(s.get("timeline", []))),  # not the game's name
                              Text(N_("Cards in the row at the end."))))
         return headline, bool(winner), rows
 
@@ -206,8 +217,8 @@ class TimelineView(RowGameView):
                                                  (5, Literal("5")), (6, Literal("6")), (3, Literal("3"))]),
             Option("wrong_card_to_timeline", N_("A wrong card"), [(False, N_("goes to the box")),
                                                                   (True, N_("joins the row"))]),
-            Option("first_player_extra_card", N_("First player"), [(False, N_("same cards")),
-                                                                   (True, N_("one card more"))]),
+            Option("first_player_extra_card", N_("First player's hand"),
+                   [(False, N_("as many cards as the others")), (True, N_("one card more"))]),
         ]
 
     def matches(self, setup_line) -> bool:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import logging
 
-from companion.i18n import N_, Text
+from companion.i18n import MARKED, N_, Text
 from companion.inputs.commands import BACK, OK, UNDO
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
 from companion.ui.screen import Screen, screen
+from companion.words import Words
 
 log = logging.getLogger(__name__)
 
@@ -82,17 +83,19 @@ def camera_lost(kiosk, detail: str = "") -> FaultScreen:
     checks = [Text(N_("Is the camera cable pushed fully into the camera and into the Raspberry Pi?")),
               Text(N_("Is the camera's ribbon cable the right way round (contacts towards the board)?")),
               Text(N_("Is something covering the lens, or is the table in the dark?"))]
-    if detail:
-        checks.append(Text(N_("What the camera said: {detail}"), {"detail": detail}))
+    if detail in MARKED:        # the camera's words the companion knows (the demo's): in the screen's language
+        checks.append(Words(N_("What the camera said: {detail}"), {"detail": Text(detail)}))
+    elif detail:                # a driver's own message, in English whatever the screen's language: said so
+        checks.append(Text(N_("What the camera said, in its own words: {detail}"), {"detail": detail}))
     return FaultScreen(kiosk, "camera", Text(N_("Camera lost")), body, checks)
 
 
 @screen("fault:unknown-card")
 def unknown_card(kiosk, payload: str, on_ok) -> FaultScreen:
     """The sticker is ours but its deck or number is not registered. The players are told what to do
-    at the table; how the owner registers the card goes to the kiosk's log, not onto the screen."""
+    at the table (no shell command, no file path: a café's customers read this); the exact command that
+    registers the card goes to the kiosk's log, and docs/decks.md tells the owner how."""
     from companion.cards.decks import UnknownCard, reload_decks, resolve
-    from companion.paths import data_dir
 
     reload_decks()  # a deck registered on the command line since start-up counts
     try:
@@ -100,11 +103,11 @@ def unknown_card(kiosk, payload: str, on_ok) -> FaultScreen:
         owner = Text(N_("{payload} is now registered: take the card off and lay it again."), {"payload": payload})
     except UnknownCard as e:
         log.warning("unknown card %s: %s", payload, e.text.render("en"))
-        owner = Text(N_("For the owner: this card is not registered; how to add it is in {log}."),
-                     {"log": str(data_dir() / "kiosk.log")})
+        owner = Text(N_("For the owner, later: register this card on the computer (docs/decks.md tells how, "
+                        "under “When the camera sees a sticker it does not know”)."))
     body = Text(N_("The camera read the sticker {payload}, but no registered card has it, so the companion "
                    "cannot say whether the card is right. Nothing was recorded."), {"payload": payload})
-    checks = [Text(N_("Take that card off the table, or play with cards of the chosen deck.")), owner]
+    checks = [Text(N_("Take that card off the table and play on with the other cards of the chosen deck.")), owner]
     return FaultScreen(kiosk, "unknown-card", Text(N_("Unknown card")), body, checks, on_ok=on_ok,
                        ok_label=N_("it is gone"))
 

@@ -8,7 +8,7 @@ import pygame
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO
 from companion.ui import theme
-from companion.ui.canvas import Canvas, Literal
+from companion.ui.canvas import Canvas, Literal, font
 from companion.ui.keypad import DELETE, DONE, KeypadScreen
 from companion.ui.screen import ListChoice, Screen, screen
 
@@ -98,7 +98,13 @@ class PlayersScreen(Screen):
         gap = c.px(6)
         row_h = min(c.px(54), (area.h - gap * (per_col - 1)) // per_col)
         col_w = (area.w - c.px(12) * (cols - 1)) // cols
-        for i, (key, label) in enumerate(rows):
+        texts = [Literal(f"{c.tr(label[0])}: {c.tr(label[1])}") if isinstance(label, tuple) else label
+                 for _key, label in rows]
+        # one size for every row (rows in mixed sizes read as more and less important): the largest at
+        # which they all fit on a line, but not under 20; a row still too long wraps onto two lines
+        size = min(theme.BODY, row_h / c.u * 0.5)
+        size = max(20.0, min(c.fit_size(c.tr(t), size, True, col_w - c.px(24), least=20) for t in texts) / c.u)
+        for i, (key, _label) in enumerate(rows):
             col, r = divmod(i, per_col)
             rect = pygame.Rect(area.x + col * (col_w + c.px(12)), area.y + r * (row_h + gap), col_w, row_h)
             focused = i == self.focus
@@ -106,13 +112,8 @@ class PlayersScreen(Screen):
             c.box(rect, theme.CORRECT if start else (theme.PANEL_HI if focused else theme.PANEL), radius=10)
             if focused:
                 c.box(rect, theme.ACCENT, radius=10, width=c.px(4))
-            size = min(theme.BODY, row_h / c.u * 0.5)
-            if isinstance(label, tuple):
-                text = Literal(f"{c.tr(label[0])}: {c.tr(label[1])}")
-            else:
-                text = label
-            c.text(text, (rect.x + c.px(16), rect.centery), size, theme.TEXT, bold=focused or start,
-                   anchor="midleft", max_width=rect.w - c.px(24), role="row:focus" if focused else "row")
+            c.paragraph(texts[i], rect.inflate(-c.px(24), -c.px(4)).move(c.px(4), 0), size, theme.TEXT,
+                        bold=focused or start, valign="middle", role="row:focus" if focused else "row")
             c.touch(rect, _ok(i))
 
 
@@ -171,7 +172,8 @@ class KeyboardScreen(KeypadScreen):
     """Letters for a player's name; ✓ is done."""
 
     name = "keyboard"
-    keys = list("ABCDEFGHIJKLMNÑOPQRSTUVWXYZ") + ["-", "␣", DELETE, DONE]
+    # Spanish names need their accents (Inés, José, Begoña, Agüero): the letters after Z
+    keys = list("ABCDEFGHIJKLMNÑOPQRSTUVWXYZÁÉÍÓÚÜ") + ["-", "␣", DELETE, DONE]
     key_size = theme.LARGE * 0.8
 
     def __init__(self, kiosk, form: PlayersScreen, index: int):
@@ -188,9 +190,18 @@ class KeyboardScreen(KeypadScreen):
     def type(self, ch: str) -> None:
         if ch == "\b":
             self.value = self.value[:-1]
-        elif len(self.value) < MAX_NAME:
-            ch = " " if ch == "␣" else ch
-            self.value += ch if not self.value or self.value.endswith((" ", "-")) else ch.lower()
+            self.note = None
+            return
+        ch = " " if ch == "␣" else ch
+        if not ch.isprintable() or font(12, True).metrics(ch)[0] is None:
+            # an emoji or a sign the screen's letters do not have would show as an empty box
+            self.note = N_("Left out: the screen cannot show that sign")
+            return
+        if len(self.value) >= MAX_NAME:
+            self.note = Text(N_("At most {n} letters"), {"n": MAX_NAME})
+            return
+        self.note = None
+        self.value += ch if not self.value or self.value.endswith((" ", "-")) else ch.lower()
 
     def shown_value(self):
         return self.value + "▏", "midleft"

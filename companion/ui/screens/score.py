@@ -10,7 +10,7 @@ import pygame
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, UNDO
 from companion.ui import theme
-from companion.ui.canvas import Canvas
+from companion.ui.canvas import READ_TEXT, Canvas, font
 from companion.ui.screen import Screen, screen
 
 
@@ -20,6 +20,9 @@ class ScoreScreen(Screen):
     def __init__(self, kiosk):
         super().__init__(kiosk)
         self.page = 0
+        # the sheet as drawn: (the view's page, its first row, the row after its last); a view's page
+        # whose rows do not fit at a readable size goes on over more pages of the screen
+        self.plan: list[tuple[int, int, int]] = []
 
     @property
     def title(self):
@@ -28,10 +31,13 @@ class ScoreScreen(Screen):
             return Text(N_("End of the game ({n}/{count})"), {"n": self.page % pages + 1, "count": pages})
         return N_("End of the game")
 
-    def pages(self) -> int:
+    def view_pages(self) -> int:
         session = self.kiosk.session
         count = getattr(session.view, "score_pages", None) if session is not None else None
         return count(session) if count is not None else 1
+
+    def pages(self) -> int:
+        return len(self.plan) or self.view_pages()
 
     def hints(self):
         h = {UNDO: N_("history / undo"), OK: N_("new game")}
@@ -50,16 +56,39 @@ class ScoreScreen(Screen):
         elif cmd.kind == NEXT:
             self.page = (self.page + 1) % self.pages()
 
-    def draw(self, c: Canvas):
-        self.draw_frame(c)
+    def sheet(self, view_page: int):
         session = self.kiosk.session
-        area = self.content_rect(c)
+        if self.view_pages() > 1:
+            return session.view.score_sheet(session, view_page)
+        return session.view.score_sheet(session)
+
+    def draw(self, c: Canvas):
+        session = self.kiosk.session
         if session is None:
+            self.draw_frame(c)
             return
-        if self.pages() > 1:
-            headline, good, rows = session.view.score_sheet(session, self.page % self.pages())
-        else:
-            headline, good, rows = session.view.score_sheet(session)
+        area = self.content_rect(c)
+        top = area.y + c.px(52) + c.px(12)
+        room = area.bottom - top
+        self.plan = []
+        for view_page in range(self.view_pages()):
+            rows = self.sheet(view_page)[2]
+            heights = [_row_height(c, row, area.w) for row in rows]
+            first = 0
+            while True:
+                end, used = first, 0
+                while end < len(rows) and (end == first or used + heights[end] <= room):
+                    used += heights[end] + c.px(6)
+                    end += 1
+                self.plan.append((view_page, first, end))
+                if end >= len(rows):
+                    break
+                first = end
+        self.page %= len(self.plan)
+        view_page, first, end = self.plan[self.page]
+        self.draw_frame(c)
+        area = self.content_rect(c)
+        headline, good, rows = self.sheet(view_page)
         colour = theme.CORRECT if good else theme.WRONG
         mark_r = c.px(26)
         if good:
@@ -68,45 +97,36 @@ class ScoreScreen(Screen):
             c.cross_mark((area.x + mark_r, area.y + mark_r), mark_r)
         c.paragraph(headline, (area.x + mark_r * 2 + c.px(14), area.y, area.w - mark_r * 2 - c.px(14), mark_r * 2),
                     theme.TITLE, colour, bold=True, role="headline", valign="middle")
-        top = area.y + mark_r * 2 + c.px(12)
-        if not rows:
-            return
-        gap = c.px(6)
-        value_w = c.px(150)
-        label_w = int(area.w * 0.34)
-        explain_w = area.w - label_w - value_w - c.px(18)
-        heights = _row_heights(c, rows, explain_w, area.bottom - top - gap * (len(rows) - 1))
-        y = top
-        for row, row_h in zip(rows, heights, strict=True):
+        y = area.y + mark_r * 2 + c.px(12)
+        for row in rows[first:end]:
+            row_h = _row_height(c, row, area.w)
             r = pygame.Rect(area.x, y, area.w, row_h)
-            y += row_h + gap
+            y += row_h + c.px(6)
             c.box(r, theme.PANEL_HI if row.highlight else theme.PANEL)
-            c.text(row.label, (r.x + c.px(12), r.centery), theme.BODY, theme.ACCENT if row.highlight else theme.TEXT,
-                   bold=True, anchor="midleft", max_width=label_w - c.px(12), role="score-label")
-            c.text(_lit(row.value), (r.x + label_w + value_w // 2, r.centery), theme.LARGE, bold=True,
-                   anchor="center", max_width=value_w, role="score-value")
+            line = pygame.Rect(r.x, r.y, r.w, c.px(LINE))
+            c.text(_lit(row.value), (r.right - c.px(16), line.centery), theme.LARGE, bold=True,
+                   anchor="midright", max_width=c.px(VALUE_W), role="score-value")
+            c.text(row.label, (r.x + c.px(12), line.centery), theme.BODY, theme.ACCENT if row.highlight else theme.TEXT,
+                   bold=True, anchor="midleft", max_width=r.w - c.px(VALUE_W + 40), role="score-label")
             if row.explain:
-                x = r.x + label_w + value_w + c.px(8)
-                c.paragraph(row.explain, (x, r.y + c.px(4), r.right - x - c.px(10), r.h - c.px(8)), theme.SMALL,
-                            theme.MUTED, role="score-explain", valign="middle")
+                c.paragraph(row.explain, _explain_rect(c, r), READ_TEXT, theme.TEXT, role="score-explain")
 
 
-def _row_heights(c: Canvas, rows, explain_w: int, room: int) -> list[int]:
-    """Each row as tall as its explanation needs at the small size (at least the usual row), as long
-    as the sheet fits; otherwise an equal share each (the explanations then shrink)."""
-    from companion.ui.canvas import font
-    base = c.px(64)
-    px = c.px(theme.SMALL)
-    line_h = font(px, False).get_linesize()
-    want = [max(base, len(c.wrap(c.tr(r.explain), px, False, explain_w)) * line_h + c.px(10)) if r.explain else base
-            for r in rows]
-    if sum(want) <= room:
-        return want
-    if len(rows) * base > room:
-        return [room // len(rows)] * len(rows)
-    # the rows that need more share what the usual rows leave
-    spare, extra = room - len(rows) * base, [w - base for w in want]
-    return [base + e * spare // sum(extra) for e in extra]
+LINE = 40          # reference px: a row's line (its label and its points)
+VALUE_W = 120      # reference px: the points' room at the right of that line
+
+
+def _explain_rect(c: Canvas, r: pygame.Rect) -> pygame.Rect:
+    return pygame.Rect(r.x + c.px(12), r.y + c.px(LINE - 4), r.w - c.px(24), r.h - c.px(LINE))
+
+
+def _row_height(c: Canvas, row, width: int) -> int:
+    """A row: its label and points on a line, then its explanation, whole, at the readable size."""
+    if not row.explain:
+        return c.px(LINE)
+    px = c.px(READ_TEXT)
+    lines = len(c.wrap(c.tr(row.explain), px, False, width - c.px(24), hyphens=True))
+    return c.px(LINE) + lines * font(px, False).get_linesize() + c.px(2)
 
 
 def _lit(value):

@@ -11,7 +11,7 @@ import pygame
 from companion.i18n import N_, Text, render
 from companion.play.turns import TurnController
 from companion.ui import theme
-from companion.ui.canvas import Canvas, Literal
+from companion.ui.canvas import MIN_TEXT, Canvas, Literal, font
 from companion.ui.screen import Screen, draw_choice, draw_hints, hint_bar_height, screen
 
 
@@ -72,8 +72,9 @@ class TableScreen(Screen):
         else:
             cam_w = int(main.w * self.view.camera_share)
             cam = pygame.Rect(main.x, main.y, cam_w, main.h)
-            board = pygame.Rect(cam.right + c.px(10), main.y, main.w - cam_w - c.px(10), main.h)
-            self.draw_camera(c, cam)
+            board = pygame.Rect(cam.right + c.px(10), main.y, main.w - cam_w - c.px(10), main.h) if cam_w else main
+            if cam_w:
+                self.draw_camera(c, cam)
             c.box(board, theme.PANEL)
             highlight = self.turns.pending if self.phase == "propose" else None
             self.view.draw_board(c, board.inflate(-c.px(12), -c.px(12)), self.session, highlight)
@@ -110,7 +111,8 @@ class TableScreen(Screen):
             r = c.text(Text(N_("⚡ SUDDEN DEATH")), (x, rect.centery), theme.SMALL, theme.WRONG, bold=True,
                        anchor="midleft", role="sudden-death")
             x = r.right + c.px(12)
-        for t in info.extra:
+        # a verdict on the turn just ended: the next player's figures ("Actions left: 2") are not its
+        for t in info.extra if not (judged and judged != info.player and info.players_own) else ():
             r = c.text(t, (x, rect.centery), theme.SMALL, theme.TEXT, bold=True, anchor="midleft", role="extra")
             x = r.right + c.px(12)
         parts = []
@@ -122,7 +124,14 @@ class TableScreen(Screen):
         hands = Text(info.hands_label, {"hands": "\u00a0· ".join(parts)})    # a line never starts with "·"
         left = x + c.px(4)
         room = pygame.Rect(left, rect.y + c.px(3), rect.right - c.px(12) - left, rect.h - c.px(6))
-        if room.w > c.px(60) and c.fits(hands, room, theme.SMALL, readable=True):
+        said = c.tr(hands)
+        one_line = c.fit_size(said, theme.SMALL, False, room.w, "hands", MIN_TEXT)
+        if room.w > c.px(60) and font(one_line, False).size(said)[0] <= room.w:
+            # on one line, a little smaller if need be ("Cards in hand: Ana 2 ·" over "Bruno 5" before)
+            c.text(hands, (room.right, room.centery), theme.SMALL, theme.TEXT, anchor="midright", max_width=room.w,
+                   role="hands", least=MIN_TEXT)
+            return rect.bottom
+        if room.w > c.px(60) and c.fits(hands, room, theme.SMALL, role="hands"):
             # beside the names, on two lines if need be
             c.paragraph(hands, room, theme.SMALL, theme.TEXT, align="right", valign="middle", role="hands")
             return rect.bottom
@@ -172,7 +181,8 @@ class TableScreen(Screen):
             c.paragraph(note, (inner.x, inner.y + inner.h * 0.62, inner.w, inner.h * 0.38), theme.SMALL, colour,
                         role="setup-note")
         elif p == "watch":
-            c.paragraph(self.view.watch_prompt(self.session), (inner.x, inner.y, inner.w, inner.h * 0.55),
+            c.paragraph(self.view.watch_prompt(self.session),
+                        (inner.x, inner.y, inner.w, inner.h * 0.55 if self.table_note else inner.h),
                         theme.LARGE * 0.9, bold=True, role="prompt")
             if self.table_note:
                 c.paragraph(self.table_note, (inner.x, inner.y + inner.h * 0.58, inner.w, inner.h * 0.42), theme.SMALL,
@@ -201,12 +211,12 @@ class TableScreen(Screen):
         c.box(rect, theme.ACCENT if end else colour, width=c.px(8))
         radius = min(c.px(64), rect.h // 4)
         centre = (rect.x + radius + c.px(30), rect.y + radius + c.px(24))
-        if end:
+        if end or v.correct is None:         # no mark, and no empty room for one before the words
             x = rect.x + c.px(30)
         else:
             if v.correct:
                 c.tick_mark(centre, radius)
-            elif v.correct is False:
+            else:
                 c.cross_mark(centre, radius)
             x = centre[0] + radius + c.px(24)
         headline = end or v.headline          # the winner first; the card's verdict follows in words
@@ -230,10 +240,12 @@ class TableScreen(Screen):
             used = c.paragraph(reason, (left, y, rect.right - c.px(30) - left, (rect.bottom - y) * 0.55),
                                theme.LARGE, role="reason")
             y = used.bottom + c.px(10)
-        then = self.table_note or (None if end else v.then)
+        # what the players do now; what the camera sees waits for the table view (an orange "board not in
+        # view" beside a green verdict read as a contradiction)
+        then = None if end else v.then
         if then:
             c.paragraph(then, (rect.x + c.px(30), y, rect.w - c.px(60), rect.bottom - y - c.px(12)), theme.BODY,
-                        theme.WARN if self.table_note else theme.MUTED, role="then")
+                        theme.MUTED, role="then")
 
     def draw_effects(self, c: Canvas, rect: pygame.Rect):
         c.box(rect, theme.PANEL)
@@ -252,7 +264,7 @@ class TableScreen(Screen):
         panel = pygame.Rect(board.right + c.px(10), rect.y, rect.right - board.right - c.px(10), rect.h)
         c.box(panel, theme.PANEL_HI)
         inner = panel.inflate(-c.px(20), -c.px(16))
-        used = c.paragraph(ask.prompt, (inner.x, inner.y, inner.w, c.px(100)), theme.BODY, bold=True, role="prompt")
+        used = c.paragraph(ask.prompt, (inner.x, inner.y, inner.w, c.px(118)), theme.BODY, bold=True, role="prompt")
         y = used.bottom + c.px(6)
         if ask.note:
             used = c.paragraph(ask.note, (inner.x, y, inner.w, c.px(48)), theme.SMALL * 0.8, theme.MUTED,
