@@ -90,10 +90,13 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
         return plain, [h for hs, _nearly in read_jobs(gray, jobs, backend, 0, plain=True) for h in hs], []
     # the plain pass runs on the other thread while this one measures the frame's code texture (a
     # small frame: first, on this thread, where handing it over costs more than it saves)
+    # (a small frame: with the codes the plain pass found but could not decode, readers.plain_found;
+    # in a camera's wide frame zxing-cpp returns some on most frames below 2.7 px/module, mostly with
+    # bytes, where plain_found would run the pass twice: there the cuts read them)
     together = readers.TWO_READERS and gray.size >= SMALL_FRAME
     pending_plain = readers.other_reader().submit(read_plain, gray, backend) if together else None
     if not together:
-        plain, found = read_plain(gray, backend)
+        plain, found = read_plain(gray, backend, found=gray.size < SMALL_FRAME)
     small = half(gray)
     texture = code_texture(gray, small)
     if pending_plain:

@@ -207,11 +207,14 @@ def read(img: np.ndarray, backend: str, binarizer: str = ADAPTIVE, scale: float 
     return _hits(found, backend, scale, at), backend != "zxing-cpp" or any(not r.valid for r in found)
 
 
-def read_plain(gray: np.ndarray, backend: str) -> tuple[list[Hit], list[Hit]]:
+def read_plain(gray: np.ndarray, backend: str, found: bool = False) -> tuple[list[Hit], list[Hit]]:
     """The plain full-frame pass (``plain_symbols``; pyzbar's whole-frame read for the fallback) as hits,
-    and the codes it found but could not decode (hits with no text; none from pyzbar)."""
+    and (``found``, zxing-cpp) the codes it found but could not decode, as hits with no text
+    (``plain_found``)."""
     if backend != "zxing-cpp":
         return _hits(_pyzbar_symbols(gray), backend), []
+    if not found:
+        return _hits(plain_symbols(gray), backend), []
     decoded, undecoded = plain_found(gray)
     return _hits(decoded, backend), [Hit("", c) for c in undecoded]
 
