@@ -5,9 +5,10 @@ misses many. So, per frame, by stage (one module each):
 
 1. ``readers``: zxing-cpp's plain full-frame pass runs on every frame, exactly as zxing-cpp reads
    by default (QR Model 2, dark on light), so the decoder reads at least everything it reads: big
-   codes, close-ups and codes of any size it finds. It also reports the codes it found but could
-   not decode (one call, ``plain_found``). It runs on the other thread while this one measures the
-   frame's code texture (a small frame: first, on this thread);
+   codes, close-ups and codes of any size it finds. On a small frame (a photo) it also reports the
+   codes it found but could not decode (one call, ``plain_found``), and where it read codes and found
+   none it could not decode, the frame is done. It runs on the other thread while this one measures
+   the frame's code texture (a small frame: first, on this thread);
 2. ``candidates``: regions dense with module-sized contrast (a code with its white quiet zone), found
    on a half-size image. Where every such region big enough for a code lies on a code the plain pass
    read, and it found none it could not decode, the frame is done: the search costs nothing more.
@@ -21,7 +22,7 @@ misses many. So, per frame, by stage (one module each):
    dot screen of card art) get a second way with a wider cut (not the smallest codes); candidates
    still unread from about 2.4 px per module get readings not tuned to stickers (unsharpened with a
    global threshold, and half-size from about 4 px per module);
-4. ``finish``: the codes the plain pass found but could not decode, where no cut read one, are
+4. ``finish``: the codes the plain pass found but could not decode (a small frame), where no cut read one, are
    turned square and read again (as they are, with the other binarizer, 2x, half size) within a
    bounded budget a frame;
 5. ``frame``: ``decode``, with ``known``: codes already confirmed on the table (the tracker passes

@@ -88,15 +88,20 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
         plain, _found = read_plain(gray, backend)
         jobs = [_known_job(k) for k in known if not _seen(k, plain)]
         return plain, [h for hs, _nearly in read_jobs(gray, jobs, backend, 0, plain=True) for h in hs], []
-    # the plain pass runs on the other thread while this one measures the frame's code texture (a
-    # small frame: first, on this thread, where handing it over costs more than it saves)
-    # (a small frame: with the codes the plain pass found but could not decode, readers.plain_found;
-    # in a camera's wide frame zxing-cpp returns some on most frames below 2.7 px/module, mostly with
-    # bytes, where plain_found would run the pass twice: there the cuts read them)
-    together = readers.TWO_READERS and gray.size >= SMALL_FRAME
+    # The plain pass runs on the other thread while this one measures the frame's code texture. A small
+    # frame (a photo, not a camera's wide view of a table) is read one step after the other, with the
+    # codes the plain pass found but could not decode (readers.plain_found; in a wide frame zxing-cpp
+    # returns such codes, mostly with bytes, on most frames below 2.7 px/module, where plain_found
+    # would run the pass twice: there the cuts read them). Where it read codes and found none it could
+    # not decode, a small frame is done: measuring its code texture alone costs half a plain pass, and
+    # on a photo the codes are big enough for zxing-cpp's own detector (docs/vision.md)
+    small_frame = gray.size < SMALL_FRAME
+    together = readers.TWO_READERS and not small_frame
     pending_plain = readers.other_reader().submit(read_plain, gray, backend) if together else None
     if not together:
-        plain, found = read_plain(gray, backend, found=gray.size < SMALL_FRAME)
+        plain, found = read_plain(gray, backend, found=small_frame)
+        if plain and not found and not known and small_frame:
+            return plain, [], []
     small = half(gray)
     texture = code_texture(gray, small)
     if pending_plain:
