@@ -33,9 +33,17 @@ def test_a_photo_whose_code_the_plain_pass_read_is_done(no_search):
     assert [d.payload for d in decode(img).codes] == ["TC:DEMO:001"]
 
 
-def test_a_wide_frame_whose_only_texture_is_the_code_read_is_done(no_search):
+def test_a_wide_frame_whose_only_texture_is_the_code_read_reads_no_cut(monkeypatch):
+    def refuse(*_a, **_k):
+        raise AssertionError("a cut was read")
+    monkeypatch.setattr(frame, "read_jobs", refuse)
     img = _big_code("TC:DEMO:002", 8, (1080, 1920), (300, 800))
     assert [d.payload for d in decode(img).codes] == ["TC:DEMO:002"]
+
+
+def test_a_small_frame_without_code_texture_is_not_searched(no_search):
+    img = np.full((240, 320), 200, np.uint8)
+    assert not decode(img).codes and not decode(img).foreign
 
 
 def test_a_small_sticker_beside_a_read_code_is_still_searched_for():

@@ -25,10 +25,14 @@ Reported per level, for single frames and for 5-frame sequences of a still table
   1.8 to 15 pixels per module;
 - photos: the project's own printed sticker sheets and card pages rephotographed
   (``companion/sim/rephotograph.py``: rendered from their PDF, turned, tilted, lit unevenly, blurred,
-  noised, JPEG), and with ``--photos DIR`` real photos: every image in DIR (and below it) with a
-  ``<name>.txt`` beside it that holds the text of the code it shows (the layout of zxing-cpp's
-  black-box samples). Per set: codes read by us and by the plain pass, the images where ours read
-  every code the plain pass read, and texts that are not the expected one.
+  noised, JPEG), and real photos (``--photos DIR``; by default ``../shared/vision/zxing-samples``,
+  zxing-cpp's black-box QR samples, when it exists): every image in DIR (and below it) with a
+  ``<name>.txt`` beside it that holds the text of the code it shows, and every image in a
+  ``falsepositives-*`` folder, where nothing may be read. Per set: codes read by us, by the plain pass
+  and by zxing-cpp's defaults (with the reason for each code the defaults read and we do not:
+  light-on-dark and QR Model 1 are left out by design), the images where ours read every code the
+  plain pass read, texts that are not the expected one, codes read where there is none, and the
+  median time per photo with a code (those without one apart).
 
 Every recall is printed beside zxing-cpp's plain pass on the same images (what ``decode`` runs first
 on every frame, so ours can only read more), and every time beside the plain pass's time.

@@ -10,9 +10,9 @@ misses many. So, per frame, by stage (one module each):
    none it could not decode, the frame is done. It runs on the other thread while this one measures
    the frame's code texture (a small frame: first, on this thread);
 2. ``candidates``: regions dense with module-sized contrast (a code with its white quiet zone), found
-   on a half-size image. Where every such region big enough for a code lies on a code the plain pass
-   read, and it found none it could not decode, the frame is done: the search costs nothing more.
-   Otherwise much smaller ones than most (card text and art) are skipped, and so are places where
+   on a half-size image (a small frame with nothing read and no such region big enough for a code:
+   nothing more).
+   Much smaller ones than most (card text and art) are skipped, and so are places where
    the plain pass read a code (all places against all its reads in one go);
 3. ``cuts``: every other candidate is cut out and read in the way its size calls for (as it is from
    about 3 px per module, else upscaled 1.5-2.5x with strong sharpening to undo the lens blur, and

@@ -107,11 +107,11 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
     if pending_plain:
         plain, found = pending_plain.result()
     jobs = [_known_job(k) for k in known if not _seen(k, plain)]
-    # Pay for the search only where it can help: where every patch of code texture big enough for a
-    # code lies on a code the plain pass read, and it found no code it could not decode, it has read
-    # everything the frame holds that the search could find
-    if not jobs and not found and not room_for_a_code(_cleared(texture, plain)):
-        return plain, [], []
+    # Pay for the search only where it can help: in a small frame where no patch of code texture is
+    # big enough for a code (off the codes read), nothing more is searched. (In a wide frame, places
+    # off the reads are what the search finds: where it finds none, no cut is read, below.)
+    if not jobs and not found and small_frame and not room_for_a_code(_cleared(texture, plain)):
+        return plain, _whole(gray, plain, backend), []
     hint = statistics.median(k.size for k in known) if known else None
     places = find_candidates(gray, hint, small, texture)      # rows: x, y, r
     # candidates only where the plain pass read nothing and no known code is being re-checked
@@ -155,13 +155,17 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
                 left.append(j)
     # and every candidate still unread from OTHER_FROM px/module up: read not as a sticker (no hard
     # sharpening, no fixed threshold), where a low-contrast or speckled code fails the sticker's ways
-    # (cuts.other_readings)
-    others = [j for j, _nearly in unread if not j.known and j.cand.ppm >= OTHER_FROM]
+    # (cuts.other_readings). Where codes were read and such places outnumber the stickers the cuts
+    # read, they are mostly card art, and only those where the decoder found a code get them
+    others = [(j, nearly) for j, nearly in unread if not j.known and j.cand.ppm >= OTHER_FROM]
+    if (plain or read_sizes) and len(others) > len(read_sizes):
+        others = [(j, nearly) for j, nearly in others if nearly]
+    rest = [j for j, _nearly in others]
     for step in range(2):
-        others = [j for j in others if not _explained(j.cand, hits)]
-        if not others:
+        rest = [j for j in rest if not _explained(j.cand, hits)]
+        if not rest:
             break
-        for hs, _nearly in read_jobs(gray, others, backend, step, other=True):
+        for hs, _nearly in read_jobs(gray, rest, backend, step, other=True):
             hits += hs
     if not hits:
         hits = _whole(gray, plain, backend)
