@@ -21,7 +21,8 @@ misses many. So, per frame, by stage (one module each):
    still look like a code (edges every way, a texture that does not repeat itself: not a check or a
    dot screen of card art) get a second way with a wider cut (not the smallest codes); candidates
    still unread from about 2.4 px per module get readings not tuned to stickers (unsharpened with a
-   global threshold, and half-size from about 4 px per module);
+   global threshold, and half-size from about 4 px per module; among many places of card art, only
+   where the decoder found a code);
 4. ``finish``: the codes the plain pass found but could not decode (a small frame), where no cut read one, are
    turned square and read again (as they are, with the other binarizer, 2x, half size) within a
    bounded budget a frame;
