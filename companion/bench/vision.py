@@ -25,10 +25,14 @@ Reported per level, for single frames and for 5-frame sequences of a still table
   1.8 to 15 pixels per module;
 - photos: the project's own printed sticker sheets and card pages rephotographed
   (``companion/bench/rephotograph.py``: rendered from their PDF, turned, tilted, lit unevenly, blurred,
-  noised, JPEG), and with ``--photos DIR`` real photos: every image in DIR (and below it) with a
-  ``<name>.txt`` beside it that holds the text of the code it shows (the layout of zxing-cpp's
-  black-box samples). Per set: codes read by us and by the plain pass, the images where ours read
-  every code the plain pass read, and texts that are not the expected one.
+  noised, JPEG), and real photos (``--photos DIR``; by default ``../shared/vision/zxing-samples``,
+  zxing-cpp's black-box QR samples, when it exists): every image in DIR (and below it) with a
+  ``<name>.txt`` beside it that holds the text of the code it shows, and every image in a
+  ``falsepositives-*`` folder, where nothing may be read. Per set: codes read by us, by the plain pass
+  and by zxing-cpp's defaults (with the reason for each code the defaults read and we do not:
+  light-on-dark and QR Model 1 are left out by design), the images where ours read every code the
+  plain pass read, texts that are not the expected one, codes read where there is none, and the
+  median time per photo with a code (those without one apart).
 
 Every recall is printed beside zxing-cpp's plain pass on the same images (what ``decode`` runs first
 on every frame, so ours can only read more), and every time beside the plain pass's time.
@@ -43,6 +47,7 @@ import json
 import math
 import multiprocessing as mp
 import os
+import re
 import statistics
 import time
 from typing import Any
@@ -52,6 +57,15 @@ WIDTH, HEIGHT = 1920, 1080
 CLOSE_UPS = (1.8, 2.2, 2.7, 3.3, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0)
 CLOSE_UP_SIZE = (1440, 1920)      # a phone held upright over one card
 IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff")
+# zxing-cpp's black-box QR photos (Apache-2.0), kept beside the project, never in it (docs/vision.md)
+SHARED_PHOTOS_SHOWN = "../shared/vision/zxing-samples"
+NO_CODE_FOLDERS = "falsepositives-"
+
+
+def shared_photos():
+    """The shared photo folder, resolved from the project's root (CI puts shared/ beside its clone)."""
+    from companion.paths import PROJECT_ROOT
+    return PROJECT_ROOT.parent / "shared" / "vision" / "zxing-samples"
 SEQUENCE = 5
 KINDS = ("row", "grid", "board", "free")
 
@@ -67,9 +81,11 @@ def add_arguments(parser) -> None:
                         help="pixels per module of the close-up sweep, comma separated (1.8 to 15; '' for none)")
     parser.add_argument("--printed", type=int, default=None, metavar="N",
                         help="rephotographed printed pages to measure (9; --quick: 3; 0 for none)")
-    parser.add_argument("--photos", metavar="DIR",
+    parser.add_argument("--photos", metavar="DIR", default=None,
                         help="also measure real photos: each image in DIR (and below) with a NAME.txt beside it "
-                             "holding the text of its code (zxing-cpp's black-box sample layout)")
+                             "holding the text of its code, and each image in a falsepositives-* folder, where "
+                             "nothing may be read (zxing-cpp's black-box sample layout); by default "
+                             f"{SHARED_PHOTOS_SHOWN} when it exists; '' for none")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
 
 
@@ -240,7 +256,9 @@ def _readable(text: str) -> str:
 
 
 def load_photos(folder: str) -> list[tuple]:
-    """(grey image, {expected text}, name) for every image under ``folder`` with a NAME.txt beside it."""
+    """(grey image, {expected text}, name) for every image under ``folder`` with a NAME.txt beside it,
+    and (grey image, set(), name) for every image in a ``falsepositives-*`` folder (no code: nothing may
+    be read there; None for one that OpenCV cannot read, which is left out and named)."""
     from pathlib import Path
 
     import cv2
@@ -250,50 +268,124 @@ def load_photos(folder: str) -> list[tuple]:
     root = Path(folder)
     if not root.is_dir():
         raise BadInput("--photos", f"{folder} is not a folder")
-    out = []
+    out: list[tuple[Any, set[str], str]] = []
     for path in sorted(p for p in root.rglob("*") if p.suffix.lower() in IMAGE_TYPES and p.is_file()):
         expected = path.with_suffix(".txt")
-        if not expected.is_file():
+        no_code = any(part.startswith(NO_CODE_FOLDERS) for part in path.relative_to(root).parts[:-1])
+        if not no_code and not expected.is_file():
             continue
-        try:
-            text = expected.read_bytes().decode("utf-8")
-        except UnicodeDecodeError:
-            raise BadInput(str(expected), "is not UTF-8 text (the expected text of the image beside it)") from None
+        texts: set[str] = set()
+        if not no_code:
+            try:
+                texts = {expected.read_bytes().decode("utf-8")}
+            except UnicodeDecodeError:
+                raise BadInput(str(expected), "is not UTF-8 text (the expected text of the image beside it)") from None
         image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
         if image is None:
+            if no_code:      # (zxing-cpp's samples hold odd pictures there, such as a 1x1 WebP OpenCV refuses)
+                out.append((None, texts, str(path.relative_to(root))))
+                continue
             raise BadInput(str(path), "cannot be read as an image")
-        out.append((image, {text}, str(path.relative_to(root))))
+        out.append((image, texts, str(path.relative_to(root))))
     if not out:
-        raise BadInput("--photos", f"{folder} holds no image with a NAME.txt beside it (the expected text)")
+        raise BadInput("--photos", f"{folder} holds no image with a NAME.txt beside it (the expected text) "
+                                   f"nor a {NO_CODE_FOLDERS}* folder")
     return out
 
 
-def _measure_photos(name: str, photos: list[tuple]) -> dict:
-    """Codes read by ours and by the plain pass on photos with known texts, and the time of each."""
-    from companion.vision.decode import decode
+def _canonical(text: str) -> str:
+    """A text as compared with an expected one: without white space, GS1's application identifiers
+    without the parentheses zxing-cpp writes around them, and without group separators (raw, as a
+    <GS> name or as the character)."""
+    text = re.sub(r"\s+", "", text).replace("<GS>", "").replace("\x1d", "")
+    return re.sub(r"\((\d{2,4})\)", r"\1", text) if text.startswith("(") else text
 
-    n = read = ref_read = held = wrong = ref_wrong = 0
-    ms, ref_ms, missed = [], [], []
+
+def same_text(read: str, expected: str) -> bool:
+    """A read text is the expected one: equal, or equal with control characters named as zxing-cpp names
+    them (<SOH>, <GS>, ...), or equal in ``_canonical`` form (a .txt file's white space, GS1 written
+    as zxing-cpp's human-readable text)."""
+    return read in (expected, _readable(expected)) or _canonical(read) == _canonical(expected)
+
+
+def _why_not(image, text: str) -> str:
+    """Why a code that zxing-cpp's defaults read is not read here: light-on-dark or QR Model 1 (left out
+    by design, docs/vision.md), or not read."""
+    from companion.vision.decode.readers import _zxing
+
+    zx = _zxing()
+    for r in zx.read_barcodes(image):
+        if r.valid and r.text == text:
+            if r.symbology_identifier == "]Q0":
+                return "QR Model 1"
+            inverted = {q.text for q in zx.read_barcodes(image, formats=zx.BarcodeFormat.QRCodeModel2)}
+            upright = {q.text for q in zx.read_barcodes(image, formats=zx.BarcodeFormat.QRCodeModel2,
+                                                        try_invert=False)}
+            if text in inverted and text not in upright:
+                return "light-on-dark"
+    return "not read"
+
+
+def _measure_photos(name: str, photos: list[tuple]) -> dict:
+    """Codes read by ours, by the plain pass and by zxing-cpp's defaults on photos with known texts,
+    reads on photos without a code, and the time of ours and of the plain pass on every photo."""
+    from companion.vision.decode import decode
+    from companion.vision.decode.readers import _zxing
+
+    zx = _zxing()
+
+    n = read = ref_read = held = wrong = also = ref_wrong = default_read = no_code = false_pos = ref_false_pos = 0
+    ms, ref_ms, missed, not_ours, false_in = [], [], [], [], []
+    blank_ms, blank_ref_ms = [], []          # the times on images without a code, apart
+    unreadable = [label for image, _expected, label in photos if image is None]
+    photos = [p for p in photos if p[0] is not None]
     for image, expected, label in photos:
-        expected_as = expected | {_readable(t) for t in expected}
         result, t = _timed(decode, image)
         ours = {d.payload for d in result.codes + result.foreign}
         ms.append(t)
         plain, t = _timed(_zxing_plain, image)
         ref_ms.append(t)
+        if not expected:
+            no_code += 1
+            blank_ms.append(ms.pop())
+            blank_ref_ms.append(ref_ms.pop())
+            false_pos += len(ours)
+            ref_false_pos += len(plain)
+            if ours:
+                false_in.append(label)
+            continue
+        defaults = {r.text for r in zx.read_barcodes(image) if r.valid}
         n += len(expected)
-        read += sum(bool({e, _readable(e)} & ours) for e in expected)
-        ref_read += sum(bool({e, _readable(e)} & plain) for e in expected)
+        for e in expected:
+            got = any(same_text(t, e) for t in ours)
+            read += got
+            ref_read += any(same_text(t, e) for t in plain)
+            by_default = [t for t in defaults if same_text(t, e)]
+            default_read += bool(by_default)
+            if by_default and not got:
+                not_ours.append(f"{label} ({_why_not(image, by_default[0])})")
         held += plain <= ours
         if not plain <= ours:
             missed.append(label)
-        wrong += len(ours - expected_as)
-        ref_wrong += len(plain - expected_as)
-    med, ref = statistics.median(ms), statistics.median(ref_ms)
+        # a text other than the expected one that the plain pass reads too is another code in the picture
+        # (qrcode-2/16 holds an outer code round the inner one its text names), not a misread of ours
+        others = {t for t in ours if not any(same_text(t, e) for e in expected)}
+        wrong += len(others - plain)
+        also += len(others & plain)
+        ref_wrong += sum(not any(same_text(t, e) for e in expected) for t in plain)
+    med, ref = statistics.median(ms) if ms else 0.0, statistics.median(ref_ms) if ref_ms else 0.0
+    blank, blank_ref = (statistics.median(blank_ms), statistics.median(blank_ref_ms)) if blank_ms else (0.0, 0.0)
     return {"set": name, "images": len(photos), "codes": n, "read": read, "zxing_plain_read": ref_read,
+            "zxing_default_read": default_read, "default_reads_not_ours": not_ours,
             "superset_images": held, "plain_reads_missed_in": missed[:10], "wrong_texts": wrong,
-            "zxing_plain_wrong_texts": ref_wrong, "ms_per_image": round(med, 2),
-            "zxing_plain_ms_per_image": round(ref, 2), "ratio_to_zxing": round(med / ref, 2) if ref else None}
+            "zxing_plain_wrong_texts": ref_wrong, "other_texts_plain_reads_too": also,
+            "images_without_code": no_code, "false_positives": false_pos,
+            "zxing_plain_false_positives": ref_false_pos, "false_positives_in": false_in[:10],
+            "unreadable_left_out": unreadable,
+            "ms_per_image_without_code": round(blank, 3), "zxing_plain_ms_per_image_without_code": round(blank_ref, 3),
+            "ratio_to_zxing_without_code": round(blank / blank_ref, 2) if blank_ref else None,
+            "ms_per_image": round(med, 3), "zxing_plain_ms_per_image": round(ref, 3),
+            "ratio_to_zxing": round(med / ref, 2) if ref else None}
 
 
 def _zxing_plain(gray):
@@ -419,7 +511,10 @@ def run(args) -> int:
     seq_stickers = max(1, stickers // 5)
     busy_stickers = max(1, stickers // 2)
     per_close_up = max(3, stickers // 50)
-    real = load_photos(args.photos) if args.photos else None
+    photos_dir = args.photos
+    if photos_dir is None and shared_photos().is_dir():
+        photos_dir = str(shared_photos())
+    real = load_photos(photos_dir) if photos_dir else None
     from companion.bench.rephotograph import plan as rephotograph_plan
     printed = rephotograph_plan(printed_count, args.seed, (1.6, 6.0))
     note_once()
@@ -460,7 +555,7 @@ def run(args) -> int:
         out["photos"] = [_measure_photos("printed pages, rephotographed (companion/bench/rephotograph.py)",
                                          pool.map(_rephotograph, printed))] if printed else []
     if real:
-        out["photos"].append(_measure_photos(f"photos in {args.photos}", real))
+        out["photos"].append(_measure_photos(f"photos in {photos_dir}", real))
     out["seconds"] = round(time.perf_counter() - started, 1)
     if args.json:
         print(json.dumps(out))
@@ -558,11 +653,28 @@ def format_report(out: dict) -> str:
         lines.append(f"  {'images':>6}  {'codes':>6}  {'read':>5}  {'zxing read':>10}  {'ours >= zxing':>13}  "
                      f"{'wrong':>5}  {'zxing wrong':>11}  {'ms/image':>8}  {'zxing ms':>8}  {'ratio':>5}")
         lines.append(f"  {ph['images']:>6}  {ph['codes']:>6}  {ph['read']:>5}  {ph['zxing_plain_read']:>10}  "
-                     f"{str(ph['superset_images']) + '/' + str(ph['images']):>13}  {ph['wrong_texts']:>5}  "
-                     f"{ph['zxing_plain_wrong_texts']:>11}  {ph['ms_per_image']:>8}  "
+                     f"{str(ph['superset_images']) + '/' + str(ph['images'] - ph.get('images_without_code', 0)):>13}  "
+                     f"{ph['wrong_texts']:>5}  {ph['zxing_plain_wrong_texts']:>11}  {ph['ms_per_image']:>8}  "
                      f"{ph['zxing_plain_ms_per_image']:>8}  {str(ph['ratio_to_zxing']) + 'x':>5}")
         if ph["plain_reads_missed_in"]:
             lines.append(f"      the plain pass read a code ours did not in: {', '.join(ph['plain_reads_missed_in'])}")
+        if ph.get("other_texts_plain_reads_too"):
+            lines.append(f"  ({ph['other_texts_plain_reads_too']} other texts, read by the plain pass too: another "
+                         f"code in the picture, not counted as wrong; zxing wrong counts them)")
+        if ph.get("images_without_code"):
+            where = f" (in {', '.join(ph['false_positives_in'])})" if ph["false_positives_in"] else ""
+            lines.append(f"  {ph['images_without_code']} images without a code ({NO_CODE_FOLDERS}*): "
+                         f"{ph['false_positives']} codes read by ours, {ph['zxing_plain_false_positives']} by the "
+                         f"plain pass{where}; {ph['ms_per_image_without_code']} ms against "
+                         f"{ph['zxing_plain_ms_per_image_without_code']} ({ph['ratio_to_zxing_without_code']}x: with "
+                         f"nothing read, the search runs everywhere)")
+        if ph.get("unreadable_left_out"):
+            lines.append(f"  left out, OpenCV cannot read them: {', '.join(ph['unreadable_left_out'])}")
+        if "zxing_default_read" in ph:
+            not_ours = f"; not ours: {', '.join(ph['default_reads_not_ours'])}" if ph["default_reads_not_ours"] else ""
+            lines.append(f"  zxing-cpp with its defaults (every QR kind, light-on-dark too) reads "
+                         f"{ph['zxing_default_read']}{not_ours}")
+            lines.append("  (light-on-dark codes and QR Model 1 are left out by design: docs/vision.md)")
         lines.append("")
     pz = [(lv["px_per_module"], lv["single"]) for lv in out["levels"] if lv["single"]["pyzbar_stickers"]]
     if pz:

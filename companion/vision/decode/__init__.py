@@ -5,21 +5,33 @@ misses many. So, per frame, by stage (one module each):
 
 1. ``readers``: zxing-cpp's plain full-frame pass runs on every frame, exactly as zxing-cpp reads
    by default (QR Model 2, dark on light), so the decoder reads at least everything it reads: big
-   codes, close-ups and codes of any size it finds. It runs on the other thread while this one
-   searches for candidates;
+   codes, close-ups and codes of any size it finds. On a small frame (a photo) it also reports the
+   codes it found but could not decode (one call, ``plain_found``), and where it read codes and found
+   none it could not decode, the frame is done. It runs on the other thread while this one measures
+   the frame's code texture (a small frame: first, on this thread);
 2. ``candidates``: regions dense with module-sized contrast (a code with its white quiet zone), found
-   on a half-size image; much smaller ones than most (card text and art) are skipped, and so are
-   places where the plain pass read a code (all places against all its reads in one go);
+   on a half-size image (a small frame with nothing read and no such region big enough for a code:
+   nothing more).
+   Much smaller ones than most (card text and art) are skipped, and so are places where
+   the plain pass read a code (all places against all its reads in one go);
 3. ``cuts``: every other candidate is cut out and read in the way its size calls for (as it is from
    about 3 px per module, else upscaled 1.5-2.5x with strong sharpening to undo the lens blur, and
    cut into black and white at the sticker's own grey levels). The cuts of one way are tiled into
    one picture, sharpened and scaled in one go, and each tile is decoded on its own; places that
    still look like a code (edges every way, a texture that does not repeat itself: not a check or a
-   dot screen of card art) get a second way with a wider cut (not the smallest codes);
-4. ``frame``: ``decode``, with ``known``: codes already confirmed on the table (the tracker passes
+   dot screen of card art) get a second way with a wider cut (not the smallest codes); candidates
+   still unread from about 2.4 px per module get readings not tuned to stickers (unsharpened with a
+   global threshold, and half-size from about 4 px per module; among many places of card art, only
+   where the decoder found a code);
+4. ``finish``: the codes the plain pass found but could not decode (a small frame), where no cut read one, are
+   turned square and read again (as they are, with the other binarizer, 2x, half size) within a
+   bounded budget a frame;
+5. ``frame``: ``decode``, with ``known``: codes already confirmed on the table (the tracker passes
    them) are re-checked in cuts where they were, and candidates are searched only where no code was
-   read or is being re-checked;
-5. ``burst``: ``decode_burst``, several frames of a still table. The first is decoded as above; the
+   read or is being re-checked; a small frame (a photo) in which nothing was read is read whole with
+   the other binarizer, as it is and at half size (a code that fills the picture is too big for the
+   search);
+6. ``burst``: ``decode_burst``, several frames of a still table. The first is decoded as above; the
    places it leaves unread are cut from every frame, aligned to a fraction of a pixel, upscaled onto
    a common grid and averaged before decoding (less noise, and the camera's small shake samples the
    sticker at different sub-pixel offsets, so the average holds more detail than any single frame).

@@ -11,7 +11,7 @@ import numpy as np
 from companion.vision.decode.cuts import Job, crop_half, read_tiled, to_image, ways
 from companion.vision.decode.frame import DecodeResult, decode, decode_gray, dedupe, result
 from companion.vision.decode.image import crop, gray
-from companion.vision.decode.readers import Hit
+from companion.vision.decode.readers import FIXED, Hit
 from companion.vision.decode.readers import backend as pick_backend
 
 
@@ -92,7 +92,7 @@ def _fuse(first: np.ndarray, others: Sequence[np.ndarray], jobs: Sequence[Job], 
     for sigma, amount in _FUSED_WAYS:
         if not todo:
             break
-        found = read_tiled([fused[i] for i in todo], [(0, 0)] * len(todo), (1, sigma * s, amount), backend)
+        found = read_tiled([fused[i] for i in todo], [(0, 0)] * len(todo), (1, sigma * s, amount, FIXED), backend)
         still = []
         for i, (hs, _nearly) in zip(todo, found, strict=True):
             out += [to_image(h, s, *origins[i]) for h in hs]

@@ -42,34 +42,62 @@ def _contrast(small: np.ndarray) -> float:
     """The code texture's contrast threshold for this frame: CANDIDATE_CONTRAST in a well-lit frame,
     lower in proportion in a dim one (a sticker's black-to-white range shrinks with the light)."""
     # every 8th pixel each way is enough for a percentile (docs/vision.md)
-    counts = np.bincount(small[::8, ::8].ravel(), minlength=256).cumsum()
-    light = int(np.searchsorted(counts, 0.99 * counts[-1]))        # the 99th percentile grey level
+    samples = small[::8, ::8].ravel()
+    k = max(0, math.ceil(0.99 * samples.size) - 1)
+    light = int(np.partition(samples, k)[k])                         # the 99th percentile grey level
     return CANDIDATE_CONTRAST * min(1.0, max(light / WELL_LIT, LEAST_LIGHT))
 
 
-def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.ndarray | None = None
-                    ) -> np.ndarray:
-    """Places that look like a sticker code: a patch dense with module-sized contrast, about square.
-    One row per place, strongest first: its centre and ``r`` as a ``Candidate`` has them. (Rows, not
-    Candidates: busy card art and small print make a hundred places a frame, most of which the size
-    of the codes read rules out, and making an object of each cost more than the search.)
+TEXTURE_STEP = 4                   # the texture mask's pixels are this many frame pixels a side
 
-    Local contrast (the 3x3 grey-level range, averaged over about 6x6) is measured on a half-size image
-    (``small``, when the caller has it); a code's modules make a solid patch of it, while a card edge
-    or a line of text makes a thin band. The distance to the patch's edge peaks in the middle of each
-    code (even where a code's patch touches a card edge), which gives its centre and size.
-    ``size_hint``: the side of codes already read in this frame, which narrows the search."""
+
+def code_texture(gray: np.ndarray, small: np.ndarray | None = None) -> np.ndarray:
+    """Where the frame is dense with module-sized contrast, at quarter size (1 there, else 0): the
+    local contrast (the 3x3 grey-level range of the half-size image ``small``, averaged over about
+    6x6) above the frame's threshold. A code's modules make a solid patch of it, while a card edge or a
+    line of text makes a thin band."""
     h, w = gray.shape
     if small is None:
         small = half(gray)
     grad = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, _K3)
     # averaged over about 6x6 half-size pixels, and the patches' shapes measured, at quarter size: a
     # code is still 9+ pixels across there
-    f = 4
+    f = TEXTURE_STEP
     texture = cv2.blur(cv2.resize(grad, (w // f, h // f), interpolation=cv2.INTER_AREA), (3, 3))
-    mask = cv2.threshold(texture, _contrast(small), 1, cv2.THRESH_BINARY)[1]
+    return cv2.threshold(texture, _contrast(small), 1, cv2.THRESH_BINARY)[1]
+
+
+def least_reach() -> float:
+    """The least distance from a texture patch's edge (mask pixels) at which the search places a code."""
+    return 21 * MIN_PPM / TEXTURE_STEP / 2 * 0.6 + 0.5
+
+
+def room_for_a_code(mask: np.ndarray) -> bool:
+    """Whether a texture mask (``code_texture``, with what is accounted for cleared) still holds a patch
+    big enough for the smallest code the search looks for, inside the frame (a code cut by the frame's
+    edge cannot be read: the distance is measured to the edge too)."""
+    if not mask.any():
+        return False
+    inside = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    return float(cv2.distanceTransform(inside, cv2.DIST_L2, 3).max()) >= least_reach()
+
+
+def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.ndarray | None = None,
+                    mask: np.ndarray | None = None) -> np.ndarray:
+    """Places that look like a sticker code: a patch dense with module-sized contrast, about square.
+    One row per place, strongest first: its centre and ``r`` as a ``Candidate`` has them. (Rows, not
+    Candidates: busy card art and small print make a hundred places a frame, most of which the size
+    of the codes read rules out, and making an object of each cost more than the search.)
+
+    The patches are ``code_texture``'s (``mask``, when the caller has it; ``small``: the half-size
+    image, when the caller has it). The distance to the patch's edge peaks in the middle of each
+    code (even where a code's patch touches a card edge), which gives its centre and size.
+    ``size_hint``: the side of codes already read in this frame, which narrows the search."""
+    if mask is None:
+        mask = code_texture(gray, small)
+    f = TEXTURE_STEP
     dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-    lo = 21 * MIN_PPM / f / 2 * 0.6 + 0.5
+    lo = least_reach()
     hi = 21 * MAX_PPM / f / 2 + 2
     if size_hint:
         lo = max(lo, size_hint / f / 2 * 0.55)

@@ -14,7 +14,7 @@ import numpy as np
 from companion.vision.decode import readers
 from companion.vision.decode.candidates import Candidate
 from companion.vision.decode.image import crop
-from companion.vision.decode.readers import Hit, read
+from companion.vision.decode.readers import ADAPTIVE, FIXED, GLOBAL, Hit, read
 
 KNOWN_CUT = 1.4       # a known code's cut, in code sides: its place and size are known, not searched
 SPLIT_AT = 12         # cuts from which a frame's cuts are read on two threads, half each
@@ -39,24 +39,36 @@ def crop_half(c: Candidate, step: int = 0) -> float:
     return 1.3 * c.r + 3 if step == 0 else 1.6 * c.r + 4
 
 
-# A way: (scale, sharpen sigma in crop pixels, amount). The strong sharpening (amount 5-8, clipped to
-# 0-255) undoes the lens blur and stretches the local contrast, which small codes need; the smallest
-# get no second way in a single frame (bursts fuse them instead). How each way was chosen:
+Way = tuple[float, float, float, str]
+# A way: (scale, sharpen sigma in crop pixels, amount, binarizer). The strong sharpening (amount 5-8,
+# clipped to 0-255) undoes the lens blur and stretches the local contrast, which small codes need; the
+# smallest get no second way in a single frame (bursts fuse them instead). How each way was chosen:
 # docs/vision.md, "How the ways were chosen".
-_WAYS_BY_SIZE = (      # (smallest measured px/module, (first way, second way if any))
-    (3.0, ((1, 0.8, 3.0), (1.5, 0.9, 5.0))),
-    (2.8, ((1.5, 0.9, 5.0), (3, 0.8, 8.0))),
-    (2.4, ((2, 0.9, 8.0), (3, 0.8, 8.0))),
-    (0.0, ((2.5, 0.8, 8.0),)),
+_WAYS_BY_SIZE: tuple[tuple[float, tuple[Way, ...]], ...] = (   # (smallest measured px/module, ways)
+    (3.0, ((1, 0.8, 3.0, FIXED), (1.5, 0.9, 5.0, FIXED))),
+    (2.8, ((1.5, 0.9, 5.0, FIXED), (3, 0.8, 8.0, FIXED))),
+    (2.4, ((2, 0.9, 8.0, FIXED), (3, 0.8, 8.0, FIXED))),
+    (0.0, ((2.5, 0.8, 8.0, FIXED),)),
 )
-PLAIN = (1, 0.0, 0.0)
+PLAIN: Way = (1, 0.0, 0.0, ADAPTIVE)
+# The other readings of a candidate, not tuned to stickers (hard sharpening, one fixed threshold): the
+# cut as it is, cut into black and white by one threshold from its histogram; and from about 4 px per
+# module (measured: SIZE_BIAS times that), a half-size copy (less speckle and noise per module)
+OTHER_READINGS: tuple[Way, ...] = ((1, 0.0, 0.0, GLOBAL),)
+HALF_FROM = 5.0
+HALF: Way = (0.5, 0.0, 0.0, ADAPTIVE)
 
 
-def ways(ppm: float) -> tuple[tuple[float, float, float], ...]:
+def ways(ppm: float) -> tuple[Way, ...]:
     for least, found in _WAYS_BY_SIZE:
         if ppm >= least:
             return found
     return _WAYS_BY_SIZE[-1][1]
+
+
+def other_readings(ppm: float) -> tuple[Way, ...]:
+    """A candidate's readings not tuned to stickers (``OTHER_READINGS``, and ``HALF`` from HALF_FROM)."""
+    return OTHER_READINGS + (HALF,) if ppm >= HALF_FROM else OTHER_READINGS
 
 
 def to_image(hit: Hit, scale: float, x0: float, y0: float) -> Hit:
@@ -102,9 +114,8 @@ def read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, float
     mosaic = np.full((y - _PAD, width), 255, np.uint8)
     for tile, (px, py) in zip(crops, places, strict=True):
         mosaic[py:py + tile.shape[0], px:px + tile.shape[1]] = tile
-    _, sigma, amount = way
-    sharpened = sigma > 0
-    if sharpened:
+    _, sigma, amount, binarizer = way
+    if sigma > 0:
         # tile + amount * (tile - blurred tile), which undoes the lens blur. The sharpened tiles are read
         # with a fixed threshold (mid-grey): each tile's sticker level is moved there in the same step,
         # so that a dim or a bright sticker is cut between its dark and light modules
@@ -117,7 +128,8 @@ def read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, float
                 h, w = crops[i].shape
                 tile = mosaic[py:py + h, px:px + w]
                 cv2.addWeighted(tile, 1 + amount, blurred[py:py + h, px:px + w], -amount, 127.0 - level, dst=tile)
-    big = mosaic if scale == 1 else cv2.resize(mosaic, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    big = mosaic if scale == 1 else cv2.resize(mosaic, None, fx=scale, fy=scale,
+                                               interpolation=cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA)
     views, ats = [], []
     for tile, (px, py), (ox, oy) in zip(crops, places, origins, strict=True):
         h, w = tile.shape
@@ -125,29 +137,30 @@ def read_tiled(crops: Sequence[np.ndarray], origins: Sequence[tuple[float, float
         views.append(big[v0:int(math.ceil((py + h) * scale)), u0:int(math.ceil((px + w) * scale))])
         # the tile's view starts at mosaic pixel (u0, v0) / scale, which is image pixel origin + that - place
         ats.append((u0 / scale - px + ox, v0 / scale - py + oy))
-    return [read(view, backend, sharpened, scale, at) for view, at in zip(views, ats, strict=True)]
+    return [read(view, backend, binarizer, scale, at) for view, at in zip(views, ats, strict=True)]
 
 
-def read_jobs(gray: np.ndarray, jobs: Sequence[Job], backend: str, step: int, plain: bool = False
-              ) -> list[tuple[list[Hit], bool]]:
-    """Each job cut out and read its ``step``-th way (0: first, 1: second; ``plain``: as it is), one
+def read_jobs(gray: np.ndarray, jobs: Sequence[Job], backend: str, step: int, plain: bool = False,
+              other: bool = False) -> list[tuple[list[Hit], bool]]:
+    """Each job cut out and read its ``step``-th way (0: first, 1: second; ``plain``: as it is;
+    ``other``: its ``step``-th reading not tuned to stickers, ``other_readings``, in its first cut), one
     tiled call per way: its hits in image pixels, and whether its cut held a code found but not
     decoded. Many jobs are shared between two threads, half each: the
     decoders and OpenCV let go of Python's lock while they work. Waking a thread costs about as much
     as reading one tile, so there is one hand-over per frame, not one per way or per tile."""
     if readers.TWO_READERS and len(jobs) >= SPLIT_AT:
         half = len(jobs) // 2
-        other = readers.other_reader().submit(_read_jobs_here, gray, jobs[half:], backend, step, plain)
-        return _read_jobs_here(gray, jobs[:half], backend, step, plain) + other.result()
-    return _read_jobs_here(gray, jobs, backend, step, plain)
+        there = readers.other_reader().submit(_read_jobs_here, gray, jobs[half:], backend, step, plain, other)
+        return _read_jobs_here(gray, jobs[:half], backend, step, plain, other) + there.result()
+    return _read_jobs_here(gray, jobs, backend, step, plain, other)
 
 
-def _read_jobs_here(gray: np.ndarray, jobs: Sequence[Job], backend: str, step: int, plain: bool
+def _read_jobs_here(gray: np.ndarray, jobs: Sequence[Job], backend: str, step: int, plain: bool, other: bool
                     ) -> list[tuple[list[Hit], bool]]:
     groups: dict[tuple, list[tuple[int, np.ndarray, tuple[int, int]]]] = {}
     for i, job in enumerate(jobs):
-        cut, x0, y0 = crop(gray, job.cand.x, job.cand.y, crop_half(job.cand, step))
-        its_ways = (PLAIN,) if plain else ways(job.cand.ppm)
+        cut, x0, y0 = crop(gray, job.cand.x, job.cand.y, crop_half(job.cand, 0 if other else step))
+        its_ways = (PLAIN,) if plain else other_readings(job.cand.ppm) if other else ways(job.cand.ppm)
         if cut.shape[0] >= 12 and cut.shape[1] >= 12 and step < len(its_ways):
             groups.setdefault(its_ways[step], []).append((i, cut, (x0, y0)))
     out: list[tuple[list[Hit], bool]] = [([], False) for _ in jobs]

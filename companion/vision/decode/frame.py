@@ -8,12 +8,23 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from companion.cards.payload import PAYLOAD_RE
 from companion.vision.decode import readers
-from companion.vision.decode.candidates import SIZE_BIAS, Candidate, find_candidates, isotropy, repetition
+from companion.vision.decode.candidates import (
+    SIZE_BIAS,
+    TEXTURE_STEP,
+    Candidate,
+    code_texture,
+    find_candidates,
+    isotropy,
+    repetition,
+    room_for_a_code,
+)
 from companion.vision.decode.cuts import KNOWN_CUT, Job, read_jobs, ways
+from companion.vision.decode.finish import finish
 from companion.vision.decode.image import gray as to_gray
 from companion.vision.decode.image import half
 from companion.vision.decode.readers import Hit, read_plain
@@ -24,6 +35,8 @@ TOO_SMALL = 0.55         # candidates smaller than this share of the upper quart
 PLAUSIBLE_SIZE = 0.7     # a second try only for candidates at least this share of the codes read
 PLAUSIBLE_ISOTROPY = 0.5
 LATTICE = 0.6            # a texture this like itself shifted is a lattice, not a code (candidates.repetition)
+OTHER_FROM = 3.0         # measured px/module (about 2.4 true) from which candidates get readings not tuned to stickers
+SMALL_FRAME = 640 * 480  # pixels: a frame smaller than this is read one step after the other, on one thread
 
 
 @dataclass(frozen=True)
@@ -72,15 +85,35 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
     if min(gray.shape) < 21:
         return [], [], []      # no QR code fits: the smallest has 21 modules a side
     if not upscale:
-        plain = read_plain(gray, backend)
+        plain, _found = read_plain(gray, backend)
         jobs = [_known_job(k) for k in known if not _seen(k, plain)]
         return plain, [h for hs, _nearly in read_jobs(gray, jobs, backend, 0, plain=True) for h in hs], []
-    # the plain pass runs on the other thread while this one searches for candidates
-    pending_plain = readers.other_reader().submit(read_plain, gray, backend) if readers.TWO_READERS else None
-    hint = statistics.median(k.size for k in known) if known else None
-    places = find_candidates(gray, hint, half(gray))      # rows: x, y, r
-    plain = pending_plain.result() if pending_plain else read_plain(gray, backend)
+    # The plain pass runs on the other thread while this one measures the frame's code texture. A small
+    # frame (a photo, not a camera's wide view of a table) is read one step after the other, with the
+    # codes the plain pass found but could not decode (readers.plain_found; in a wide frame zxing-cpp
+    # returns such codes, mostly with bytes, on most frames below 2.7 px/module, where plain_found
+    # would run the pass twice: there the cuts read them). Where it read codes and found none it could
+    # not decode, a small frame is done: measuring its code texture alone costs half a plain pass, and
+    # on a photo the codes are big enough for zxing-cpp's own detector (docs/vision.md)
+    small_frame = gray.size < SMALL_FRAME
+    together = readers.TWO_READERS and not small_frame
+    pending_plain = readers.other_reader().submit(read_plain, gray, backend) if together else None
+    if not together:
+        plain, found = read_plain(gray, backend, found=small_frame)
+        if plain and not found and not known and small_frame:
+            return plain, [], []
+    small = half(gray)
+    texture = code_texture(gray, small)
+    if pending_plain:
+        plain, found = pending_plain.result()
     jobs = [_known_job(k) for k in known if not _seen(k, plain)]
+    # Pay for the search only where it can help: in a small frame where no patch of code texture is
+    # big enough for a code (off the codes read), nothing more is searched. (In a wide frame, places
+    # off the reads are what the search finds: where it finds none, no cut is read, below.)
+    if not jobs and not found and small_frame and not room_for_a_code(_cleared(texture, plain)):
+        return plain, _whole(gray, plain, backend), []
+    hint = statistics.median(k.size for k in known) if known else None
+    places = find_candidates(gray, hint, small, texture)      # rows: x, y, r
     # candidates only where the plain pass read nothing and no known code is being re-checked
     pending = [Hit("", k.corners) for k in known]
     # Stickers on one table are one size, and most candidates are stickers: much smaller ones are card
@@ -91,14 +124,16 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
     sized = places[(lo <= places[:, 2]) & (places[:, 2] <= hi)]
     jobs += [Job(Candidate(x, y, r)) for x, y, r in sized[_off_reads(sized, plain, pending)].tolist()]
     if not jobs:
-        return plain, [], []
+        return plain, finish(gray, found, backend) or _whole(gray, plain, backend), []
     hits: list[Hit] = []
-    found = read_jobs(gray, jobs, backend, 0)
-    for hs, _nearly in found:
+    first = read_jobs(gray, jobs, backend, 0)
+    for hs, _nearly in first:
         hits += hs
-    unread = [(j, nearly) for j, (hs, nearly) in zip(jobs, found, strict=True)
+    # the codes the plain pass found but could not decode, where no cut has read one
+    hits += finish(gray, [f for f in found if not _explained(Candidate(*f.center, f.side / 2), hits)], backend)
+    unread = [(j, nearly) for j, (hs, nearly) in zip(jobs, first, strict=True)
               if not hs and not _explained(j.cand, hits)]
-    read_sizes = [j.cand.ppm for j, (hs, _nearly) in zip(jobs, found, strict=True) if hs and not j.known]
+    read_sizes = [j.cand.ppm for j, (hs, _nearly) in zip(jobs, first, strict=True) if hs and not j.known]
     ref = statistics.median(read_sizes) if read_sizes else (
         statistics.median(k.size for k in known) / 21 * SIZE_BIAS if known else None)
     # more work (a second way, or fusing a burst) only for places of a plausible size that look like
@@ -118,7 +153,53 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
             hits += hs
             if not hs:
                 left.append(j)
+    # and every candidate still unread from OTHER_FROM px/module up: read not as a sticker (no hard
+    # sharpening, no fixed threshold), where a low-contrast or speckled code fails the sticker's ways
+    # (cuts.other_readings). Where codes were read and such places outnumber the stickers the cuts
+    # read, they are mostly card art, and only those where the decoder found a code get them
+    others = [(j, nearly) for j, nearly in unread if not j.known and j.cand.ppm >= OTHER_FROM]
+    if (plain or read_sizes) and len(others) > len(read_sizes):
+        others = [(j, nearly) for j, nearly in others if nearly]
+    rest = [j for j, _nearly in others]
+    for step in range(2):
+        rest = [j for j in rest if not _explained(j.cand, hits)]
+        if not rest:
+            break
+        for hs, _nearly in read_jobs(gray, rest, backend, step, other=True):
+            hits += hs
+    if not hits:
+        hits = _whole(gray, plain, backend)
     return plain, hits, left
+
+
+def _whole(gray: np.ndarray, plain: Sequence[Hit], backend: str) -> list[Hit]:
+    """A small frame (a photo, not a camera's wide view of a table) in which nothing was read, read
+    whole with the other binarizer, as it is and at half size: a code that fills the picture is too big
+    for the candidate search, which cuts pieces of it, and where the plain pass's adaptive binarizer
+    fails on a speckled or patterned one, one threshold for the whole picture can succeed."""
+    if plain or gray.size >= SMALL_FRAME or backend != "zxing-cpp":
+        return []
+    hits, _nearly = readers.read(gray, backend, readers.GLOBAL)
+    if not hits and min(gray.shape) >= 2 * 21:
+        halved = half(gray)
+        hits, _nearly = readers.read(halved, backend, readers.GLOBAL, scale=halved.shape[1] / gray.shape[1])
+    return hits
+
+
+def _cleared(texture: np.ndarray, plain: Sequence[Hit]) -> np.ndarray:
+    """The texture mask with the codes the plain pass read taken out: each code's square, grown by its
+    quiet zone's first module and the reach of the texture's averaging (3 mask pixels)."""
+    if not plain:
+        return texture
+    left = texture.copy()
+    f = TEXTURE_STEP
+    quads = []
+    for h in plain:       # (plain floats: a frame's few reads cost less so than as numpy arrays)
+        cx, cy = h.center
+        grow = 1 + 2 * (h.side / 21 + 3 * f) / max(h.side, 1.0)
+        quads.append([(round(((x - cx) * grow + cx) / f), round(((y - cy) * grow + cy) / f)) for x, y in h.corners])
+    cv2.fillPoly(left, [np.array(q, np.int32) for q in quads], 0)
+    return left
 
 
 def _seen(k: Detection, hits: Sequence[Hit]) -> bool:

@@ -113,18 +113,57 @@ def plain_symbols(img: np.ndarray) -> list:
     return zx.read_barcodes(img, formats=zx.BarcodeFormat.QRCodeModel2, try_invert=False)
 
 
-def _symbols(img: np.ndarray, backend: str, sharpened: bool) -> list:
+# zxing-cpp keeps at most this many symbols of one pass, the found-but-undecoded ones included (its
+# ReaderOptions' maxNumberOfSymbols, 255, which its Python binding does not let one change)
+_ZXING_MOST = 255
+# where the plain pass with its undecoded symbols returns this many or more, it is run again without
+# them: a cap on symbols of one pass could then have cut off a read (never on the bench's frames or photos)
+FOUND_PLENTY = 64
+
+# how a cut is cut into black and white (``readers.read``): the keys of a way's fourth field
+FIXED, ADAPTIVE, GLOBAL = "fixed", "adaptive", "global"
+
+
+def plain_found(img: np.ndarray) -> tuple[list, list]:
+    """The plain full-frame pass's symbols (``plain_symbols``, exactly) and the QR codes it found but
+    could not decode (their corners), from one pass of zxing-cpp with ``return_errors``.
+
+    The symbols it decodes are exactly ``plain_symbols``'s (zxing-cpp 3.1): its QR reader uses up
+    finder patterns only on decoded symbols, so each of its downscaled copies yields the same decoded
+    symbols either way; the pass merges a symbol into its list unless one with the same bytes lies at
+    its place, so an undecoded symbol (no bytes) never hides a decoded one; and at the end it drops only
+    symbols in error. What could still differ is guarded here: an undecoded symbol that carries bytes,
+    or a pass near zxing-cpp's cap on symbols (``FOUND_PLENTY``), and then ``plain_symbols`` runs as
+    well and its symbols are the ones kept (tests/test_vision_photos.py compares the two on every
+    photo)."""
+    zx = _zxing()
+    found = zx.read_barcodes(img, formats=zx.BarcodeFormat.QRCodeModel2, try_invert=False, return_errors=True)
+    decoded = [r for r in found if r.valid]
+    undecoded = [r for r in found if not r.valid]
+    if len(found) >= FOUND_PLENTY or any(r.bytes for r in undecoded):
+        decoded = plain_symbols(img)
+    return decoded, [_corners(r.position) for r in undecoded]
+
+
+def _corners(p) -> list[tuple[float, float]]:
+    return [(float(q.x), float(q.y)) for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)]
+
+
+def _symbols(img: np.ndarray, backend: str, binarizer: str) -> list:
     """The decoder's own results for one grey cut, with the symbols it found but could not decode
-    (zxing-cpp; their ``valid`` is False). ``sharpened``: the image went through the strong sharpening
-    of a way (pushed towards black and white), which zxing-cpp reads best with a fixed threshold: its
-    adaptive binarizer follows the overshoot around each module instead."""
+    (zxing-cpp; their ``valid`` is False). ``binarizer``: FIXED for a cut that went through the strong
+    sharpening of a way (pushed towards black and white), which zxing-cpp reads best with a fixed
+    threshold (its adaptive binarizer follows the overshoot around each module instead); ADAPTIVE
+    (zxing-cpp's default, local averages) or GLOBAL (one threshold from the cut's histogram) for an
+    unsharpened one."""
     if backend == "zxing-cpp":
         zx = _zxing()
+        kind = {FIXED: zx.Binarizer.FixedThreshold, ADAPTIVE: zx.Binarizer.LocalAverage,
+                GLOBAL: zx.Binarizer.GlobalHistogram}[binarizer]
         # Model 2 only: zxing's "QRCode" family also holds Micro QR, whose smallest version only detects
         # errors (2 check codewords) and turns noise into short texts such as "0098"
         return zx.read_barcodes(img, formats=zx.BarcodeFormat.QRCodeModel2, try_rotate=False, try_invert=False,
-                                try_downscale=False, return_errors=True,
-                                binarizer=zx.Binarizer.FixedThreshold if sharpened else zx.Binarizer.LocalAverage)
+                                try_downscale=False, return_errors=True, binarizer=kind)
     return _pyzbar_symbols(img)
 
 
@@ -159,18 +198,25 @@ def _hits(found: list, backend: str, scale: float = 1.0, at: tuple[float, float]
     return out
 
 
-def read(img: np.ndarray, backend: str, sharpened: bool = False, scale: float = 1.0,
+def read(img: np.ndarray, backend: str, binarizer: str = ADAPTIVE, scale: float = 1.0,
          at: tuple[float, float] = (0.0, 0.0)) -> tuple[list[Hit], bool]:
     """Every QR code one decoder reads in a grey cut, corners in the frame's pixels (see ``_hits``),
     and whether the cut held a code the decoder found but could not decode (always True for pyzbar,
     which does not say)."""
-    found = _symbols(img, backend, sharpened)
+    found = _symbols(img, backend, binarizer)
     return _hits(found, backend, scale, at), backend != "zxing-cpp" or any(not r.valid for r in found)
 
 
-def read_plain(gray: np.ndarray, backend: str) -> list[Hit]:
-    """The plain full-frame pass (``plain_symbols``; pyzbar's whole-frame read for the fallback)."""
-    return _hits(plain_symbols(gray) if backend == "zxing-cpp" else _pyzbar_symbols(gray), backend)
+def read_plain(gray: np.ndarray, backend: str, found: bool = False) -> tuple[list[Hit], list[Hit]]:
+    """The plain full-frame pass (``plain_symbols``; pyzbar's whole-frame read for the fallback) as hits,
+    and (``found``, zxing-cpp) the codes it found but could not decode, as hits with no text
+    (``plain_found``)."""
+    if backend != "zxing-cpp":
+        return _hits(_pyzbar_symbols(gray), backend), []
+    if not found:
+        return _hits(plain_symbols(gray), backend), []
+    decoded, undecoded = plain_found(gray)
+    return _hits(decoded, backend), [Hit("", c) for c in undecoded]
 
 
 @lru_cache(maxsize=1)
