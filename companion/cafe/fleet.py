@@ -4,8 +4,8 @@ Each virtual table holds about ten file descriptors (its game log and the outbox
 it, with their WAL files, and its MQTT socket). paho-mqtt waits on its sockets with ``select()``,
 which cannot watch a descriptor numbered 1024 or more, so a process with ~100 tables stops
 publishing. A :class:`Fleet` therefore runs its tables in worker processes (``python -m
-companion.cafe.fleet``), each a plain Python process with its own GIL, and speaks to them in JSON
-lines over their standard input and output:
+companion.cafe.simulate``, its :func:`~companion.cafe.simulate.worker`), each a plain Python process
+with its own GIL, and speaks to them in JSON lines over their standard input and output:
 
 - the parent writes the worker's tables, broker and settings as the first line;
 - the worker prints ``{"ready": n}`` once its tables have their logs and publishers;
@@ -62,7 +62,7 @@ class Fleet:
                     "logins": {n: [self.brokers[n].username, self.brokers[n].password]
                                for n in group if n in self.brokers and self.brokers[n] != self.broker}}
             # the spec (logins included) on standard input, where 'ps' does not show it
-            proc = subprocess.Popen([sys.executable, "-m", "companion.cafe.fleet"], stdin=subprocess.PIPE,
+            proc = subprocess.Popen([sys.executable, "-m", "companion.cafe.simulate"], stdin=subprocess.PIPE,
                                     stdout=subprocess.PIPE, text=True, bufsize=1)
             assert proc.stdin is not None
             proc.stdin.write(json.dumps(spec) + "\n")
@@ -140,50 +140,3 @@ class Fleet:
             if not got:
                 raise FleetError(f"the worker process of {what} said nothing for {timeout} s") from None
             raise FleetError(f"the worker process of {what} stopped (exit {proc.wait()}); see above") from None
-
-
-def _worker(spec: dict) -> int:
-    from companion.cafe.simulate import VirtualTable, wait_acknowledged
-
-    broker = Broker(**spec["broker"])
-    folder = Path(spec["folder"])
-    confirmed = spec["until_confirmed"]
-    logins = spec.get("logins", {})
-    tables = [VirtualTable(n, folder, broker.with_login(*logins[n]) if n in logins else broker, spec["games"],
-                           spec["seed"], spec["per_minute"], until_confirmed=confirmed) for n in spec["names"]]
-    try:
-        for t in tables:
-            t.start_publishing()
-        print(json.dumps({"ready": len(tables)}), flush=True)
-        word = sys.stdin.readline().strip()
-        if word != "go":
-            return 0
-        players = [threading.Thread(target=t.play, name=f"players-{t.name}", daemon=True) for t in tables]
-        for p in players:
-            p.start()
-
-        def listen() -> None:             # "stop", or the parent gone: the players stop
-            sys.stdin.readline()
-            for t in tables:
-                t.stop.set()
-        threading.Thread(target=listen, daemon=True).start()
-        for p in players:
-            p.join()
-        print(json.dumps({"played": {t.name: {"games": t.games_done, "actions": t.actions} for t in tables}}),
-              flush=True)
-        first, last = spec["names"][0], spec["names"][-1]
-        whom = "the dashboard to confirm" if confirmed else f"{broker} to acknowledge"
-        wait_acknowledged(tables, confirmed=confirmed, say=lambda n: print(
-            f"simulate: {n} of tables {first}-{last} still wait for {whom} their actions",
-            file=sys.stderr, flush=True))
-        print(json.dumps({"done": {t.name: {"games": t.games_done, "actions": t.actions,
-                                            "published": t.publisher.published if t.publisher else 0}
-                                   for t in tables}}), flush=True)
-        return 0
-    finally:
-        for t in tables:
-            t.close()
-
-
-if __name__ == "__main__":
-    sys.exit(_worker(json.loads(sys.stdin.readline())))

@@ -289,3 +289,50 @@ def _play_here(names: list[str], folder: Path, brokers: dict[str, Broker], args)
         for t in tables:
             t.close()
     return {t.name: {"games": t.games_done, "actions": t.actions} for t in tables}
+
+
+def worker(spec: dict) -> int:
+    """A worker process of a :class:`~companion.cafe.fleet.Fleet`: its tables, spoken to in JSON lines on
+    standard input and output (the protocol is in companion/cafe/fleet.py)."""
+    broker = Broker(**spec["broker"])
+    folder = Path(spec["folder"])
+    confirmed = spec["until_confirmed"]
+    logins = spec.get("logins", {})
+    tables = [VirtualTable(n, folder, broker.with_login(*logins[n]) if n in logins else broker, spec["games"],
+                           spec["seed"], spec["per_minute"], until_confirmed=confirmed) for n in spec["names"]]
+    try:
+        for t in tables:
+            t.start_publishing()
+        print(json.dumps({"ready": len(tables)}), flush=True)
+        word = sys.stdin.readline().strip()
+        if word != "go":
+            return 0
+        players = [threading.Thread(target=t.play, name=f"players-{t.name}", daemon=True) for t in tables]
+        for p in players:
+            p.start()
+
+        def listen() -> None:             # "stop", or the parent gone: the players stop
+            sys.stdin.readline()
+            for t in tables:
+                t.stop.set()
+        threading.Thread(target=listen, daemon=True).start()
+        for p in players:
+            p.join()
+        print(json.dumps({"played": {t.name: {"games": t.games_done, "actions": t.actions} for t in tables}}),
+              flush=True)
+        first, last = spec["names"][0], spec["names"][-1]
+        whom = "the dashboard to confirm" if confirmed else f"{broker} to acknowledge"
+        wait_acknowledged(tables, confirmed=confirmed, say=lambda n: print(
+            f"simulate: {n} of tables {first}-{last} still wait for {whom} their actions",
+            file=sys.stderr, flush=True))
+        print(json.dumps({"done": {t.name: {"games": t.games_done, "actions": t.actions,
+                                            "published": t.publisher.published if t.publisher else 0}
+                                   for t in tables}}), flush=True)
+        return 0
+    finally:
+        for t in tables:
+            t.close()
+
+
+if __name__ == "__main__":
+    sys.exit(worker(json.loads(sys.stdin.readline())))

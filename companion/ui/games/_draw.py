@@ -8,6 +8,7 @@ from companion.cards.model import Card
 from companion.i18n import N_, Text
 from companion.ui import theme
 from companion.ui.canvas import READ_TEXT, Canvas, Literal, font
+from companion.words import NBSP
 
 YEAR_SIZE = 28    # reference px: a card's year, never under READ_TEXT, its era (BC) as big as its number
 TITLE_SIZE = READ_TEXT
@@ -28,12 +29,11 @@ def card_tile(c: Canvas, rect: pygame.Rect, card: Card | None, show_year: bool =
     if highlight is not None:
         c.box(rect.inflate(c.px(6), c.px(6)), highlight, radius=8, width=c.px(4))
     year = card.date(c.lang) if show_year else "?"      # as its printed face writes it: "c. 300,000 BC"
-    lines = year_lines(c, year, rect.w)
-    px = _year_px(c, lines, rect.w, title)
-    line_h = font(px, True).get_linesize()
+    lines, px, bold = year_face(c, year, rect.w, title)
+    line_h = font(px, bold).get_linesize()
     y = rect.y + band + (c.px(2) if title else max(0, (rect.h - band - line_h * len(lines)) // 2))
     for i, line in enumerate(lines):
-        c.text(Literal(line), (rect.centerx, y), px / c.u, theme.CARD_TEXT, bold=True, anchor="midtop",
+        c.text(Literal(line), (rect.centerx, y), px / c.u, theme.CARD_TEXT, bold=bold, anchor="midtop",
                max_width=rect.w - c.px(4), role=role if i == 0 else role + "-era")
         y += line_h
     name = card.title_in(c.lang)          # a proposed card's title shows (it is on its face), not its year
@@ -46,23 +46,36 @@ def _band(c: Canvas, h: int) -> int:
     return max(3, min(c.px(10), h // 9))
 
 
-def year_lines(c: Canvas, year: str, width: int) -> list[str]:
-    """The year on one line when it fits the tile at the readable size, else its number over its era
-    ("44" over "BC", as big as each other): a cut "44 …", or a tiny "BC", reads as AD 44."""
+def year_face(c: Canvas, year: str, width: int, title: bool = True) -> tuple[list[str], int, bool]:
+    """How a year is drawn on a tile ``width`` wide: its lines, its size in px and whether bold. The
+    first way that fits whole at the readable size: on one line; its number over its era ("44" over
+    "BC", as big as each other: a cut "44 …", or a tiny "BC", reads as AD 44); "c." over the number
+    over the era; each bold, else in the narrower regular weight. The size grows to YEAR_SIZE over a
+    title while it fits. A tile too narrow for all of them (:func:`year_fits`) draws the last, cut."""
     room = width - c.px(4)
-    if font(c.px(READ_TEXT), True).size(year)[0] <= room:
-        return [year]
-    number, _, era = year.partition(" ")
-    return [number, era] if era else [year]
+    number, _, era = year.partition(" ")            # the one plain space is before the era
+    head, sep, digits = number.partition(NBSP)
+    ways = [[year]] + ([[number, era]] if era else [])
+    if sep and head.endswith("."):                  # "c.\u00a03,200,000" (Spanish "h."): the "c." may go above
+        ways.append([head, digits] + ([era] if era else []))
+    for bold in (True, False):
+        for lines in ways:
+            px = c.px(READ_TEXT)
+            if max(font(px, bold).size(line)[0] for line in lines) > room:
+                continue
+            top = c.px(YEAR_SIZE if title else READ_TEXT)
+            while px < top and max(font(px + 1, bold).size(line)[0] for line in lines) <= room:
+                px += 1
+            return lines, px, bold
+    return ways[-1], c.px(READ_TEXT), False
 
 
-def _year_px(c: Canvas, lines: list[str], width: int, title: bool = True) -> int:
-    """The year's size: YEAR_SIZE over a title, READ_TEXT alone on a tile of the grid (nine rows of them)."""
-    room = width - c.px(4)
-    px = c.px(YEAR_SIZE if title else READ_TEXT)
-    while px > c.px(READ_TEXT) and max(font(px, True).size(line)[0] for line in lines) > room:
-        px -= 1
-    return px
+def year_fits(c: Canvas, card: Card | None, width: int, show_year: bool = True) -> bool:
+    """Whether a tile ``width`` wide shows this card's year whole at the readable size."""
+    if card is None or not show_year:
+        return True
+    lines, px, bold = year_face(c, card.date(c.lang), width)
+    return max(font(px, bold).size(line)[0] for line in lines) <= width - c.px(4)
 
 
 def tile_height(c: Canvas, width: int, card: Card | None, show_year: bool = True, title: bool = True) -> int:
@@ -71,8 +84,8 @@ def tile_height(c: Canvas, width: int, card: Card | None, show_year: bool = True
     if card is None:
         return c.px(READ_TEXT + 8)
     year = card.date(c.lang) if show_year else "?"      # as its printed face writes it: "c. 300,000 BC"
-    lines = year_lines(c, year, width)
-    h = font(_year_px(c, lines, width, title), True).get_linesize() * len(lines) + c.px(4)
+    lines, px, bold = year_face(c, year, width, title)
+    h = font(px, bold).get_linesize() * len(lines) + c.px(4)
     name = card.title_in(c.lang)
     if title and name:
         px = c.px(TITLE_SIZE)
@@ -142,7 +155,8 @@ def row_of_cards(c: Canvas, area: pygame.Rect, cards: list, gap_mark: int | None
         start = _window(n, count, focus)
         shown = items[start:start + count]
         h = max(tile_height(c, w, new_card if item == "new" else item, item != "new") for item in shown)
-        if h <= area.h or count == 1:
+        whole = all(year_fits(c, item, w) for item in shown if item != "new")
+        if (h <= area.h and whole) or count == 1:
             break
     h = min(h, area.h)
     x0 = area.centerx - (count * w + (count - 1) * gap) // 2

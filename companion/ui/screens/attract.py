@@ -11,7 +11,7 @@ from companion.i18n import N_
 from companion.inputs.commands import NEXT, OK
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
-from companion.ui.games._draw import year_lines
+from companion.ui.games._draw import year_face
 from companion.ui.screen import Screen, draw_hints, screen
 
 SLIDES = [
@@ -93,11 +93,11 @@ class AttractScreen(Screen):
             r = pygame.Rect(x, y, card_w, card_h)
             c.box(r, theme.CARD, radius=8)
             # "753 BC" on one line if it fits, else its number over its era, as big as each other
-            lines = year_lines(c, year_label(year, c.lang), card_w)
+            lines, _, bold = year_face(c, year_label(year, c.lang), card_w - c.px(4))
             line_h = c.px(30)
             for j, line in enumerate(lines):
                 c.text(Literal(line), (r.centerx, r.centery + (j - (len(lines) - 1) / 2) * line_h), theme.BODY,
-                       theme.CARD_TEXT, bold=True, anchor="center", max_width=card_w - c.px(8),
+                       theme.CARD_TEXT, bold=bold, anchor="center", max_width=card_w - c.px(8),
                        role="card" if j == 0 else "card-era")
             if i == 2 and drop == 0:
                 c.tick_mark((r.right - c.px(4), r.top + c.px(4)), c.px(18))
