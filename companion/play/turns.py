@@ -31,7 +31,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.errors import BadInput
-from companion.games.base import refusal, winners
+from companion.games.base import refusal
 from companion.i18n import N_, Msg, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO, Command
 from companion.play.choice import Choice
@@ -323,13 +323,13 @@ class TurnController:
         """Once the game is over: who won, in words (said before anything else on the verdict)."""
         if self.session is None or self.session.in_progress():
             return None
-        s = self.session.summary()
-        won = winners(s)
+        outcome = self.session.outcome()
+        won = outcome.winners
         if len(won) == 1:
             return Text(N_("{player} wins the game!"), {"player": won[0]})
         if won:
             return Text(N_("{players} share the win!"), {"players": " & ".join(won)})
-        if s.get("status") == "lost":
+        if outcome.status == "lost":
             return Text(N_("The game is over: the team has lost."))
         return Text(N_("The game is over."))
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 from companion.cards.json_cards import card_to_json, parse_card
 from companion.errors import BadInput
-from companion.games.base import Event, parse_players, refuse
+from companion.games.base import Event, Outcome, parse_players, refuse
 
 GAME_ID = "later"
 
@@ -60,3 +60,16 @@ def summary(s: State) -> dict:
 
 def action_to_json(a: Lay) -> dict:
     return {"type": "lay", "player": a.player, "card": card_to_json(a.card)}
+
+
+def outcome(s: State) -> Outcome:
+    over = len(s.active) < 2
+    return Outcome("finished" if over else "in_progress", s.active if over else ())
+
+
+def current_player(s: State) -> str | None:
+    return None if len(s.active) < 2 else s.active[s.turn % len(s.active)]
+
+
+def cards_on_table(s: State) -> tuple:
+    return s.row

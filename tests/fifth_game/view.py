@@ -1,6 +1,7 @@
 """The kiosk's view of "Later" (registered when its module is imported, as every game's views are).
 It keeps the whole contract docs/adding-a-game.md lists, and reads the game only through the engine's
-``summary()``: the picker offers it, and the turn controller plays it."""
+read model (``outcome``, ``current_player``, ``cards_on_table``, ``summary``): the picker offers it, and
+the turn controller plays it."""
 
 from companion.cards.json_cards import parse_card
 from companion.games.base import refusal
@@ -26,7 +27,7 @@ class LaterView(GameView):
         return RowLayout([])
 
     def codes_on_table(self, session) -> list[str]:
-        return list(session.summary()["row"])
+        return [c.code for c in session.cards_on_table() if c.code]
 
     def expected_layout(self, session):
         from companion.vision.layouts import RowLayout
@@ -47,7 +48,7 @@ class LaterView(GameView):
     def action_for(self, proposal, session):
         if not isinstance(proposal, CardPlaced):
             return None
-        return {"type": "lay", "player": session.summary()["turn"], "card": proposal.code}
+        return {"type": "lay", "player": session.current_player(), "card": proposal.code}
 
     # -- after a line --------------------------------------------------------------------------
     def context(self, session):
@@ -69,8 +70,7 @@ class LaterView(GameView):
 
     # -- words and drawing ---------------------------------------------------------------------
     def turn(self, session):
-        s = session.summary()
-        return TurnInfo(s["turn"], None, eliminated=tuple(s["out"]))
+        return TurnInfo(session.current_player(), None, eliminated=tuple(session.summary()["out"]))
 
     def draw_board(self, c, rect, session, highlight) -> None:
         from companion.cards.decks import resolve
@@ -82,7 +82,7 @@ class LaterView(GameView):
         return Text(N_("Deal the cards face down; keep the table clear."))
 
     def watch_prompt(self, session):
-        return Text(N_("{player}: lay a card later than the last one."), {"player": session.summary()["turn"]})
+        return Text(N_("{player}: lay a card later than the last one."), {"player": session.current_player()})
 
     def describe(self, line, session, lang):
         return Text(N_("{player} lays {year}."), {"player": line["player"],
@@ -92,10 +92,10 @@ class LaterView(GameView):
         return self.describe(line, session, lang)
 
     def score_sheet(self, session):
-        s = session.summary()
-        winner = s["winner"]
+        winners = session.outcome().winners
+        winner = winners[0] if winners else None
         headline = Text(N_("{player} wins!"), {"player": winner}) if winner else Text(N_("The game ended early"))
-        rows = [ScoreRow(Text(N_("Cards laid")), str(len(s["row"])), Text(N_("Cards laid in time.")))]
+        rows = [ScoreRow(Text(N_("Cards laid")), str(len(session.cards_on_table())), Text(N_("Cards laid in time.")))]
         return headline, bool(winner), rows
 
 
