@@ -144,8 +144,7 @@ class ExhibitionView(BoardView):
         return spots
 
     def current(self, session):
-        s = session.state
-        return None if s.finished else s.player.name
+        return session.current_player()
 
     def action_for(self, proposal, session):
         if not isinstance(proposal, CardPlacedOnSpot):
@@ -374,7 +373,7 @@ class ExhibitionView(BoardView):
         if kind == "finish":
             return t(N_("{player} ended the exhibition"), lang, player=player)
         if kind == "secret":
-            if session.state.finished:
+            if session.outcome().over:
                 return t(N_("{player}'s Secret Decade: the {decade}s"), lang, player=player, decade=line["decade"])
             return t(N_("{player}'s Secret Decade is recorded"), lang, player=player)
         return Literal(str(line))
