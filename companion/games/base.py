@@ -110,6 +110,13 @@ class Outcome:
         return self.status != "in_progress"
 
 
+def scored(result: dict) -> dict:
+    """A finished game's summary keys from its final score (``winners``, ``players``): ``winners``,
+    ``winner`` (the one winner, None on a tie) and ``scores``."""
+    won = result["winners"]
+    return {"winners": won, "winner": won[0] if len(won) == 1 else None, "scores": result["players"]}
+
+
 def outcome_of(summary: dict) -> Outcome:
     """The Outcome an engine's summary says (its ``status``, ``winner``/``winners``, ``end_reason``)."""
     how = summary.get("end_reason")

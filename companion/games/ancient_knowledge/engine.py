@@ -35,7 +35,7 @@ from companion.games.ancient_knowledge.state import (
     Prompt,
 )
 from companion.games.ancient_knowledge.words import holdings_words, requirement_words
-from companion.games.base import Event, Outcome, outcome_of, parse_players, refuse
+from companion.games.base import Event, Outcome, outcome_of, parse_players, refuse, scored
 from companion.games.base import Illegal as _Illegal
 from companion.i18n import N_, Text
 
@@ -840,10 +840,7 @@ def summary(state: GameState) -> dict:
         "options": {name: getattr(s.options, name) for name in OPTION_NAMES},
     }
     if s.finished:
-        result = final_score(s)
-        out["winners"] = result["winners"]
-        out["winner"] = result["winners"][0] if len(result["winners"]) == 1 else None
-        out["scores"] = result["players"]
+        out.update(scored(final_score(s)))
     return out
 
 

@@ -17,7 +17,7 @@ from operator import itemgetter
 from typing import Any, NoReturn
 
 from companion.errors import BadInput
-from companion.games.base import Event, Outcome, outcome_of, parse_players, refuse
+from companion.games.base import Event, Outcome, outcome_of, parse_players, refuse, scored
 from companion.games.base import Illegal as _Illegal
 from companion.games.exhibition import actions as A
 from companion.games.exhibition.actions import action_to_json, parse_action  # noqa: F401 (contract)
@@ -421,10 +421,7 @@ def summary(state: GameState) -> dict:
         if missing:
             out["waiting_for"] = [f"secret decade of {name}" for name in missing]
         else:
-            result = final_score(s)
-            out["winners"] = result["winners"]
-            out["winner"] = result["winners"][0] if len(result["winners"]) == 1 else None
-            out["scores"] = result["players"]
+            out.update(scored(final_score(s)))
     return out
 
 

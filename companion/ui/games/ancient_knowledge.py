@@ -144,9 +144,6 @@ class AncientKnowledgeView(BoardView):
             out[f"tech[{i}]"] = codes.get(tech)
         return {spot: code for spot, code in out.items() if code}
 
-    def current(self, session):
-        return session.current_player()
-
     def action_for(self, proposal, session):
         if not isinstance(proposal, CardPlacedOnSpot):
             return None

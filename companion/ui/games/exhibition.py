@@ -143,9 +143,6 @@ class ExhibitionView(BoardView):
                     spots[f"{key}[{i}]"] = c.code
         return spots
 
-    def current(self, session):
-        return session.current_player()
-
     def action_for(self, proposal, session):
         if not isinstance(proposal, CardPlacedOnSpot):
             return None
