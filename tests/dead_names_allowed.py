@@ -39,12 +39,5 @@ Off
 # A test's parameter that names the case (tests/test_install.py: the Python of each Debian release)
 python
 
-# Dead, in files other branches are rewriting now: to remove once those are merged (issue 33)
-actions_of                  # companion/cafe/store.py (the café branches)
-BREAKDOWN                   # companion/games/ancient_knowledge/score.py (the rules branch)
-_item_matrix                # companion/sim/scene.py (the newcomer branch)
-reading_accuracy            # companion/vision/reading_order.py (the newcomer branch)
-EMPTY                       # tests/test_exhibition_rules.py (the rules branch)
-
 # Messages marked for translation that only the café's templates say (companion/cafe/templates)
 TEMPLATE_WORDS

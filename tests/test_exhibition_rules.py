@@ -9,8 +9,6 @@ from companion.games.exhibition.options import Options
 from companion.games.exhibition.rules import Claims, Context, Exhibit, hall_spots_for, placement_problem
 from companion.i18n import translate
 
-EMPTY = None
-
 
 def board(layout=None, **showcases) -> Exhibit:
     """A player's board with the given showcases (lists of card texts, None = empty spot)."""

@@ -1,12 +1,18 @@
-"""docs/adding-a-game.md, proved: a game registered only here (tests/fifth_game) is known to the log's
-replay, the deck files and the sticker sheets, with no other file touched; the kiosk's picker offers its
-view only once it keeps the whole contract the doc lists (the toy view here does not, and is left out)."""
+"""docs/adding-a-game.md, proved as a newcomer meets it: a game registered only here (tests/fifth_game,
+an engine and a view written by the doc) is offered by the kiosk's picker, played through the turn
+controller into the game log, replayed by ``companion replay``, stickered by ``companion stickers`` and
+published to the café through a real Mosquitto, with no other file touched. A view that lacks part of the
+contract the doc lists is left out of the picker."""
 
 from __future__ import annotations
 
 import json
+import sys
+import threading
 
 import pytest
+from cafe_support import broker_fixture, wait_until  # noqa: F401  (the fixture broker)
+from test_play_turns import Host, Reading, Seen
 
 from companion.cards.decks import parse_deck
 from companion.cli import main
@@ -27,6 +33,7 @@ def later():
     registry.unregister("later")
     from companion.ui import games
     games.VIEWS.pop("later", None)
+    sys.modules.pop("fifth_game.view", None)       # the next test's picker imports it (and registers it) again
 
 
 def test_a_log_of_the_fifth_game_replays(later, tmp_path, capsys):
@@ -63,18 +70,108 @@ def test_decks_stickers_and_the_picker_know_it(later, tmp_path):
 
 
 def test_the_picker_offers_only_a_view_that_keeps_the_whole_contract(later, caplog):
-    """Offered with only its key and title, the toy game's view stopped the kiosk at its first question
-    (AttributeError: 'LaterView' object has no attribute 'empty_layout'); now it is left out, and the
-    log says what it lacks. Every shipped view keeps the contract."""
+    """Offered with only its key and title, the toy game's view once stopped the kiosk at its first
+    question (AttributeError: 'LaterView' object has no attribute 'empty_layout'). Written by the doc it
+    is offered; a view with only a key and a title is left out, and the log says what it lacks."""
     from companion.play.view import CONTRACT
-    from companion.ui.games import available_views, missing_parts, view_for
+    from companion.ui.games import VIEWS, GameView, available_views, missing_parts, register
 
-    offered = [v.key for v in available_views()]
-    assert "later" not in offered and len(offered) >= 5
-    assert {"empty_layout", "codes_on_table", "setup_prompt", "read_setup"} <= set(missing_parts(view_for("later")))
-    assert "the later view is not offered: it lacks " in caplog.text and "empty_layout" in caplog.text
+    class Bare(GameView):
+        key = engine_id = title = "bare"
+
+    register(Bare())
+    try:
+        offered = [v.key for v in available_views()]
+    finally:
+        VIEWS.pop("bare")
+    assert "later" in offered and "bare" not in offered and len(offered) >= 6
+    assert {"empty_layout", "codes_on_table", "setup_prompt", "read_setup"} <= set(missing_parts(Bare()))
+    assert "the bare view is not offered: it lacks " in caplog.text and "empty_layout" in caplog.text
     assert all(missing_parts(v) == [] for v in available_views())
     assert len(CONTRACT) > 30
+
+
+def _dated_cards():
+    from companion.cards import decks
+    deck = next(d for d in decks.all_decks() if d.plays("timeline"))
+    return sorted((c for c in deck.cards.values() if c.code), key=lambda c: c.year)
+
+
+def _subscribe(broker, topic: str) -> tuple[object, list[dict]]:
+    from companion.cafe.broker import parse_broker
+    got: list[dict] = []
+    subscribed = threading.Event()
+    client = parse_broker(broker.url).client("fifth-game-watcher")
+    client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(topic, qos=1)
+    client.on_subscribe = lambda c, u, mid, codes, p=None: subscribed.set()
+    client.on_message = lambda c, u, msg: got.append(json.loads(msg.payload))
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    assert subscribed.wait(10), "the watcher to subscribe"
+    return client, got
+
+
+def test_the_fifth_game_picked_played_replayed_stickered_and_published(later, broker, tmp_path, capsys):
+    from companion.cafe.broker import log_topic, parse_broker
+    from companion.cafe.publisher import Publisher
+    from companion.inputs.commands import OK, Command
+    from companion.play.proposals import CardPlaced
+    from companion.play.turns import Phase, TurnController
+    from companion.store.log import GameLog
+    from companion.ui.games import available_views
+
+    # picked in the kiosk: the picker offers it, and a game starts on a clear table
+    view = next(v for v in available_views() if v.key == "later")
+    store = GameLog(tmp_path / "games.sqlite")
+    host = Host(store)
+    turns = TurnController(host, {"view": view, "players": ["Ana", "Bo"], "options": {}})
+    turns.reading_in(Reading(), "en")
+    turns.command(Command(OK))
+    assert turns.phase == Phase.WATCH and host.session is not None
+    assert view.watch_prompt(host.session).render("en") == "Ana: lay a card later than the last one."
+
+    # played through the turn controller: the camera proposes, OK confirms, the verdict, OK again
+    early, middle, late = (_dated_cards()[i] for i in (0, 5, 10))
+    for card in (middle, late, early):          # Ana, Bo, then Ana's card is earlier: she is out
+        gap = len(view.codes_on_table(host.session))
+        turns.reading_in(Reading([Seen(card.code, card)], [CardPlaced(card.code, gap)]), "en")
+        assert turns.phase == Phase.PROPOSE, turns.table_note
+        turns.command(Command(OK))
+        assert turns.phase == Phase.VERDICT
+        turns.verdict("en")
+        turns.command(Command(OK))
+    assert host.stack.opened[-1][:2] == ("replace", "score")
+    assert host.signals.seen == [("verdict", True), ("verdict", True), ("verdict", False)]
+    headline, won, _rows = view.score_sheet(host.session)
+    assert won and headline.render("en") == "Bo wins!"
+    assert view.codes_on_table(host.session) == [middle.code, late.code]
+
+    # replayed from the stored log
+    game_id = store.games()[-1]["id"]
+    path = tmp_path / "later.jsonl"
+    path.write_text(store.export(game_id), encoding="utf-8")
+    assert main(["replay", str(path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["status"] == "finished" and doc["winner"] == "Bo" and doc["row"] == [middle.code, late.code]
+
+    # stickered from a deck file of its own
+    deck = tmp_path / "later-deck.json"
+    deck.write_text(json.dumps({"id": "LATR", "name": "Later", "game": "later",
+                                "cards": [{"n": 1, "year": 1900, "title": "One"}, {"n": 2, "year": 1950}]}))
+    assert main(["stickers", str(deck), "--out", str(tmp_path / "later.pdf")]) == 0
+    assert (tmp_path / "later.pdf").stat().st_size > 1000
+
+    # published to the café: every line, then the end with its winner, through a real broker
+    watcher, got = _subscribe(broker, log_topic("T05"))
+    publisher = Publisher("T05", store.path, parse_broker(broker.url)).start()
+    try:
+        wait_until(lambda: any(m["kind"] == "end" for m in got), what="the game's end on the broker")
+    finally:
+        publisher.stop()
+        watcher.loop_stop()
+        watcher.disconnect()
+    assert [m["kind"] for m in got] == ["setup", "action", "action", "action", "end"]
+    assert {p["name"]: p["winner"] for p in got[-1]["players"]} == {"Ana": False, "Bo": True}
 
 
 def test_adding_a_game_lists_every_part_of_the_contract():

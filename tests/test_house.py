@@ -189,3 +189,48 @@ def test_no_command_module_imports_another():
     commands = {m for m in _imports() if m.endswith("_cli")}
     for a, b, line in _edges():
         assert not (a in commands and b in commands), f"{a} imports {b} at line {line}"
+
+
+def _agrees(engine, state) -> None:
+    """The typed read model says what the summary says (the one owner of each fact is the engine)."""
+    from companion.games.base import outcome_of
+    s = engine.summary(state)
+    out = engine.outcome(state)
+    assert out == outcome_of(s)
+    assert out.over == (s["status"] != "in_progress")
+    assert engine.current_player(state) == (None if out.over else s["turn"])
+    assert all(c is not None for c in engine.cards_on_table(state))
+
+
+def test_every_engine_keeps_the_read_model_beside_its_summary():
+    """outcome(), current_player() and cards_on_table() beside summary(), action by action, to the end."""
+    import random
+    from dataclasses import replace
+
+    from companion.games import random_play
+    from companion.games.ancient_knowledge import engine as ak
+    from companion.games.exhibition import autoplay
+    from companion.games.registry import engine_for
+
+    rng = random.Random(3)
+    games = [[(setup := make(rng)), *random_play.play(setup, rng)]
+             for make in (random_play.timeline_setup, random_play.competitive_setup, random_play.cooperative_setup)]
+    games.append(autoplay.play_game(["Ana", "Bo"], seed=1))
+    ended = set()
+    for setup, *lines in games:
+        engine = engine_for(setup["game"])
+        state = engine.setup(setup)
+        _agrees(engine, state)
+        for line in lines:
+            state, _events = engine.apply(state, engine.parse_action(line))
+            _agrees(engine, state)
+        ended.add(engine.outcome(state).over)
+        assert len(engine.cards_on_table(state)) > 0
+    assert ended == {True}
+    start = ak.setup({"type": "setup", "game": "ancient-knowledge", "players": ["Ana", "Bo"],
+                      "tiles": [["thales", "aristotle", "mercury"], ["runic-alphabet", "the-number-pi", "ptolemy"],
+                                ["golden-mean", "plato", "thoth"]]})
+    assert ak.current_player(start) == "Ana" and not ak.outcome(start).over and len(ak.cards_on_table(start)) == 9
+    over = replace(start, finished=True)
+    _agrees(ak, over)
+    assert ak.outcome(over).winners and ak.current_player(over) is None

@@ -218,7 +218,8 @@ def test_the_cooperative_bar_says_lives_in_words(lang):
     view = view_for("cronologia-cooperative")
 
     class Session:
-        engine, state = type("Engine", (), {"current_player": staticmethod(lambda state: "Ana")})(), None
+        def current_player(self):
+            return "Ana"
 
         def summary(self):
             return {"lives": 4, "score": 0, "status": "in_progress", "round": None, "hands": {"Ana": 4}}

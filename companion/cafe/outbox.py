@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companion.games.base import winners
 from companion.games.registry import engine_for
 from companion.store.log import GameLog
 from companion.store.replay import fold
@@ -185,8 +186,8 @@ def result(setup: dict, summary: dict | None) -> list[dict]:
     """Each player's final score (None when the game keeps none) and whether they won."""
     summary = summary or {}
     scores = {s.get("name"): s.get("total") for s in summary.get("scores") or [] if isinstance(s, dict)}
-    winners = set(summary.get("winners") or ([summary["winner"]] if summary.get("winner") else []))
     if summary.get("mode") == "cooperative":     # the team wins or loses together (a lost game says "lost")
         won = summary.get("status") == "finished"
         return [{"name": n, "score": summary.get("score"), "winner": won} for n in player_names(setup)]
-    return [{"name": n, "score": scores.get(n), "winner": n in winners} for n in player_names(setup)]
+    won_by = set(winners(summary))
+    return [{"name": n, "score": scores.get(n), "winner": n in won_by} for n in player_names(setup)]

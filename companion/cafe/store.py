@@ -517,10 +517,6 @@ class CafeStore:
                         "missing": (0 if high >= 0 else 1) + (max(0, expected - n) if expected is not None else 0)})
         return out
 
-    def actions_of(self, table: str) -> list[tuple]:
-        """(log, game_id, seq, kind) in the order they arrived (tests: the backlog's order)."""
-        return self._rows("SELECT log, game_id, seq, kind FROM actions WHERE table_name = ? ORDER BY rowid", (table,))
-
     def figures(self) -> dict:
         """Worked out once per change of the plays (a play started or ended), whoever asks."""
         version = self.plays_version

@@ -12,6 +12,10 @@ An engine is a module (or object) with:
   *same* state and exactly one :class:`Refused` event whose ``reason`` a player can read; it never
   raises. A legal move with a bad outcome (a wrongly dated card) is not illegal: it is an event.
 - ``summary(state) -> dict``: the ``companion replay --json`` document for this state.
+- the read model beside it, typed, which the views and the commands read instead of the state:
+  ``outcome(state) -> Outcome`` (the status, who won, how it ended), ``current_player(state) -> str |
+  None`` (whose turn; None once the game is over) and ``cards_on_table(state) -> tuple`` (every card
+  lying on the table now, as the game's cards: a ``Card``, or Ancient Knowledge's card name).
 - ``action_to_json(action) -> dict``: the log line of an action (the inverse of ``parse_action``).
 - optional ``complete_setup(line) -> dict``: the setup line as the log must record it, with what a
   replay needs that the players did not say (the box's size, read from the deck file), so a stored
@@ -88,6 +92,36 @@ def winners(summary: dict) -> list[str]:
         return [w for w in found if isinstance(w, str) and w]
     winner = summary.get("winner")
     return [winner] if isinstance(winner, str) and winner else []
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game stands (an engine's ``outcome(state)``): its ``status`` as its summary says it
+    (``in_progress``, ``finished``, or a cooperative game's ``lost``), who won (a tie names several;
+    none while playing, in a cooperative game or a game ended without one) and how it ended: the
+    engine's own word for it (``no_cards``, ``all_finished``...), None when it keeps none."""
+
+    status: str = "in_progress"
+    winners: tuple[str, ...] = ()
+    how: str | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.status != "in_progress"
+
+
+def scored(result: dict) -> dict:
+    """A finished game's summary keys from its final score (``winners``, ``players``): ``winners``,
+    ``winner`` (the one winner, None on a tie) and ``scores``."""
+    won = result["winners"]
+    return {"winners": won, "winner": won[0] if len(won) == 1 else None, "scores": result["players"]}
+
+
+def outcome_of(summary: dict) -> Outcome:
+    """The Outcome an engine's summary says (its ``status``, ``winner``/``winners``, ``end_reason``)."""
+    how = summary.get("end_reason")
+    return Outcome(str(summary.get("status", "in_progress")), tuple(winners(summary)),
+                   how if isinstance(how, str) else None)
 
 
 def fold(engine, setup_line: dict, lines: list[dict]):

@@ -20,7 +20,7 @@ from companion.cards.json_cards import card_to_json, parse_card
 from companion.cards.model import ICONS, Card, year_label
 from companion.errors import BadInput, json_path
 from companion.games import rounds
-from companion.games.base import Event, Illegal, refuse
+from companion.games.base import Event, Illegal, Outcome, refuse
 from companion.games.rounds import RowRules, RowState, evolve, year
 from companion.i18n import N_, Text
 from companion.words import Words
@@ -501,12 +501,23 @@ def summary(state) -> dict:
             "gaps": [[c.year if c else None for c in row] for row in s.gaps]}
 
 
+def outcome(state) -> Outcome:
+    """Competitive: who won the row (as the summary, once the round is settled); cooperative: the team's
+    status (finished: it won; lost) and why it ended (deck, no_union_events, lives)."""
+    if isinstance(state, Competitive):
+        return rounds.row_outcome(settle(state)[0].row)
+    return Outcome(state.status, (), state.end_reason)
+
+
 def current_player(state) -> str | None:
     return settle(state)[0].row.current if isinstance(state, Competitive) else state.current
 
 
-def row_cards(state) -> list[Card]:
-    return list(state.row.row)
+def cards_on_table(state) -> tuple[Card, ...]:
+    """The row (competitive), or the grid's cards and the events placed in its gaps (cooperative)."""
+    if isinstance(state, Competitive):
+        return tuple(state.row.row)
+    return tuple(c for part in (state.rows, state.gaps) for row in part for c in row if c is not None)
 
 
 def grid_cards(state):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from companion.cards.json_cards import parse_card
 from companion.cards.model import Card
 from companion.errors import BadInput
-from companion.games.base import Event, Illegal
+from companion.games.base import Event, Illegal, Outcome
 from companion.games.base import parse_players as base_players
 from companion.i18n import N_
 
@@ -276,6 +276,10 @@ def end_of_round(s: RowState, events: list[Event]) -> RowState:
         for p in s.active:
             s = draw(s, p, events, between_rounds=True)
     return s
+
+
+def row_outcome(s: RowState) -> Outcome:
+    return Outcome(s.status, (s.winner,) if s.winner else ())
 
 
 def row_summary(s: RowState, game: str) -> dict:

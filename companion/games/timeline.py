@@ -15,7 +15,7 @@ from companion.cards.json_cards import card_to_json
 from companion.cards.model import Card
 from companion.errors import BadInput
 from companion.games import rounds
-from companion.games.base import Event, Illegal, refuse
+from companion.games.base import Event, Illegal, Outcome, refuse
 from companion.games.rounds import RowRules, RowState
 
 GAME_ID = "timeline"
@@ -91,10 +91,14 @@ def summary(state: RowState) -> dict:
     return out
 
 
+def outcome(state: RowState) -> Outcome:
+    return rounds.row_outcome(state)
+
+
 def current_player(state: RowState) -> str | None:
     return state.current
 
 
-def row_cards(state: RowState) -> list[Card]:
-    return list(state.row)
+def cards_on_table(state: RowState) -> tuple[Card, ...]:
+    return tuple(state.row)
 

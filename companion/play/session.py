@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.cards.decks import cards_as_recorded, facts_in, with_facts, without_facts
 from companion.errors import is_store_error
-from companion.games.base import fold, refusal
+from companion.games.base import Outcome, fold, refusal
 
 
 class GameSession:
@@ -91,12 +91,21 @@ class GameSession:
         self.store.abandon(self.game_id)
         self.ended_early = True
 
-    # -- reading -------------------------------------------------------------------------------
+    # -- reading: the engine's read model (never its state) -------------------------------------
     def summary(self) -> dict:
         return self.engine.summary(self.state)
 
+    def outcome(self) -> Outcome:
+        return self.engine.outcome(self.state)
+
+    def current_player(self) -> str | None:
+        return self.engine.current_player(self.state)
+
+    def cards_on_table(self) -> tuple:
+        return tuple(self.engine.cards_on_table(self.state))
+
     def status(self) -> str:
-        return self.summary().get("status", "in_progress")
+        return self.outcome().status
 
     def in_progress(self) -> bool:
         return not self.ended_early and self.status() == "in_progress"

@@ -31,7 +31,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.errors import BadInput
-from companion.games.base import refusal, winners
+from companion.games.base import refusal
 from companion.i18n import N_, Msg, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO, Command
 from companion.play.choice import Choice
@@ -289,7 +289,7 @@ class TurnController:
     def after_verdict_words(self) -> Msg:
         """What OK does on a verdict, as it really happens: the score, the same player going on (a
         refused card tried again, the first of two actions) or the next player's turn. Who plays next
-        is the engine's word (the view's ``current``), never the screen's."""
+        is the engine's word (the session's ``current_player``), never the screen's."""
         if self.ending:
             return N_("see the score")
         if self.after_verdict == Phase.EFFECT:
@@ -299,8 +299,7 @@ class TurnController:
         if self.after_verdict == Phase.RESET:
             return N_("put the cards away")
         judged = self.judged_player()
-        current = getattr(self.view, "current", None)       # a view that names no current player: "go on"
-        now = current(self.session) if current is not None and self.session is not None else None
+        now = self.session.current_player() if self.session is not None else None
         if not now:
             return N_("go on")
         if now == judged:
@@ -323,13 +322,13 @@ class TurnController:
         """Once the game is over: who won, in words (said before anything else on the verdict)."""
         if self.session is None or self.session.in_progress():
             return None
-        s = self.session.summary()
-        won = winners(s)
+        outcome = self.session.outcome()
+        won = outcome.winners
         if len(won) == 1:
             return Text(N_("{player} wins the game!"), {"player": won[0]})
         if won:
             return Text(N_("{players} share the win!"), {"players": " & ".join(won)})
-        if s.get("status") == "lost":
+        if outcome.status == "lost":
             return Text(N_("The game is over: the team has lost."))
         return Text(N_("The game is over."))
 

@@ -777,12 +777,6 @@ def _paste(canvas: np.ndarray, texture: np.ndarray, alpha: np.ndarray | None, M:
     region[:] = region * (1 - a[..., None]) + big * a[..., None]
 
 
-def _item_matrix(plan_H, it: _Item, ox=0.0, oy=0.0, shift=None) -> np.ndarray:
-    """Sub-part of an item (offset ox, oy in item units) -> image pixels."""
-    M = plan_H @ _item_to_table(it) @ np.array([[1, 0, ox], [0, 1, oy], [0, 0, 1.0]])
-    return M if shift is None else shift @ M
-
-
 def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
     c = ((plan.width - 1) / 2, (plan.height - 1) / 2)
     a = math.radians(turn)

@@ -64,8 +64,8 @@ def cards_on_table(r: replay.Replayed, summary: dict):
     (None for other games). The summary holds years only; the cards know how their face writes them."""
     if "grid" in summary and hasattr(r.engine, "grid_cards"):
         return tuple(r.engine.grid_cards(r.state))
-    if "timeline" in summary and hasattr(r.engine, "row_cards"):
-        return list(r.engine.row_cards(r.state))
+    if "timeline" in summary:
+        return list(r.engine.cards_on_table(r.state))
     return None
 
 

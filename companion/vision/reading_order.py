@@ -184,7 +184,3 @@ def _merge_split_rows(rows, u, v, side):
                 break
     return rows
 
-
-def reading_accuracy(rows_found: list[list[str]], rows_true: list[list[str]]) -> bool:
-    """True when the payloads come out in exactly the true rows and order (what the bench counts)."""
-    return [list(r) for r in rows_found] == [list(r) for r in rows_true]

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 from companion.cards.json_cards import card_to_json, parse_card
 from companion.errors import BadInput
-from companion.games.base import Event, parse_players, refuse
+from companion.games.base import Event, Outcome, parse_players, refuse
 
 GAME_ID = "later"
 
@@ -17,6 +17,7 @@ class State:
     active: tuple[str, ...]
     last: int | None = None
     turn: int = 0
+    row: tuple = ()               # the cards laid in time, oldest first
 
 
 @dataclass(frozen=True)
@@ -46,15 +47,29 @@ def apply(s: State, a: Lay):
         active = tuple(p for p in s.active if p != a.player)
         turn = s.turn % len(s.active) % max(1, len(active))
         return replace(s, active=active, turn=turn), [Event("out", {"player": a.player})]
-    return replace(s, last=a.card.year, turn=s.turn + 1), [Event("laid", {"player": a.player})]
+    return replace(s, last=a.card.year, turn=s.turn + 1, row=(*s.row, a.card)), [Event("laid", {"player": a.player})]
 
 
 def summary(s: State) -> dict:
     over = len(s.active) < 2
     return {"game": GAME_ID, "status": "finished" if over else "in_progress",
             "winner": s.active[0] if over and s.active else None,
-            "turn": None if over else s.active[s.turn % len(s.active)], "last": s.last}
+            "turn": None if over else s.active[s.turn % len(s.active)], "last": s.last,
+            "out": [p for p in s.players if p not in s.active], "row": [c.code for c in s.row if c.code]}
 
 
 def action_to_json(a: Lay) -> dict:
     return {"type": "lay", "player": a.player, "card": card_to_json(a.card)}
+
+
+def outcome(s: State) -> Outcome:
+    over = len(s.active) < 2
+    return Outcome("finished" if over else "in_progress", s.active if over else ())
+
+
+def current_player(s: State) -> str | None:
+    return None if len(s.active) < 2 else s.active[s.turn % len(s.active)]
+
+
+def cards_on_table(s: State) -> tuple:
+    return s.row

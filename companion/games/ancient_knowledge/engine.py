@@ -35,7 +35,7 @@ from companion.games.ancient_knowledge.state import (
     Prompt,
 )
 from companion.games.ancient_knowledge.words import holdings_words, requirement_words
-from companion.games.base import Event, parse_players, refuse
+from companion.games.base import Event, Outcome, outcome_of, parse_players, refuse, scored
 from companion.games.base import Illegal as _Illegal
 from companion.i18n import N_, Text
 
@@ -840,8 +840,25 @@ def summary(state: GameState) -> dict:
         "options": {name: getattr(s.options, name) for name in OPTION_NAMES},
     }
     if s.finished:
-        result = final_score(s)
-        out["winners"] = result["winners"]
-        out["winner"] = result["winners"][0] if len(result["winners"]) == 1 else None
-        out["scores"] = result["players"]
+        out.update(scored(final_score(s)))
     return out
+
+
+def outcome(state: GameState) -> Outcome:
+    """Who won once the game is over (a tie names several)."""
+    return outcome_of(summary(state)) if state.finished else Outcome()
+
+
+def current_player(state: GameState) -> str | None:
+    return None if state.finished else state.board.name
+
+
+def cards_on_table(state: GameState) -> tuple[str, ...]:
+    """The card names lying on the table: the technology tiles, then each board's monuments, past,
+    artifacts and technologies."""
+    out = [c for tile in state.tiles for c in tile]
+    for b in state.boards:
+        out += [p.card for zone in b.zones for p in zone]
+        out += [p.card for p in b.past]
+        out += [*b.artifacts, *b.techs]
+    return tuple(out)

@@ -17,7 +17,6 @@ from companion.i18n import N_, Literal, Text
 from companion.words import Words
 
 GAME_ID = "ancient-knowledge"
-BREAKDOWN = ("past_vp", "endgame_effects", "techs", "timeline", "lost_knowledge")
 MAX_PLAYERS = 4  # decision A8 (a table of 1 may be scored alone, e.g. to check a sheet)
 
 

@@ -17,7 +17,7 @@ from operator import itemgetter
 from typing import Any, NoReturn
 
 from companion.errors import BadInput
-from companion.games.base import Event, parse_players, refuse
+from companion.games.base import Event, Outcome, outcome_of, parse_players, refuse, scored
 from companion.games.base import Illegal as _Illegal
 from companion.games.exhibition import actions as A
 from companion.games.exhibition.actions import action_to_json, parse_action  # noqa: F401 (contract)
@@ -421,8 +421,24 @@ def summary(state: GameState) -> dict:
         if missing:
             out["waiting_for"] = [f"secret decade of {name}" for name in missing]
         else:
-            result = final_score(s)
-            out["winners"] = result["winners"]
-            out["winner"] = result["winners"][0] if len(result["winners"]) == 1 else None
-            out["scores"] = result["players"]
+            out.update(scored(final_score(s)))
     return out
+
+
+def outcome(state: GameState) -> Outcome:
+    """Who won once the game is over (none while a Secret Decade is still to be recorded) and how it
+    ended (``all_finished``, ``no_cards``)."""
+    return outcome_of(summary(state)) if state.finished else Outcome()
+
+
+def current_player(state: GameState) -> str | None:
+    return None if state.finished else state.player.name
+
+
+def cards_on_table(state: GameState) -> tuple[Card, ...]:
+    """The market's columns, then each player's showcases and depot."""
+    out = [c for column in state.market for c in column]
+    for p in state.players:
+        out += [c for _spot, c in p.exhibit.hall_cards()]
+        out += p.exhibit.depot_cards
+    return tuple(out)

@@ -147,6 +147,9 @@ class BoardView(GameView):
     def spots(self, session) -> dict:
         raise NotImplementedError
 
+    def current(self, session) -> str | None:
+        return session.current_player()
+
     def context(self, session):
         return session.state
 

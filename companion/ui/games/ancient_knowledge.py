@@ -144,10 +144,6 @@ class AncientKnowledgeView(BoardView):
             out[f"tech[{i}]"] = codes.get(tech)
         return {spot: code for spot, code in out.items() if code}
 
-    def current(self, session):
-        s = session.state
-        return None if s.finished else s.board.name
-
     def action_for(self, proposal, session):
         if not isinstance(proposal, CardPlacedOnSpot):
             return None
@@ -486,7 +482,7 @@ class AncientKnowledgeView(BoardView):
     def turn(self, session):
         s = session.state
         extra = [Words(PHASES[s.phase], {"n": s.actions_left})] if s.phase in PHASES else []
-        return TurnInfo(None if s.finished else s.board.name, s.round, {b.name: b.hand for b in s.boards}, False,
+        return TurnInfo(session.current_player(), s.round, {b.name: b.hand for b in s.boards}, False,
                         (), extra, players_own=True)
 
     def draw_board(self, c, rect, session, pending):

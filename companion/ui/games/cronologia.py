@@ -189,7 +189,7 @@ class CronologiaCooperativeView(GameView):
                 "gap_row": proposal.gap_row, "col": proposal.col}
 
     def current(self, session):
-        return session.engine.current_player(session.state)
+        return session.current_player()
 
     # -- words ---------------------------------------------------------------------------------
     def bounds(self, session, gap_row: int, col: int):

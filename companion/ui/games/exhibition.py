@@ -143,10 +143,6 @@ class ExhibitionView(BoardView):
                     spots[f"{key}[{i}]"] = c.code
         return spots
 
-    def current(self, session):
-        s = session.state
-        return None if s.finished else s.player.name
-
     def action_for(self, proposal, session):
         if not isinstance(proposal, CardPlacedOnSpot):
             return None
@@ -374,7 +370,7 @@ class ExhibitionView(BoardView):
         if kind == "finish":
             return t(N_("{player} ended the exhibition"), lang, player=player)
         if kind == "secret":
-            if session.state.finished:
+            if session.outcome().over:
                 return t(N_("{player}'s Secret Decade: the {decade}s"), lang, player=player, decade=line["decade"])
             return t(N_("{player}'s Secret Decade is recorded"), lang, player=player)
         return Literal(str(line))

@@ -40,7 +40,7 @@ class RowGameView(GameView):
 
     # -- reading the table ---------------------------------------------------------------------
     def row(self, session) -> list:
-        return list(session.engine.row_cards(session.state))
+        return list(session.cards_on_table())
 
     def codes_on_table(self, session) -> list[str]:
         return [c.code for c in self.row(session) if c.code]
@@ -78,7 +78,7 @@ class RowGameView(GameView):
 
     # -- words ---------------------------------------------------------------------------------
     def current(self, session) -> str | None:
-        return session.engine.current_player(session.state)
+        return session.current_player()
 
     def where(self, row, gap: int, lang: str) -> str:
         if not row:
