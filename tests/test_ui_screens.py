@@ -346,3 +346,31 @@ def test_the_unknown_card_screen_says_what_to_do_at_the_table_and_where_the_owne
     assert "docs/decks.md" in checks[1] and "companion deck" not in " ".join(checks)   # the guide gives it
     assert not [t for t in k.texts() if "kiosk.log" in t or "/tmp" in t]
     assert not [d for d in k.last.drawn if d.cut]
+
+
+def test_a_box_that_needs_more_takes_it_from_the_others():
+    from companion.ui.screen import hint_widths
+    assert hint_widths([100, 100, 100, 100], 800) == [200, 200, 200, 200]
+    assert hint_widths([100, 300, 0, 150], 800) == [166, 300, 166, 166]
+    assert hint_widths([300, 300, 300, 100], 800) == [240, 240, 240, 80]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_footer_is_one_whole_line(size, lang):
+    """The longest footers the kiosk shows (issue 31: Spanish ones wrapped onto two small lines): one
+    line each, whole, at 18 px or more."""
+    from companion.i18n import Text
+    from companion.inputs.commands import UNDO
+    from companion.ui.screen import draw_hints
+    bars = [{NEXT: "read again", UNDO: "history / undo", OK: "choose the spot", MENU: "menu"},
+            {NEXT: "next line", UNDO: "history / undo", OK: "continue the game", MENU: "close"},
+            {NEXT: "next choice", UNDO: "history / undo", OK: "choose", MENU: "menu"},
+            {NEXT: "next name", UNDO: "delete", OK: "press key", MENU: "menu"},
+            {OK: Text("{player} tries again", {"player": "Maximiliano"}), MENU: "menu"}]
+    for hints in bars:
+        c = _canvas(size, lang)
+        draw_hints(c, hints)
+        drawn = [d for d in c.drawn if d.role.startswith("hint:")]
+        assert len(drawn) == len(hints) and "\n" not in "".join(d.text for d in drawn)
+        assert not [d for d in drawn if d.cut] and min(d.px for d in drawn) >= round(18 * c.u), drawn
