@@ -25,6 +25,7 @@ import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from companion.paths import command
 from companion.store.log import MIN_FREE_MB
 
 OK, WARN, FAIL = "ok", "warn", "fail"
@@ -95,7 +96,7 @@ def run_checks(*, camera: str | None = None, pins: str = "auto", display: str | 
 
 
 def report(checks: list[Check]) -> str:
-    from companion.paths import command, config_file
+    from companion.paths import config_file
     lines = [f"Table Companion doctor (settings: {config_file()})", ""]
     width = max(len(c.name) for c in checks)
     for c in checks:
@@ -145,7 +146,7 @@ def camera_fix(source: str, error: str) -> str:
                    "(pi/install.sh does this)"
         if "alloc" in low or "cannot allocate memory" in low:
             return "the camera could not get its buffers (camera memory, CMA): choose a smaller picture ([camera] " \
-                   "width = 2304, height = 1296: companion plan-camera --capture 2304x1296 shows the stickers it " \
+                   f"width = 2304, height = 1296: {command()} plan-camera --capture 2304x1296 shows the stickers it " \
                    "needs), or on a Pi 4 give the camera more: dtoverlay=vc4-kms-v3d,cma-512 in " \
                    "/boot/firmware/config.txt, then reboot"
         if "no module named" in low:
@@ -216,7 +217,7 @@ def _read_one_frame(source: str, settings) -> Check:
     if any("failed" in s for s in said):
         return Check("camera", WARN, f"{source}: a {w}x{h} picture{setup}",
                      "the lens may not be sharp: set camera.focus to the camera's height above the table in cm "
-                     "(companion plan-camera --height-cm CM prints it), or to auto")
+                     f"({command()} plan-camera --height-cm CM prints it), or to auto")
     return Check("camera", OK, f"{source}: a {w}x{h} picture{setup}")
 
 

@@ -27,6 +27,13 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a message whose wording depends on a count (its singular and plural English msgids) for
+    translation without translating it now; see :class:`Plural`."""
+    MARKED.update((singular, plural))
+    return singular, plural
+
+
 @dataclass(frozen=True)
 class Text:
     """A message to show a person: an English msgid with ``{named}`` parameters."""
@@ -41,6 +48,20 @@ class Text:
 
     def __str__(self) -> str:
         return self.render("en")
+
+
+@dataclass(frozen=True)
+class Plural(Text):
+    """A message worded by a count, the way gettext's ngettext does it: ``msgid`` the singular,
+    ``plural`` the plural, ``count`` the parameter that picks the form (the catalog's Plural-Forms
+    in Spanish; "1 card", "0 cards" in English)."""
+
+    plural: str = ""
+    count: str = "n"
+
+    def render(self, lang: str = "en") -> str:
+        params = {k: v.render(lang) if isinstance(v, Text) else v for k, v in self.params.items()}
+        return translate_plural(self.msgid, self.plural, int(self.params[self.count]), lang).format(**params)
 
 
 @cache
@@ -68,6 +89,13 @@ def translate(msgid: str, lang: str = "en") -> str:
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
     return _catalog(lang).gettext(msgid)
+
+
+def translate_plural(singular: str, plural: str, n: int, lang: str = "en") -> str:
+    """ngettext: the form of a message for the count ``n`` in ``lang``."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
+    return _catalog(lang).ngettext(singular, plural, n)
 
 
 class Literal(str):

@@ -64,6 +64,17 @@ def test_the_start_card_read_back_says_bc_in_the_screen_language():
     assert "h.\u00a03\u00a0200\u00a0000 a.\u00a0C." in said.render("es") and "BC" not in said.render("es")
 
 
+def test_the_missing_start_cards_are_counted_in_good_grammar():
+    from companion.ui.games.cronologia import CronologiaCompetitiveView
+    from companion.ui.games.timeline import TimelineView
+    _codes, said = TimelineView().read_setup([], True, None)
+    assert said.render("en") == "The camera does not see the starting card yet."
+    assert said.render("es") == "La cámara aún no ve la carta inicial."
+    _codes, said = CronologiaCompetitiveView().read_setup([], True, None)
+    assert said.render("en") == "The camera sees 0 of the 5 starting cards."
+    assert said.render("es") == "La cámara ve 0 de las 5 cartas iniciales."
+
+
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
 def test_an_approximate_date_is_drawn_whole_with_its_c(size):
     cards = [Card(year=y, circa=True, title="Title") for y in (-3200000, -800000, -300000, -15000, -9500)]

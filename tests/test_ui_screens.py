@@ -239,10 +239,37 @@ def test_the_depot_label_stays_inside_the_hall_in_spanish(tmp_path, size):
     s = k.session.state
     c = _canvas(size, "es")
     u = c.u
-    hall = pygame.Rect(int(130 * u), int(70 * u), int(430 * u), int(250 * u))   # the wide board's Hall
+    hall = pygame.Rect(int(22 * u), int(76 * u), int(756 * u), int(240 * u))   # the board beside the prompt band
     draw_hall(c, hall, s.players[0].exhibit, s.layout)
     label = next(d for d in c.drawn if d.text == "Depósito")
     assert hall.contains(pygame.Rect(label.rect)) and not label.cut
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_full_hall_of_the_largest_showcases_keeps_its_years_readable(size):
+    """Showcases of 12 spots (the board file's limit) go on over further lines, and where the Hall is
+    still too tall the largest are summed up (cards / spots), rather than shrink a year under READ_TEXT;
+    beside the prompt band and beside a question alike. The spot a proposal is about is always drawn."""
+    from companion.cards.model import Card
+    from companion.games.exhibition.board import Layout
+    from companion.games.exhibition.rules import Exhibit
+    from companion.ui.canvas import size_faults
+    from companion.ui.games._exhibition_board import draw_hall
+    layout = Layout((("one_continent", 12), ("one_era", 12), ("plain", 6), ("years_gap", 2), ("mid_century", 1)), 4)
+    exhibit = Exhibit.empty("Ana", layout)
+    for key, n in layout.spots:
+        for i in range(n):
+            exhibit = exhibit.with_card(key, i, Card(year=1900 + i, continent="EU"))
+    for w, h in ((756, 240), (424, 330)):
+        c = _canvas(size, "es")
+        area = pygame.Rect(int(12 * c.u), int(70 * c.u), int(w * c.u), int(h * c.u))
+        draw_hall(c, area, exhibit, layout, mark="depot[0]", new_card=Card(year=1988, continent="SA"))
+        years = [d.text for d in c.drawn if d.role in ("card", "card-new")]
+        summed = [d.text for d in c.drawn if d.role == "showcase" and "/" in d.text]
+        assert "1988" in years and summed[:2] == ["12/12", "12/12"]
+        assert len(years) + sum(int(t.split("/")[1]) for t in summed) == layout.hall_size + 1
+        assert not size_faults(c.drawn, c.u) and not [d for d in c.drawn if d.cut]
+        assert all(area.contains(pygame.Rect(d.rect)) for d in c.drawn)
 
 
 def test_spanish_dates_read_antes_de_cristo_and_stay_whole():
@@ -320,3 +347,31 @@ def test_the_unknown_card_screen_says_what_to_do_at_the_table_and_where_the_owne
     assert "docs/decks.md" in checks[1] and "companion deck" not in " ".join(checks)   # the guide gives it
     assert not [t for t in k.texts() if "kiosk.log" in t or "/tmp" in t]
     assert not [d for d in k.last.drawn if d.cut]
+
+
+def test_a_box_that_needs_more_takes_it_from_the_others():
+    from companion.ui.screen import hint_widths
+    assert hint_widths([100, 100, 100, 100], 800) == [200, 200, 200, 200]
+    assert hint_widths([100, 300, 0, 150], 800) == [166, 300, 166, 166]
+    assert hint_widths([300, 300, 300, 100], 800) == [240, 240, 240, 80]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_footer_is_one_whole_line(size, lang):
+    """The longest footers the kiosk shows (issue 31: Spanish ones wrapped onto two small lines): one
+    line each, whole, at 18 px or more."""
+    from companion.i18n import Text
+    from companion.inputs.commands import UNDO
+    from companion.ui.screen import draw_hints
+    bars = [{NEXT: "read again", UNDO: "history / undo", OK: "choose the spot", MENU: "menu"},
+            {NEXT: "next line", UNDO: "history / undo", OK: "continue the game", MENU: "close"},
+            {NEXT: "next choice", UNDO: "history / undo", OK: "choose", MENU: "menu"},
+            {NEXT: "next name", UNDO: "delete", OK: "press key", MENU: "menu"},
+            {OK: Text("{player} tries again", {"player": "Maximiliano"}), MENU: "menu"}]
+    for hints in bars:
+        c = _canvas(size, lang)
+        draw_hints(c, hints)
+        drawn = [d for d in c.drawn if d.role.startswith("hint:")]
+        assert len(drawn) == len(hints) and "\n" not in "".join(d.text for d in drawn)
+        assert not [d for d in drawn if d.cut] and min(d.px for d in drawn) >= round(18 * c.u), drawn

@@ -2,7 +2,7 @@
 player must read to play (companion.ui.canvas.PLAY_ROLES: whose turn, the verdict, the next step, the
 scores and their explanation, card years and titles) is at least READ_TEXT (24 px at 800x480), and
 nothing at all is under MIN_TEXT (16 px); at 1920x1080 the same, scaled. tools/screens.py prints the
-smallest size per screen; KNOWN_SMALL there names the texts known to break the rule."""
+smallest size per screen."""
 
 from __future__ import annotations
 

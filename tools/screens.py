@@ -16,8 +16,7 @@ display needed.
 It prints the smallest text of every screen, in reference pixels (800x480; the canvas records the size
 of every text it draws, with its role): what a player must read to play (the roles of
 companion.ui.canvas.PLAY_ROLES) is at least READ_TEXT (24), and nothing is under MIN_TEXT (16).
-tests/test_ui_type_sizes.py enforces that rule on every screen here, at both sizes; KNOWN_SMALL names
-the texts known to break it.
+tests/test_ui_type_sizes.py enforces that rule on every screen here, at both sizes.
 """
 
 from __future__ import annotations
@@ -38,13 +37,9 @@ from board_kiosk import Detection, choose, detection, make_kiosk, press, start_g
 
 from companion.games.base import refusal  # noqa: E402
 from companion.inputs.commands import NEXT, OK  # noqa: E402
-from companion.ui.canvas import MIN_TEXT, must_read, size_faults  # noqa: E402
+from companion.ui.canvas import must_read, size_faults  # noqa: E402
 
 SIZES = ((800, 480), (1920, 1080))
-# The texts known to be drawn under READ_TEXT (never under MIN_TEXT), by screen: Exhibition's Hall and
-# market side by side hold up to 43 card tiles (issue 31: a readable Exhibition board is still to do).
-KNOWN_SMALL = {name: {"card", "card-new", "market"} for name in ("exhibition-board", "exhibition-prompt",
-                                                                  "exhibition-verdict")}
 LANGS = ("en", "es")
 SEED = 1
 MAX_FRAMES = 20000      # a run that has not shown every screen by then has lost its way
@@ -71,9 +66,7 @@ class Shots:
         key = f"{k.lang}/{name}"
         play = [d.px / c.u for d in c.drawn if must_read(d.role)]
         self.smallest[key] = (min(play, default=0.0), min((d.px / c.u for d in c.drawn), default=0.0))
-        known = KNOWN_SMALL.get(name, set())
-        self.faults[key] = size_faults([d for d in c.drawn if not (d.role in known and d.px >= round(MIN_TEXT * c.u))],
-                                       c.u)
+        self.faults[key] = size_faults(c.drawn, c.u)
         self.cut += [f"{k.lang}/{name}-{self.size[0]}x{self.size[1]}: {d.role} {d.text!r}"
                      for d in k.last.drawn if d.cut]
 
@@ -328,8 +321,7 @@ def main(out: str | None = None, only: str | None = None) -> int:
         print(f"smallest text at {size[0]}x{size[1]}, in reference px (to play >= 24 / everything >= 16):")
         for key, (play, every) in sorted(shots.smallest.items()):
             shown = f"{play:4.0f}" if play else "   -"          # "-": nothing a player must read there
-            print(f"  {key:34} {shown} / {every:4.0f}" + ("   (known: KNOWN_SMALL)" if key.split("/")[1] in
-                                                              KNOWN_SMALL else ""))
+            print(f"  {key:34} {shown} / {every:4.0f}")
         faults += [f"{key}-{size[0]}x{size[1]}: {f}" for key, fs in sorted(shots.faults.items()) for f in fs]
     for line in cut:
         print("cut:", line)

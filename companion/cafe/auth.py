@@ -12,6 +12,7 @@ from collections import defaultdict, deque
 from pathlib import Path
 
 from companion.errors import BadInput
+from companion.paths import command
 
 # scrypt (RFC 7914) from the standard library; n = 2**14 keeps a Pi's login under a tenth of a second
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
@@ -45,7 +46,7 @@ def read_password_file(path: str | Path) -> str:
         _parse(line, str(path))
     elif len(line) < MIN_PASSWORD:
         raise BadInput(str(path), f"the password on line 1 is shorter than {MIN_PASSWORD} characters; use a longer "
-                                  "one, or its hash ('companion cafe password -o FILE')")
+                                  f"one, or its hash ('{command()} cafe password -o FILE')")
     return line
 
 
@@ -55,7 +56,7 @@ def _parse(stored: str, where: str = "password file"):
         return int(n), int(r), int(p), base64.b64decode(salt, validate=True), base64.b64decode(digest, validate=True)
     except ValueError:
         raise BadInput(where, "line 1 starts with 'scrypt$' but is not a hash written by "
-                              "'companion cafe password'") from None
+                              f"'{command()} cafe password'") from None
 
 
 def check_password(stored: str, attempt: str) -> bool:

@@ -41,6 +41,7 @@ from companion.cards.decks import (
 from companion.cards.model import year_label
 from companion.cards.payload import format_payload
 from companion.errors import BadInput, present
+from companion.paths import command
 from companion.words import counted
 
 ID_RULE = "a deck id is 2 to 8 capital letters or digits (it is printed in every sticker: TC:<ID>:<NUMBER>)"
@@ -119,8 +120,8 @@ def _own(deck_id: str) -> Deck:
     deck = get_deck(deck_ref(deck_id))
     if deck.bundled:
         raise BadInput(deck.id, f"a bundled deck, read-only; make your own copy first: "
-                                f"'companion deck copy {deck.id}' (same id: your copy replaces the bundled deck, "
-                                f"printed stickers keep working) or 'companion deck copy {deck.id} NEWID'")
+                                f"'{command()} deck copy {deck.id}' (same id: your copy replaces the bundled deck, "
+                                f"printed stickers keep working) or '{command()} deck copy {deck.id} NEWID'")
     return deck
 
 
@@ -143,7 +144,7 @@ def _list(args) -> int:
                          ensure_ascii=False))
         return 0
     if not decks:
-        print("No decks. Create one with: companion deck new ID --game GAME --name NAME")
+        print(f"No decks. Create one with: {command()} deck new ID --game GAME --name NAME")
         return 0
     print(f"{'ID':8}  {'GAME':17}  {'CARDS':>5}  {'SOURCE':7}  NAME")
     for d in decks:
@@ -152,7 +153,7 @@ def _list(args) -> int:
         print(f"{d.id:8}  {d.game:17}  {len(d):5}  {source:7}  {d.name}{note}")
     shadowed = [d.id for d in decks if not d.bundled and bundled_deck(d.id) is not None]
     for deck_id in shadowed:
-        print(f"Your deck {deck_id} replaces the bundled {deck_id} ('companion deck delete {deck_id}' restores it).")
+        print(f"Your deck {deck_id} replaces the bundled {deck_id} ('{command()} deck delete {deck_id}' restores it).")
     return 0
 
 
@@ -209,12 +210,12 @@ def _new(args) -> int:
     if existing is not None:
         if existing.bundled:
             raise BadInput(deck_id, f"{deck_id} is a bundled deck; to change it, copy it: "
-                                    f"companion deck copy {deck_id}")
+                                    f"{command()} deck copy {deck_id}")
         raise BadInput(deck_id, f"you already have a deck {deck_id} ({existing.path})")
     spec = DeckFile(id=deck_id, name=args.name or deck_id, game=args.game, cards=[])
     path = _save(spec, deck_id)
     print(f"Created deck {deck_id} ({args.game}) in {path}. Add cards with: "
-          f"companion deck add {deck_id} ... or companion deck import {deck_id} CARDS.csv")
+          f"{command()} deck add {deck_id} ... or {command()} deck import {deck_id} CARDS.csv")
     return 0
 
 
@@ -303,7 +304,7 @@ def _import(args) -> int:
         summary += f" ({len(set(new) - set(old))} added, {len(edited)} changed, {len(dropped)} removed)"
     path = _save(spec, args.file)
     print(f"Imported {summary} into {deck_id} ({path}). Print its stickers with: "
-          f"companion stickers {deck_id} --out {deck_id.lower()}-stickers.pdf")
+          f"{command()} stickers {deck_id} --out {deck_id.lower()}-stickers.pdf")
     if backup is not None:
         print(f"WARNING: {_meanings(deck_id, edited, dropped)}: re-print or remove those stickers. The old deck is "
               f"kept in {backup}", file=sys.stderr)
@@ -352,9 +353,9 @@ def _export(args) -> int:
             fh.write(text)
     except OSError as e:
         raise BadInput(args.file, f"cannot write: {e.strerror}") from None
-    first = f"companion deck copy {deck.id}, then " if deck.bundled else ""
+    first = f"{command()} deck copy {deck.id}, then " if deck.bundled else ""
     print(f"Wrote {counted(len(deck), 'card')} of {deck.id} to {args.file}. To use your edits: "
-          f"{first}companion deck import {deck.id} {args.file}")
+          f"{first}{command()} deck import {deck.id} {args.file}")
     return 0
 
 
@@ -364,13 +365,13 @@ def _copy(args) -> int:
     existing = _known(new_id)
     if existing is not None and not existing.bundled:
         raise BadInput(new_id, f"you already have a deck {new_id} ({existing.path}); "
-                               f"delete it first with 'companion deck delete {new_id}' or pick another id")
+                               f"delete it first with '{command()} deck delete {new_id}' or pick another id")
     if existing is not None and existing.bundled and new_id != source.id:
         raise BadInput(new_id, f"{new_id} is the id of a bundled deck; pick another id")
     spec = source.spec.model_copy(update={"id": new_id, **({"name": args.name} if args.name else {})})
     path = _save(spec, new_id)
-    note = (f" It replaces the bundled {new_id} for you; 'companion deck delete {new_id}' brings the bundled one back."
-            if existing is not None and existing.bundled else "")
+    note = (f" It replaces the bundled {new_id} for you; '{command()} deck delete {new_id}' brings the bundled one "
+            "back." if existing is not None and existing.bundled else "")
     print(f"Copied {source.id} ({counted(len(source), 'card')}) to your deck {new_id} in {path}.{note}")
     return 0
 

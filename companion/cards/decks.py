@@ -23,7 +23,7 @@ from companion.cards.payload import format_payload, parse_sticker
 from companion.errors import BadInput, json_path, read_json
 from companion.games import registry
 from companion.i18n import N_, Text
-from companion.paths import assets_dir, data_dir
+from companion.paths import assets_dir, command, data_dir
 
 GAMES = tuple(registry.GAMES)   # the games a deck file may name
 MAX_CARDS = 9999     # sticker numbers have 1 to 4 digits, so no deck holds more cards than this
@@ -305,13 +305,13 @@ class ForeignCode(BadInput):
 
 _FOREIGN = N_("not a card sticker (a foreign code; card stickers read TC:<DECK>:<NUMBER>)")
 _UNKNOWN_DECK = N_("unknown deck {deck}: no deck with this id is registered (known decks: {known}). "
-                   "To register it, on the computer run: companion deck new {deck} --name NAME --game GAME, "
+                   "To register it, on the computer run: {new}, "
                    "then add its cards: {add} (or all at once from a spreadsheet: {import_cmd})")
 _UNKNOWN_NUMBER = N_("deck {deck} has no card {number} (it has {count} cards). "
                      "To register it, on the computer run: {add}")
 _UNKNOWN_NUMBER_BUNDLED = N_("deck {deck} has no card {number} (it has {count} cards, numbered {first} to "
                              "{last}). {deck} is a bundled deck, so check the sticker; to add cards, make "
-                             "your own copy first: companion deck copy {deck}, then {add}")
+                             "your own copy first: {copy}, then {add}")
 
 
 def add_command(deck_id: str, game: str | None, number: int | None = None) -> str:
@@ -319,7 +319,7 @@ def add_command(deck_id: str, game: str | None, number: int | None = None) -> st
     spec = registry.GAMES.get(game or "")
     fields = spec.add_fields if spec else registry.GameSpec("", "", "").add_fields
     num = f" --number {number}" if number is not None else ""
-    return f"companion deck add {deck_id}{num} {fields}"
+    return f"{command()} deck add {deck_id}{num} {fields}"
 
 
 def resolve(payload: str, where: str = "") -> Card:
@@ -338,15 +338,17 @@ def resolve(payload: str, where: str = "") -> Card:
     if deck is None:
         raise UnknownCard(loc, Text(_UNKNOWN_DECK, {
             "deck": sticker.deck, "known": ", ".join(sorted(decks)) or "-",
-            "add": f"companion deck add {sticker.deck} --number {sticker.number} ...",
-            "import_cmd": f"companion deck import {sticker.deck} CARDS.csv --game GAME"}))
+            "new": f"{command()} deck new {sticker.deck} --name NAME --game GAME",
+            "add": f"{command()} deck add {sticker.deck} --number {sticker.number} ...",
+            "import_cmd": f"{command()} deck import {sticker.deck} CARDS.csv --game GAME"}))
     card = deck.card(sticker.number)
     if card is None:
         params = {"deck": deck.id, "number": sticker.number, "count": len(deck),
                   "add": add_command(deck.id, deck.game, sticker.number)}
         if deck.bundled and len(deck):
             raise UnknownCard(loc, Text(_UNKNOWN_NUMBER_BUNDLED, {**params, "first": min(deck.cards),
-                                                                   "last": max(deck.cards)}))
+                                                                   "last": max(deck.cards),
+                                                                   "copy": f"{command()} deck copy {deck.id}"}))
         raise UnknownCard(loc, Text(_UNKNOWN_NUMBER, params))
     return card
 

@@ -30,6 +30,7 @@ from companion.cards.payload import format_payload
 from companion.errors import BadInput, present
 from companion.games import registry
 from companion.i18n import LANGUAGES, N_
+from companion.paths import command
 from companion.print.pdf import (
     CONTINENT_NAMES,
     FONT,
@@ -88,7 +89,7 @@ def make_cards(deck: Deck, out: str | Path, *, paper: str = "a4", numbers: list[
     layout = spec.print_layout
     if not layout:
         raise BadInput(deck.id, f"{spec.name} cards are the publisher's and are not printed here; print "
-                                f"stickers for your box instead: companion stickers {deck.id} --out stickers.pdf")
+                                f"stickers for your box instead: {command()} stickers {deck.id} --out stickers.pdf")
     numbers = checked_numbers(deck, numbers, paper)
     register_fonts()
     entries = {e.n: e for e in deck.entries()}

@@ -15,7 +15,7 @@ from companion.i18n import N_, Msg
 from companion.inputs.commands import MENU, NEXT, OK, UNDO, Command
 from companion.play.choice import Choice
 from companion.ui import theme
-from companion.ui.canvas import MIN_TEXT, Canvas, Literal
+from companion.ui.canvas import MIN_TEXT, Canvas, Literal, font
 
 BUTTON_LABELS = {NEXT: N_("NEXT"), OK: N_("OK"), UNDO: N_("UNDO"), MENU: N_("MENU")}
 BUTTON_COLOURS = {NEXT: theme.INFO, OK: theme.CORRECT, UNDO: theme.WARN, MENU: theme.MUTED}
@@ -75,29 +75,45 @@ def hint_bar_height(c: Canvas) -> int:
     return c.px(52)
 
 
+def hint_widths(needs: list[int], width: int) -> list[int]:
+    """The widths of the four boxes, in the buttons' order: a quarter each where the words fit in it; a
+    box whose words need more takes it from the others (an absent button's box first gives its
+    share), never leaving another less than its own words need; where all cannot fit, in proportion."""
+    if sum(needs) > width:
+        return [width * n // sum(needs) for n in needs]
+    fixed: dict[int, int] = {}
+    while True:
+        free = [i for i in range(len(needs)) if i not in fixed]
+        share = (width - sum(fixed.values())) // len(free)
+        more = [i for i in free if needs[i] > share]
+        if not more:
+            return [fixed.get(i, share) for i in range(len(needs))]
+        fixed.update({i: needs[i] for i in more})
+
+
 def draw_hints(c: Canvas, hints: dict) -> None:
-    """The bottom bar: one box per button, in the order of the buttons on the cabinet; touching a box
-    is the same as pressing the button."""
+    """The bottom bar: one box per button, in the order of the buttons on the cabinet, the button's
+    name and what it does on one line; touching a box is the same as pressing the button."""
     if not hints:
         return
     h = hint_bar_height(c)
     y = c.h - h
     c.box((0, y, c.w, h), theme.PANEL, radius=0)
-    kinds = [k for k in (NEXT, UNDO, OK, MENU) if k in hints]
-    slot = c.w / 4
-    for i, kind in enumerate((NEXT, UNDO, OK, MENU)):
-        if kind not in kinds:
-            continue
-        rect = pygame.Rect(int(i * slot) + c.px(4), y + c.px(4), int(slot) - c.px(8), h - c.px(8))
-        c.box(rect, theme.PANEL_HI, radius=8)
-        c.box((rect.x, rect.y, c.px(8), rect.h), BUTTON_COLOURS[kind], radius=3)
-        label = c.tr(BUTTON_LABELS[kind])
-        what = c.tr(hints[kind])
-        # a long hint wraps onto a second line rather than losing its end
-        c.paragraph(Literal(f"{label}: {what}"), (rect.x + c.px(14), rect.y + c.px(2), rect.w - c.px(18),
-                                                   rect.h - c.px(4)),
-                    theme.SMALL * 0.9, theme.TEXT, role=f"hint:{kind}", valign="middle")
-        c.touch(rect, Command(kind, source="touch"))
+    size = theme.SMALL * 0.9
+    lines = {kind: f"{c.tr(BUTTON_LABELS[kind])}: {c.tr(hints[kind])}" for kind in (NEXT, UNDO, OK, MENU)
+             if kind in hints}
+    pad = c.px(26)          # the colour tab, the margins and the gap between boxes
+    needs = [font(c.px(size)).size(lines[kind])[0] + pad if kind in lines else 0 for kind in (NEXT, UNDO, OK, MENU)]
+    x = 0
+    for kind, w in zip((NEXT, UNDO, OK, MENU), hint_widths(needs, c.w), strict=True):
+        if kind in lines:
+            rect = pygame.Rect(x + c.px(4), y + c.px(4), w - c.px(8), h - c.px(8))
+            c.box(rect, theme.PANEL_HI, radius=8)
+            c.box((rect.x, rect.y, c.px(8), rect.h), BUTTON_COLOURS[kind], radius=3)
+            c.text(Literal(lines[kind]), (rect.x + c.px(14), rect.centery), size, theme.TEXT, anchor="midleft",
+                   max_width=rect.w - c.px(18), role=f"hint:{kind}")
+            c.touch(rect, Command(kind, source="touch"))
+        x += w
 
 
 SCREENS: dict[str, Callable[..., Screen]] = {}

@@ -9,10 +9,11 @@ import pygame
 from companion.games.exhibition.board import CONTINENTS, DEPOT
 from companion.i18n import N_
 from companion.ui import theme
-from companion.ui.canvas import MIN_TEXT, Canvas, Literal, font
+from companion.ui.canvas import MIN_TEXT, READ_TEXT, Canvas, Literal, font
 
 CONTINENT_COLOURS = theme.CONTINENT_COLOURS
 WHITE_CARD = (250, 250, 250)
+TWO_LINES = 54        # reference px: a tile at least this tall writes the continent under the year
 
 SHOWCASE_LABELS = {"one_continent": N_("One\nContinent"), "one_era": N_("One Era"), "plain": N_("Plain"),
                    "years_gap": N_("Years\nGap"), "mid_century": N_("Mid-\nCentury")}
@@ -35,8 +36,9 @@ def card_lines(card) -> tuple[str, str]:
 
 
 def tile(c: Canvas, rect: pygame.Rect, card, highlight=None, role: str = "card") -> None:
-    """One card: its continent's colour, the year big and the continent's code (two lines when the
-    tile is tall enough, else one). ``None`` is an empty spot."""
+    """One card: its continent's colour, the year at a size read from a metre (READ_TEXT at least)
+    and the continent's code under it when the tile is tall enough, else beside it. ``None`` is an
+    empty spot."""
     if highlight is not None:
         c.box(rect.inflate(c.px(8), c.px(8)), highlight, radius=8, width=c.px(4))
     if card is None:
@@ -49,72 +51,119 @@ def tile(c: Canvas, rect: pygame.Rect, card, highlight=None, role: str = "card")
         c.box(band, CONTINENT_COLOURS.get(card.continent, theme.MUTED), radius=3)
     top, bottom = card_lines(card)
     room = rect.w - c.px(7)
-    # The Hall and the market hold up to 43 tiles beside each other: at 800x480 their years are under
-    # READ_TEXT (the size test lists them as the known exception), never under MIN_TEXT.
-    least = MIN_TEXT
-    two = rect.h >= c.px(32)
-    if two:
-        size = min(22.0, rect.h / c.u * 0.48)
-        # narrow tiles: plain digits
-        bold = font(c.fit_size(top, size, True, room, role, least), True).size(top)[0] <= room
-        c.text(Literal(top), (rect.centerx + c.px(2), rect.y + rect.h * 0.3), size, theme.CARD_TEXT, bold=bold,
-               anchor="center", max_width=room, role=role, least=least)
-        c.text(Literal(bottom), (rect.centerx + c.px(2), rect.y + rect.h * 0.74), max(16.0, min(size, 18.0)),
+    x = rect.centerx + c.px(2)
+    if rect.h >= c.px(TWO_LINES):
+        room = rect.w - c.px(5)     # a market column beside a question: 66 px
+        size = max(float(READ_TEXT), min(30.0, rect.h / c.u * 0.44))
+        bold = font(c.fit_size(top, size, True, room, role), True).size(top)[0] <= room
+        c.text(Literal(top), (x, rect.y + rect.h * 0.32), size, theme.CARD_TEXT, bold=bold, anchor="center",
+               max_width=room, role=role)
+        c.text(Literal(bottom), (x, rect.y + rect.h * 0.76), max(float(MIN_TEXT), min(size * 0.75, 22.0)),
                theme.CARD_TEXT, anchor="center", max_width=room, role=role + "-continent")
-    else:
-        one = f"{top} {bottom}" if card.white != "einstein" else bottom
-        c.text(Literal(one), (rect.centerx + c.px(2), rect.centery), max(16.0, min(20.0, rect.h / c.u * 0.7)),
-               theme.CARD_TEXT, bold=True, anchor="center", max_width=room, role=role, least=least)
+        return
+    if card.white == "einstein":
+        top, bottom = bottom, ""
+    year_w = font(c.px(READ_TEXT), True).size(top)[0]
+    code_w = font(c.px(MIN_TEXT)).size(bottom)[0] if bottom else 0
+    if bottom and year_w + c.px(5) + code_w <= room:
+        left = x - (year_w + c.px(5) + code_w) // 2
+        c.text(Literal(top), (left, rect.centery), READ_TEXT, theme.CARD_TEXT, bold=True, anchor="midleft",
+               max_width=year_w + 1, role=role)
+        c.text(Literal(bottom), (left + year_w + c.px(5), rect.centery + c.px(2)), MIN_TEXT, theme.CARD_TEXT,
+               anchor="midleft", max_width=code_w + 1, role=role + "-continent")
+    else:           # the continent in the tile's colour only
+        bold = year_w <= room
+        c.text(Literal(top), (x, rect.centery), READ_TEXT, theme.CARD_TEXT, bold=bold, anchor="center",
+               max_width=room, role=role)
 
 
-def _label(c: Canvas, msgid: str, rect: pygame.Rect, colour=theme.MUTED) -> None:
+def one_line_width(c: Canvas, code: bool = True) -> int:
+    """The width of a one-line tile that holds a year at READ_TEXT and (``code``) a continent's code
+    beside it; without it the tile's colour tells the continent."""
+    year = font(c.px(READ_TEXT), True).size("8888")[0] + c.px(12)
+    return year + c.px(5) + font(c.px(MIN_TEXT)).size("OC")[0] if code else year
+
+
+def _label(c: Canvas, msgid: str | Literal, rect: pygame.Rect, colour=theme.MUTED) -> None:
     c.paragraph(msgid, rect, theme.SMALL * 0.8, colour, bold=True, role="showcase", valign="middle")
 
 
 def draw_hall(c: Canvas, area: pygame.Rect, exhibit, layout, mark: str | None = None, new_card=None) -> None:
-    """The player board as it lies: one row per showcase (its name on the left, an overlay's name
-    in its place), the Depot as a column on the right. ``mark`` (a spot name) outlines the spot a
-    proposal is about, with ``new_card`` drawn in it."""
-    rows = list(layout.spots)
-    gap = c.px(3)
-    # wide enough for the longest word of a showcase's name at the smallest size ("continente")
-    names = [OVERLAY_LABELS[layout.overlay(key)] if layout.overlay(key) else SHOWCASE_LABELS[key] for key, _ in rows]
-    widest = max(font(c.px(MIN_TEXT), True).size(word)[0] for name in names for word in c.tr(name).split())
-    label_w = min(max(c.px(86), widest + c.px(6)), area.w // 4)
-    cols = max(n for _, n in rows)
-    th = (area.h - gap * (len(rows) - 1)) // len(rows)
-    tw = min(int(th * 1.4), (area.w - label_w - gap * cols - c.px(6)) // (cols + 1))
-    for r, (key, n) in enumerate(rows):
-        y = area.y + r * (th + gap)
-        overlay = layout.overlay(key)
-        name = OVERLAY_LABELS[overlay] if overlay else SHOWCASE_LABELS[key]
-        _label(c, name, pygame.Rect(area.x, y, label_w - c.px(4), th), theme.INFO if overlay else theme.MUTED)
-        spots = exhibit.showcase(key)
-        for i in range(n):
-            rect = pygame.Rect(area.x + label_w + i * (tw + gap), y, tw, th)
-            spot = f"{key}[{i}]"
-            if mark == spot:
-                tile(c, rect, new_card, theme.OUTLINE_NEW, role="card-new")
-            else:
-                tile(c, rect, spots[i])
-    depot_x = area.x + label_w + cols * (tw + gap) + c.px(6)
-    for i, card in enumerate(exhibit.depot):
-        rect = pygame.Rect(depot_x, area.y + i * (th + gap), tw, th)
-        if mark == f"{DEPOT}[{i}]":
-            tile(c, rect, new_card, theme.OUTLINE_NEW, role="card-new")
+    """The player board: one row per showcase (its name on the left, an overlay's name in its place)
+    and the Depot as the last row. A showcase with more spots than fit across at a readable size goes
+    on over further lines; when even so the Hall is too tall for ``area``, the largest showcases
+    but the one ``mark`` is in are summed up on one line each (cards in it / spots). ``mark`` (a spot
+    name) outlines the spot a proposal is about, with ``new_card`` drawn in it."""
+    gap = c.px(4)
+    rows = [(key, n, OVERLAY_LABELS[layout.overlay(key)] if layout.overlay(key) else SHOWCASE_LABELS[key],
+             bool(layout.overlay(key)), list(exhibit.showcase(key))) for key, n in layout.spots]
+    depot = list(exhibit.depot)
+    if depot:
+        rows.append((DEPOT, len(depot), N_("Depot"), False, depot))
+    marked = mark.split("[")[0] if mark else None
+
+    def lines_of(key: str, n: int, across: int, summed: set[str]) -> int:
+        return 1 if key in summed else -(-n // across)
+
+    def plan(need: int):
+        """How the Hall is laid out with tiles ``need`` wide: (summed up, across, names' width, line)."""
+        summed: set[str] = set()
+        lines = len(rows)
+        while True:
+            for _ in range(2):  # the names' width leaves the room for the tiles, whose lines set the names'
+                # wide enough for the longest word of a showcase's name at the smallest size ("continente"),
+                # or for the whole name on one line where a line is too low for two
+                line_h = min(c.px(80), (area.h - gap * (lines - 1)) // lines)
+                names = [_one_line(c.tr(row[2])) if line_h < c.px(40) else c.tr(row[2]) for row in rows]
+                words = names if line_h < c.px(40) else [w for name in names for w in name.split()]
+                widest = max(font(c.px(MIN_TEXT), True).size(word)[0] for word in words)
+                label_w = min(max(c.px(86), widest + c.px(6)), area.w // 3)
+                across = max(1, min(max(n for _, n, *_ in rows), (area.w - label_w + gap) // (need + gap)))
+                lines = sum(lines_of(key, n, across, summed) for key, n, *_ in rows)
+            line_h = min(c.px(80), (area.h - gap * (lines - 1)) // lines)
+            left = [(n, key) for key, n, *_ in rows if key not in summed and key != marked and n > across]
+            if line_h >= c.px(32) or not left:     # a line of tiles no lower than 32 px, else sum one up
+                return summed, across, label_w, line_h
+            summed.add(max(left)[1])
+
+    # the continent's code beside the year; without it where that sums fewer showcases up
+    need = one_line_width(c)
+    summed, across, label_w, line_h = plan(need)
+    if summed:
+        bare = plan(one_line_width(c, code=False))
+        if len(bare[0]) < len(summed):
+            need, (summed, across, label_w, line_h) = one_line_width(c, code=False), bare
+    room = area.w - label_w
+    whole = line_h < c.px(40)
+    tw = min(int(need * 1.25), (room - gap * (across - 1)) // across)
+    y = area.y
+    for key, n, name, overlay, cards in rows:
+        height = lines_of(key, n, across, summed) * (line_h + gap) - gap
+        _label(c, Literal(_one_line(c.tr(name))) if whole else name,
+               pygame.Rect(area.x, y, label_w - c.px(4), height), theme.INFO if overlay else theme.MUTED)
+        if key in summed:
+            filled = sum(card is not None for card in cards)
+            c.text(Literal(f"{filled}/{n}"), (area.x + label_w + c.px(6), y + height // 2), READ_TEXT, theme.MUTED,
+                   anchor="midleft", max_width=room, role="showcase")
         else:
-            tile(c, rect, card)
-    below = area.y + len(exhibit.depot) * (th + gap)
-    if below + th <= area.bottom + 1:
-        # within the Hall's area: "Depósito" ran into the market beside it
-        _label(c, N_("Depot"), pygame.Rect(depot_x - c.px(4), below, min(tw + c.px(40), area.right - depot_x + c.px(4)),
-                                           th))
+            for i in range(n):
+                rect = pygame.Rect(area.x + label_w + (i % across) * (tw + gap), y + (i // across) * (line_h + gap),
+                                   tw, line_h)
+                if mark == f"{key}[{i}]":
+                    tile(c, rect, new_card, theme.OUTLINE_NEW, role="card-new")
+                else:
+                    tile(c, rect, cards[i] if i < len(cards) else None)
+        y += height + gap
+
+
+def _one_line(name: str) -> str:
+    return name.replace("-\n", "-").replace("\n", " ")
 
 
 def draw_market(c: Canvas, area: pygame.Rect, state, here: str | None, mark=None) -> None:
     """The six continent columns of three cards, as on the table (the demo's table too). The active
     player's vehicle (``here``) is marked with ▶ and an outline; ``mark``: a card to outline."""
-    gap = c.px(4)
+    gap = c.px(2)
     head = c.px(24)
     col_w = (area.w - gap * (len(CONTINENTS) - 1)) // len(CONTINENTS)
     th = (area.h - head - gap * 3) // 3

@@ -20,7 +20,7 @@ import pygame
 from companion.games.ancient_knowledge.catalog import catalog
 from companion.games.ancient_knowledge.score import card_rows, explained_rows
 from companion.games.base import refusal
-from companion.i18n import N_, Text, translate
+from companion.i18n import N_, NP_, Plural, Text, translate
 from companion.play.proposals import CardPlacedOnSpot
 from companion.ui.canvas import Literal
 from companion.ui.games import Ask, BoardView, Choices, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
@@ -404,8 +404,11 @@ class AncientKnowledgeView(BoardView):
             if e.kind in ("created", "placed"):
                 where = t(N_("zone {zone}, {row} row"), lang, zone=d["zone"], row=translate(ROWS[d["row"]], lang)) \
                     if "zone" in d else translate(N_("an artifact slot"), lang)
-                why = t(N_("{card} in {where}: {cost} cards discarded besides it; {player} holds {hand} now."), lang,
-                        card=name(d["card"]), where=where, cost=d["cost"], player=d["player"], hand=d["hand"])
+                one, more = NP_("{card} in {where}: {cost} card discarded besides it; {player} holds {hand} now.",
+                                "{card} in {where}: {cost} cards discarded besides it; {player} holds {hand} now.")
+                why = Literal(Plural(one, {"card": name(d["card"]), "where": where, "cost": d["cost"],
+                                           "player": d["player"], "hand": d["hand"]}, plural=more,
+                                     count="cost").render(lang))
                 return Verdict(True, t(N_("{card} created"), lang, card=name(d["card"])), why, then)
             if e.kind == "learnt":
                 return Verdict(True, t(N_("{card} learnt"), lang, card=name(d["card"])),

@@ -14,8 +14,6 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-import pygame
-
 from companion.cards.decks import get_deck
 from companion.cards.payload import parse_sticker
 from companion.games.base import refusal
@@ -393,19 +391,13 @@ class ExhibitionView(BoardView):
         elif pending and pending.get("type") == "take":
             market_mark = card_of(pending["card"])
             market_mark = next((x for x in s.column(me.at) if same_card(x, market_mark)), None)
-        gap = c.px(12)
-        wide = rect.w >= rect.h * 2.2
-        # the market a column of three per continent, as it lies on the table, on every screen
-        if wide:        # beside the camera: the Hall, and the market at its right
-            market_w = max(int(rect.w * 0.42), c.px(6 * 46))
-            hall = pygame.Rect(rect.x, rect.y, rect.w - market_w - gap, rect.h)
-            market = pygame.Rect(hall.right + gap, rect.y, rect.right - hall.right - gap, rect.h)
-        else:           # beside a question: the market a column per continent, the Hall below
-            market_h = max(c.px(136), int(rect.h * 0.4))
-            market = pygame.Rect(rect.x, rect.y, rect.w, market_h)
-            hall = pygame.Rect(rect.x, market.bottom + gap, rect.w, rect.bottom - market.bottom - gap)
-        draw_hall(c, hall, me.exhibit, s.layout, mark, new)
-        draw_market(c, market, s, None if s.finished else me.at, market_mark)
+        # The Hall and the market together hold up to 43 tiles: side by side their years could not be
+        # read from a metre. The board shows the one the turn is about: the market until the player
+        # has taken a card, then the Hall (at the end, the Hall). Both as they lie on the table.
+        if s.finished or mark is not None or (s.turn.held is not None and not s.turn.placed):
+            draw_hall(c, rect, me.exhibit, s.layout, mark, new)
+        else:
+            draw_market(c, rect, s, me.at, market_mark)
 
     # -- the score sheet -----------------------------------------------------------------------
     def _scores(self, session):

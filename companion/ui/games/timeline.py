@@ -7,7 +7,7 @@ from itertools import pairwise
 
 from companion.cards.decks import resolve
 from companion.cards.json_cards import parse_card
-from companion.i18n import N_, Text, translate
+from companion.i18n import N_, NP_, Plural, Text, translate
 from companion.play.proposals import CardPlaced
 from companion.ui.canvas import Literal
 from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
@@ -60,7 +60,9 @@ class RowGameView(GameView):
             return None, problem
         n = self.start_cards
         if len(known) < n:
-            return None, Text(N_("The camera sees {seen} of the {n} starting cards."), {"seen": len(known), "n": n})
+            one, more = NP_("The camera does not see the starting card yet.",
+                            "The camera sees {seen} of the {n} starting cards.")
+            return None, Plural(one, {"seen": len(known), "n": n}, plural=more, count="n")
         if len(known) > n:
             return None, Text(N_("The camera sees {seen} cards; lay only the {n} starting cards."),
                               {"seen": len(known), "n": n})
