@@ -289,22 +289,30 @@ def ancient_knowledge(shots: Shots, tmp: Path) -> None:
     save("score")
 
 
-def shoot(base: Path, size) -> tuple[Shots, list[str]]:
-    """Every screen at ``size`` in both languages; returns the shots and the screens not shown."""
+PARTS = tuple(f"row:{lang}" for lang in LANGS) + ("boards",)
+
+
+def shoot(base: Path, size, parts=PARTS) -> tuple[Shots, list[str]]:
+    """Every screen at ``size`` in both languages (or the ``parts`` named: the row games in one
+    language, ``row:en``, or the board games in both, ``boards``); returns the shots and the screens
+    not shown."""
     shots = Shots(base, size)
     missing = []
     for lang in LANGS:
+        if f"row:{lang}" not in parts:
+            continue
         start = time.monotonic()
         saved = row_games(shots, lang)
         missing += [f"{lang}/{name}-{size[0]}x{size[1]}" for name in sorted(ROW_SHOTS - saved)]
         print(f"row games, {lang} {size[0]}x{size[1]}: {len(saved)} screens in {time.monotonic() - start:.0f} s")
-    start = time.monotonic()
-    with tempfile.TemporaryDirectory() as tmp:
-        for sub in ("exh-mid", "exh-end", "ak", "ak-end"):
-            (Path(tmp) / sub).mkdir()
-        exhibition(shots, Path(tmp))
-        ancient_knowledge(shots, Path(tmp))
-    print(f"board games, {size[0]}x{size[1]}: {time.monotonic() - start:.0f} s")
+    if "boards" in parts:
+        start = time.monotonic()
+        with tempfile.TemporaryDirectory() as tmp:
+            for sub in ("exh-mid", "exh-end", "ak", "ak-end"):
+                (Path(tmp) / sub).mkdir()
+            exhibition(shots, Path(tmp))
+            ancient_knowledge(shots, Path(tmp))
+        print(f"board games, {size[0]}x{size[1]}: {time.monotonic() - start:.0f} s")
     return shots, missing
 
 
