@@ -72,6 +72,6 @@ setup() {
 
 case "${1:-}" in
   demo) shift; setup; exec .venv/bin/companion kiosk --demo --windowed "$@" ;;
-  test) shift; setup; exec .venv/bin/python -m pytest -n auto "$@" ;;
+  test) shift; setup; exec .venv/bin/python -m pytest -n auto --dist worksteal "$@" ;;
   *) echo "usage: ./dev.sh demo | ./dev.sh test [pytest args]" >&2; exit 2 ;;
 esac
