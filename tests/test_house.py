@@ -18,30 +18,41 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports() -> dict[str, set[str]]:
-    """module -> the companion modules it imports (at any depth of the file: a lazy import is an import)."""
+def _import_statements():
+    """(importer, line, modules) for every import statement under companion/, lazy ones included:
+    ``modules`` pairs what each imported name may be, (``package.name``, ``package``), since ``from
+    package import name`` imports a module or a name of the package; ``import a.b`` gives (a.b, a.b)."""
     modules = {_module_name(p): p for p in ROOT.rglob("*.py")}
-    graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        out: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
+                yield modules, name, node.lineno, [(a.name, a.name) for a in node.names]
             elif isinstance(node, ast.ImportFrom):
                 base = node.module or ""
                 if node.level:
                     up = package.split(".")[: len(package.split(".")) - node.level + 1]
                     base = ".".join(up + ([base] if base else []))
-                targets = [f"{base}.{a.name}" for a in node.names] + [base]
-            else:
-                continue
-            for t in targets:
-                while t and t not in modules:
-                    t = t.rpartition(".")[0]
-                if t and t != name and t.startswith("companion"):
-                    out.add(t)
-        graph[name] = out
+                yield modules, name, node.lineno, [(f"{base}.{a.name}", base) for a in node.names]
+
+
+def _companion_module(t: str, modules, importer: str) -> str | None:
+    """The companion module ``t`` names (its nearest enclosing one), or None (outside, or itself)."""
+    while t and t not in modules:
+        t = t.rpartition(".")[0]
+    return t if t and t != importer and t.startswith("companion") else None
+
+
+def _imports() -> dict[str, set[str]]:
+    """module -> the companion modules it imports (at any depth of the file: a lazy import is an import;
+    ``from package import module`` counts the package too)."""
+    graph: dict[str, set[str]] = {_module_name(p): set() for p in ROOT.rglob("*.py")}
+    for modules, name, _line, pairs in _import_statements():
+        out = graph[name]
+        for t in [t for pair in pairs for t in pair]:
+            found = _companion_module(t, modules, name)
+            if found:
+                out.add(found)
     return graph
 
 
@@ -137,26 +148,12 @@ def _layer_of(module: str, layers: dict[str, int]) -> int | None:
 def _edges() -> list[tuple[str, str, int]]:
     """(importer, imported, line) for every import of a companion module, lazy ones included. ``from
     package import module`` imports the module (the package's __init__ comes with it: below or beside)."""
-    modules = {_module_name(p): p for p in ROOT.rglob("*.py")}
     edges = []
-    for name, path in modules.items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
-                    base = ".".join(up + ([base] if base else []))
-                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
-            else:
-                continue
-            for t in targets:
-                while t and t not in modules:
-                    t = t.rpartition(".")[0]
-                if t and t != name and t.startswith("companion"):
-                    edges.append((name, t, node.lineno))
+    for modules, name, line, pairs in _import_statements():
+        for full, base in pairs:
+            found = _companion_module(full if full in modules else base, modules, name)
+            if found:
+                edges.append((name, found, line))
     return edges
 
 
