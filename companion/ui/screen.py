@@ -121,9 +121,12 @@ SCREENS: dict[str, Callable[..., Screen]] = {}
 
 def screen(name: str):
     """Register a screen class, or a function that builds one, under ``name``: screens open each other
-    by name through the stack, so no screen imports another."""
+    by name through the stack, so no screen imports another. A class is given ``name`` as its own (a
+    function names the screen it builds)."""
     def register(maker):
         SCREENS[name] = maker
+        if isinstance(maker, type) and issubclass(maker, Screen):
+            maker.name = name
         return maker
     return register
 

@@ -12,7 +12,6 @@ from companion.ui.screen import Screen, screen
 
 @screen("history")
 class HistoryScreen(Screen):
-    name = "history"
     title = N_("History")
 
     def __init__(self, kiosk):
