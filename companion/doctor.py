@@ -233,31 +233,43 @@ def test_sticker():
 
 def check_decoders() -> list[Check]:
     image = test_sticker()
-    out = []
+    return [
+        _decoder_check("decoder", FAIL, _zxing_read, image, short="zxing-cpp",
+                       misread_fix="reinstall the pinned zxing-cpp (sudo ./pi/install.sh, or ./dev.sh on a laptop)",
+                       missing="zxing-cpp is not installed ({})",
+                       missing_fix="install the program's dependencies: sudo ./pi/install.sh "
+                                   "(or ./dev.sh on a laptop)"),
+        _decoder_check("fallback decoder", WARN, _pyzbar_read, image, short="pyzbar",
+                       misread_fix="reinstall libzbar0: sudo apt-get install --reinstall libzbar0",
+                       missing="pyzbar cannot run ({}); zxing-cpp reads alone",
+                       missing_fix="sudo apt-get install libzbar0"),
+    ]
+
+
+def _zxing_read(image) -> tuple[list[str], str]:
+    """What zxing-cpp reads in ``image``, and the reader with its version."""
+    import zxingcpp
+    version = getattr(zxingcpp, "__version__", "")
+    return [r.text for r in zxingcpp.read_barcodes(image)], f"zxing-cpp {version}".rstrip()
+
+
+def _pyzbar_read(image) -> tuple[list[str], str]:
+    from pyzbar import pyzbar
+    return [d.data.decode() for d in pyzbar.decode(image)], "pyzbar with libzbar"
+
+
+def _decoder_check(name: str, fault: str, read, image, short: str, misread_fix: str, missing: str,
+                   missing_fix: str) -> Check:
+    """A decoder passes when ``read`` (which imports it) gives back the test sticker's code; a misread or
+    a failed import is ``fault``. ``short`` names the decoder in a misread, ``missing`` ({} for the
+    import error) says what a failed import means."""
     try:
-        import zxingcpp
-        texts = [r.text for r in zxingcpp.read_barcodes(image)]
-        if texts == ["TC:DEMO:001"]:
-            version = getattr(zxingcpp, "__version__", "")
-            out.append(Check("decoder", OK, f"zxing-cpp {version} reads a test sticker".replace("  ", " ")))
-        else:
-            out.append(Check("decoder", FAIL, f"zxing-cpp read {texts} from a test sticker of TC:DEMO:001",
-                             "reinstall the pinned zxing-cpp (sudo ./pi/install.sh, or ./dev.sh on a laptop)"))
+        texts, reader = read(image)
     except ImportError as e:
-        out.append(Check("decoder", FAIL, f"zxing-cpp is not installed ({e})",
-                         "install the program's dependencies: sudo ./pi/install.sh (or ./dev.sh on a laptop)"))
-    try:
-        from pyzbar import pyzbar
-        texts = [d.data.decode() for d in pyzbar.decode(image)]
-        if texts == ["TC:DEMO:001"]:
-            out.append(Check("fallback decoder", OK, "pyzbar with libzbar reads a test sticker"))
-        else:
-            out.append(Check("fallback decoder", WARN, f"pyzbar read {texts} from a test sticker of TC:DEMO:001",
-                             "reinstall libzbar0: sudo apt-get install --reinstall libzbar0"))
-    except ImportError as e:
-        out.append(Check("fallback decoder", WARN, f"pyzbar cannot run ({e}); zxing-cpp reads alone",
-                         "sudo apt-get install libzbar0"))
-    return out
+        return Check(name, fault, missing.format(e), missing_fix)
+    if texts != ["TC:DEMO:001"]:
+        return Check(name, fault, f"{short} read {texts} from a test sticker of TC:DEMO:001", misread_fix)
+    return Check(name, OK, f"{reader} reads a test sticker")
 
 
 # -- display -----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES, Card
 from companion.cards.payload import format_payload, parse_sticker
@@ -27,6 +27,23 @@ from companion.paths import assets_dir, command, data_dir
 
 GAMES = tuple(registry.GAMES)   # the games a deck file may name
 MAX_CARDS = 9999     # sticker numbers have 1 to 4 digits, so no deck holds more cards than this
+
+
+def _one_of(value: str, allowed: tuple[str, ...], what: str, listed: str = ", ") -> str:
+    """``value`` if ``allowed`` holds it, else ValueError("unknown period 'x'; one of ...");
+    ``listed`` joins the choices in the message."""
+    if value not in allowed:
+        raise ValueError(f"unknown {what} {value!r}; one of {listed.join(allowed)}")
+    return value
+
+
+# The card fields that name one of a fixed set: field -> (what a message calls it, the set, how the
+# message lists the set: the continents' two-letter codes with spaces, "OC SA AF ...").
+_NAMED: dict[str | None, tuple[str, tuple[str, ...], str]] = {
+    "period": ("period", PERIODS, ", "),
+    "continent": ("continent", CONTINENTS, " "),
+    "white": ("white card", WHITES, ", "),
+}
 
 
 class CardEntry(BaseModel):
@@ -51,35 +68,21 @@ class CardEntry(BaseModel):
             raise ValueError("there is no year 0: 1 BC is -1, AD 1 is 1")
         return v
 
-    @field_validator("period")
+    @field_validator("period", "continent", "white")
     @classmethod
-    def _period(cls, v):
-        if v is not None and v not in PERIODS:
-            raise ValueError(f"unknown period {v!r}; one of {', '.join(PERIODS)}")
-        return v
+    def _named(cls, v, info: ValidationInfo):
+        if v is None:
+            return v
+        what, allowed, listed = _NAMED[info.field_name]
+        return _one_of(v, allowed, what, listed)
 
     @field_validator("icons")
     @classmethod
     def _icons(cls, v):
-        bad = [i for i in v if i not in ICONS]
-        if bad:
-            raise ValueError(f"unknown icon {bad[0]!r}; one of {', '.join(ICONS)}")
+        for icon in v:
+            _one_of(icon, ICONS, "icon")
         if len(set(v)) != len(v):
             raise ValueError("an icon is listed twice")
-        return v
-
-    @field_validator("continent")
-    @classmethod
-    def _continent(cls, v):
-        if v is not None and v not in CONTINENTS:
-            raise ValueError(f"unknown continent {v!r}; one of {' '.join(CONTINENTS)}")
-        return v
-
-    @field_validator("white")
-    @classmethod
-    def _white(cls, v):
-        if v is not None and v not in WHITES:
-            raise ValueError(f"unknown white card {v!r}; one of {', '.join(WHITES)}")
         return v
 
     def to_card(self, deck_id: str) -> Card:

@@ -85,14 +85,3 @@ def card_to_json(card: Card | None):
     if card.icons:
         out["icons"] = list(card.icons)
     return out
-
-
-def describe(card: Card | None) -> str:
-    if card is None:
-        return "empty"
-    if card.white == "einstein":
-        return "Einstein"
-    if card.white == "1945":
-        return "1945 (white)"
-    text = card.date()
-    return f"{text} {card.continent}" if card.continent else text

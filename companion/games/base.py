@@ -27,12 +27,16 @@ undo is safe.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from companion.cards.decks import cards_as_recorded, facts_in, without_facts
 from companion.errors import BadInput
 from companion.i18n import Text
 from companion.words import counted
+
+T = TypeVar("T")
 
 
 class Illegal(Exception):
@@ -54,6 +58,17 @@ def parse_players(line: dict, lo: int, hi: int, game: str, order: str) -> tuple[
     if len(set(names)) != len(names):
         raise BadInput("players", "two players have the same name")
     return tuple(names)
+
+
+def action_class(line: dict, types: Mapping[str, T], what: str) -> T:
+    """The action class a log line's ``type`` names among ``types``; BadInput if the line is no
+    object or names none (``what``, e.g. "an Exhibition action", says what the line should be)."""
+    if not isinstance(line, dict):
+        raise BadInput("", "a log line must be a JSON object")
+    kind = line.get("type")
+    if not isinstance(kind, str) or kind not in types:
+        raise BadInput("type", f"{kind!r} is not {what}; one of {', '.join(types)}")
+    return types[kind]
 
 
 @dataclass(frozen=True)

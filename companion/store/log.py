@@ -16,7 +16,8 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
@@ -69,6 +70,20 @@ def in_force(entries) -> list[dict]:
     return lines
 
 
+def transaction(db: sqlite3.Connection, steps: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``steps`` in one transaction on ``db`` (a connection opened with isolation_level=None):
+    committed when they return, rolled back when they raise; what they return."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = steps(db)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:      # SQLite already rolled back after some errors (disk full)
+            db.execute("ROLLBACK")
+        raise
+    return result
+
+
 class GameLog:
     def __init__(self, path: str | Path):
         self.path = Path(path)
@@ -104,28 +119,24 @@ class GameLog:
             return f"{self.path}: cannot write there ({text})"
         return f"{self.path}: {text}"
 
-    def _write(self, sql_steps: Callable[[sqlite3.Connection], T]) -> T:
-        """Run statements in one transaction, committed (and synced) before returning."""
+    @contextmanager
+    def _locked(self) -> Iterator[sqlite3.Connection]:
+        """The connection, held by this thread alone; a SQLite error comes out as a StoreError that says
+        what went wrong."""
         with self._lock:
             try:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    result = sql_steps(self._db)
-                    self._db.execute("COMMIT")
-                except BaseException:
-                    if self._db.in_transaction:      # SQLite already rolled back after some errors (disk full)
-                        self._db.execute("ROLLBACK")
-                    raise
-                return result
+                yield self._db
             except sqlite3.Error as e:
                 raise StoreError(self._explain(e)) from e
 
+    def _write(self, sql_steps: Callable[[sqlite3.Connection], T]) -> T:
+        """Run statements in one transaction, committed (and synced) before returning."""
+        with self._locked() as db:
+            return transaction(db, sql_steps)
+
     def _read(self, sql: str, args=()) -> list:
-        with self._lock:
-            try:
-                return self._db.execute(sql, args).fetchall()
-            except sqlite3.Error as e:
-                raise StoreError(self._explain(e)) from e
+        with self._locked() as db:
+            return db.execute(sql, args).fetchall()
 
     # -- writing ---------------------------------------------------------------------------------
     def new_game(self, setup_line: dict) -> int:
@@ -193,11 +204,8 @@ class GameLog:
 
     def lines(self, game_id: int) -> list[dict]:
         """The actions in force (undone ones left out), oldest first."""
-        with self._lock:
-            try:
-                return self._in_force(self._db, game_id)
-            except sqlite3.Error as e:
-                raise StoreError(self._explain(e)) from e
+        with self._locked() as db:
+            return self._in_force(db, game_id)
 
     def entries(self, game_id: int) -> list[tuple[str, dict | None]]:
         """Everything stored for a game, undo entries included: [("action", line), ("undo", None), ...]."""

@@ -22,7 +22,7 @@ BUTTON_COLOURS = {NEXT: theme.INFO, OK: theme.CORRECT, UNDO: theme.WARN, MENU: t
 
 
 class Screen:
-    name = "screen"
+    name = "screen"           # a registered class: the name @screen gives it
     typing: bool = False      # True while the keyboard types letters (a name)
     opens_menu = True         # MENU opens the menu over this screen (and its box says so)
     @property
@@ -44,16 +44,18 @@ class Screen:
         return hints
 
     def handle(self, cmd: Command) -> None:
-        pass
+        """A command (a button, a key, a touch) while this screen is on top; not MENU where it opens the
+        menu, and typed letters only while ``typing``."""
 
     def update(self, now: float) -> None:
-        pass
+        """Once a frame while on top, before drawing (``now``: the kiosk's clock, in seconds); the table
+        screen also under the camera's fault screen, to see the camera come back."""
 
     def draw(self, c: Canvas) -> None:
-        pass
+        """The whole screen, once a frame while on top."""
 
     def on_enter(self) -> None:
-        pass
+        """When the screen becomes the top one: pushed, or uncovered by a pop."""
 
     # -- the common frame --------------------------------------------------------------------
     def content_rect(self, c: Canvas) -> pygame.Rect:
@@ -121,9 +123,12 @@ SCREENS: dict[str, Callable[..., Screen]] = {}
 
 def screen(name: str):
     """Register a screen class, or a function that builds one, under ``name``: screens open each other
-    by name through the stack, so no screen imports another."""
+    by name through the stack, so no screen imports another. A class is given ``name`` as its own (a
+    function names the screen it builds)."""
     def register(maker):
         SCREENS[name] = maker
+        if isinstance(maker, type) and issubclass(maker, Screen):
+            maker.name = name
         return maker
     return register
 

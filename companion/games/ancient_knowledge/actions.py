@@ -19,6 +19,7 @@ from dataclasses import MISSING, dataclass, fields
 from companion.errors import BadInput
 from companion.games.ancient_knowledge.catalog import catalog
 from companion.games.ancient_knowledge.state import HAND_LIMIT, ZONES
+from companion.games.base import action_class
 
 
 @dataclass(frozen=True)
@@ -238,12 +239,8 @@ _FIELDS = {
 
 def parse_action(line: dict) -> Action:
     """A log line to an action; BadInput names the field that is wrong."""
-    if not isinstance(line, dict):
-        raise BadInput("", "a log line must be a JSON object")
-    kind = line.get("type")
-    if not isinstance(kind, str) or kind not in TYPES:
-        raise BadInput("type", f"{kind!r} is not an Ancient Knowledge line; one of {', '.join(TYPES)}")
-    cls = TYPES[kind]
+    cls = action_class(line, TYPES, "an Ancient Knowledge line")
+    kind = line["type"]
     player = line.get("player")
     if not isinstance(player, str) or not player.strip():
         raise BadInput("player", "the player's name is needed")

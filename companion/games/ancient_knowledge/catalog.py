@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from companion.errors import BadInput
 from companion.games.ancient_knowledge.formula import (
@@ -25,6 +26,8 @@ from companion.games.ancient_knowledge.formula import (
     parse_requirement,
 )
 from companion.paths import assets_dir
+
+T = TypeVar("T")
 
 MONUMENT_KINDS = ("city", "megalith", "pyramid")
 KINDS = MONUMENT_KINDS + ("artifact",)
@@ -114,32 +117,29 @@ class Catalog:
 
     def monument(self, card_id, where: str) -> Builder:
         """The monument with this id; BadInput for an unknown id, an artifact or a technology."""
-        b = self._builder(card_id, where)
+        b = self.builder(card_id, where)
         if not b.is_monument:
             raise BadInput(where, f"{card_id!r} ({b.name}) is an artifact, not a monument")
         return b
 
     def builder(self, card_id, where: str) -> Builder:
-        return self._builder(card_id, where)
+        return self._card(card_id, where, self.builders, "a builder card")
 
     def tech(self, card_id, where: str) -> Tech:
-        if not isinstance(card_id, str):
-            raise BadInput(where, f"a card id is text, not {type(card_id).__name__}")
-        if card_id in self.techs:
-            return self.techs[card_id]
-        if card_id in self.builders:
-            raise BadInput(where, f"{card_id!r} ({self.builders[card_id].name}) is a {self.builders[card_id].kind}, "
-                                  f"not a technology")
-        raise self.unknown(where, card_id, list(self.techs))
+        return self._card(card_id, where, self.techs, "a technology")
 
-    def _builder(self, card_id, where: str) -> Builder:
+    def _card(self, card_id, where: str, among: dict[str, T], wanted: str) -> T:
+        """The card of ``among`` (the builders or the technologies) with this id; BadInput for an id that
+        is not text, a card of the other kind (``wanted`` says what was expected) or no card."""
         if not isinstance(card_id, str):
             raise BadInput(where, f"a card id is text, not {type(card_id).__name__}")
-        if card_id in self.builders:
-            return self.builders[card_id]
-        if card_id in self.techs:
-            raise BadInput(where, f"{card_id!r} ({self.techs[card_id].name}) is a technology, not a builder card")
-        raise self.unknown(where, card_id, list(self.builders))
+        if card_id in among:
+            return among[card_id]
+        other = self.builders.get(card_id) or self.techs.get(card_id)
+        if other is not None:
+            kind = other.kind if isinstance(other, Builder) else "technology"
+            raise BadInput(where, f"{card_id!r} ({other.name}) is a {kind}, not {wanted}")
+        raise self.unknown(where, card_id, list(among))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -16,9 +16,11 @@ themselves against a mapping of counts (``{"past.city": 5, ...}``).
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from companion.errors import present
 
@@ -80,50 +82,37 @@ class Count(Node):
 
 
 @dataclass(frozen=True)
-class Sum(Node):
+class _Many(Node):
+    """A node over several items whose values ``combine`` makes one (a sum, product, min or max)."""
+
     items: tuple[Node, ...]
+    combine: ClassVar[Callable[..., int]]
 
     def value(self, counts):
-        return sum(i.value(counts) for i in self.items)
+        return self.combine(i.value(counts) for i in self.items)
 
     def _children(self):
         return self.items
 
 
 @dataclass(frozen=True)
-class Product(Node):
-    items: tuple[Node, ...]
-
-    def value(self, counts):
-        out = 1
-        for i in self.items:
-            out *= i.value(counts)
-        return out
-
-    def _children(self):
-        return self.items
+class Sum(_Many):
+    combine = staticmethod(sum)
 
 
 @dataclass(frozen=True)
-class Min(Node):
-    items: tuple[Node, ...]
-
-    def value(self, counts):
-        return min(i.value(counts) for i in self.items)
-
-    def _children(self):
-        return self.items
+class Product(_Many):
+    combine = staticmethod(math.prod)
 
 
 @dataclass(frozen=True)
-class Max(Node):
-    items: tuple[Node, ...]
+class Min(_Many):
+    combine = staticmethod(min)
 
-    def value(self, counts):
-        return max(i.value(counts) for i in self.items)
 
-    def _children(self):
-        return self.items
+@dataclass(frozen=True)
+class Max(_Many):
+    combine = staticmethod(max)
 
 
 @dataclass(frozen=True)
@@ -269,19 +258,21 @@ class _Parser:
             raise FormulaError(f"expected {what} (a whole number), found {_show(self.tok)}", self.tok.col)
         return int(self.take().text)
 
-    def expr(self) -> Node:
-        items = [self.term()]
-        while self.at("+"):
+    def items(self, item: Callable[[], Node], sep: str) -> tuple[Node, ...]:
+        """``item (sep item)*``: one or more items and the separators between them."""
+        items = [item()]
+        while self.at(sep):
             self.take()
-            items.append(self.term())
-        return items[0] if len(items) == 1 else Sum(tuple(items))
+            items.append(item())
+        return tuple(items)
+
+    def expr(self) -> Node:
+        items = self.items(self.term, "+")
+        return items[0] if len(items) == 1 else Sum(items)
 
     def term(self) -> Node:
-        items = [self.factor()]
-        while self.at("*"):
-            self.take()
-            items.append(self.factor())
-        return items[0] if len(items) == 1 else Product(tuple(items))
+        items = self.items(self.factor, "*")
+        return items[0] if len(items) == 1 else Product(items)
 
     def factor(self) -> Node:
         tok = self.tok
@@ -298,12 +289,9 @@ class _Parser:
                 self.expect("(")
                 if tok.text == "step":
                     return self.step_rest()
-                items = [self.expr()]
-                while self.at(","):
-                    self.take()
-                    items.append(self.expr())
+                items = self.items(self.expr, ",")
                 self.expect(")")
-                return (Min if tok.text == "min" else Max)(tuple(items))
+                return (Min if tok.text == "min" else Max)(items)
             if tok.text not in COUNTS:
                 raise FormulaError(f"unknown count {tok.text!r}; known: {', '.join(COUNTS)}", tok.col)
             return Count(self.take().text)

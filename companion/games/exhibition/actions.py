@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from companion.errors import BadInput
+from companion.games.base import action_class
 from companion.games.exhibition.board import CONTINENTS
 from companion.games.exhibition.cards import DECADES, Card, card_json, parse
 
@@ -63,12 +64,8 @@ _FIELDS = {Take: ("card",), Move: ("to",), Refill: ("card",), Place: ("card", "s
 
 def parse_action(line: dict) -> Action:
     """The action of a log line; BadInput names the field that is missing or malformed."""
-    if not isinstance(line, dict):
-        raise BadInput("", "a log line must be a JSON object")
-    kind = line.get("type")
-    if not isinstance(kind, str) or kind not in TYPES:
-        raise BadInput("type", f"{kind!r} is not an Exhibition action; one of {', '.join(TYPES)}")
-    cls = TYPES[kind]
+    cls = action_class(line, TYPES, "an Exhibition action")
+    kind = line["type"]
     allowed = ("type", "player") + _FIELDS[cls]
     for key in line:
         if key not in allowed:

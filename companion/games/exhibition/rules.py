@@ -224,29 +224,35 @@ def _neighbours(cards):
             yield i, cards[i - 1], cards[i]
 
 
+def _neighbour_problem(cards, breaks, msg: str, msg_from_left: str, **bound) -> Problem | None:
+    """The first pair of neighbours for which ``breaks(left, right)``: the right card is at fault
+    (``msg``), or the left one, read from its side (``msg_from_left``); ``bound`` is the rule's limit,
+    named in both messages beside the cards and their gap in years."""
+    for i, left, right in _neighbours(cards):
+        if breaks(left, right):
+            params = {"right": said(right), "left": said(left), "gap": right.year - left.year, **bound}
+            return Problem(i, msg, params, i - 1, (msg_from_left, params))
+    return None
+
+
 def _spread_the_years(cards, ctx: Context) -> Problem | None:
     need = board().overlay("spread_the_years").min_step
-    for i, left, right in _neighbours(cards):
-        if right.year - left.year < need:
-            params = {"right": said(right), "left": said(left), "gap": right.year - left.year, "need": need}
-            return Problem(i, N_("{right} is only {gap} years after {left}; Spread the Years needs at least {need} "
-                                 "between neighbours"), params, i - 1,
-                           (N_("{left} is only {gap} years before {right}; Spread the Years needs at least {need} "
-                               "between neighbours"), params))
-    return None
+    return _neighbour_problem(
+        cards, lambda left, right: right.year - left.year < need,
+        N_("{right} is only {gap} years after {left}; Spread the Years needs at least {need} between neighbours"),
+        N_("{left} is only {gap} years before {right}; Spread the Years needs at least {need} between neighbours"),
+        need=need)
 
 
 def _links(cards, ctx: Context) -> Problem | None:
     most = board().overlay("links").max_step
-    for i, left, right in _neighbours(cards):
-        gap = right.year - left.year
-        if left.continent != right.continent and gap > most:
-            params = {"right": said(right), "left": said(left), "gap": gap, "most": most}
-            return Problem(i, N_("{right} is {gap} years after {left} and from another continent; Links needs the "
-                                 "same continent or at most {most} years between neighbours"), params, i - 1,
-                           (N_("{left} is {gap} years before {right} and from another continent; Links needs the "
-                               "same continent or at most {most} years between neighbours"), params))
-    return None
+    return _neighbour_problem(
+        cards, lambda left, right: left.continent != right.continent and right.year - left.year > most,
+        N_("{right} is {gap} years after {left} and from another continent; Links needs the same continent or "
+           "at most {most} years between neighbours"),
+        N_("{left} is {gap} years before {right} and from another continent; Links needs the same continent or "
+           "at most {most} years between neighbours"),
+        most=most)
 
 
 def _one_decade(cards, ctx: Context) -> Problem | None:

@@ -162,6 +162,23 @@ def _player_facts(f: Final, layout: Layout, options: Options) -> dict:
     return facts
 
 
+def _award(explain: dict, i: int, solo: bool, spoilers: tuple[str, list[int] | None],
+           race: tuple[dict, bool, dict]) -> int:
+    """What player ``i`` earns for a race showcase (Years Gap, Short Era, Antiquity). Solo: AWARDS less
+    one for each market year that spoils it (``spoilers``: the key its explanation lists them under, and
+    the years; None: the showcase earns nothing). Else: its award in the race (``race``: every player's
+    value, whether the smaller wins, the awards by player)."""
+    if not solo:
+        values, smaller_first, awards = race
+        explain["rank"], explain["ranked"] = _rank(values, i, smaller_first), _ranked(values)
+        return awards[i]
+    key, years = spoilers
+    if years is None:
+        return 0
+    explain[key] = years
+    return max(0, AWARDS - len(years))
+
+
 def _labels(cards) -> list[str]:
     return [label(c) for c in cards]
 
@@ -208,17 +225,9 @@ def score_finals(finals: list[Final], layout: Layout, options: Options, market=N
         if "years_gap_cards" in x:
             yg["cards"] = _labels(x["years_gap_cards"])
         yg["gap"] = gaps[i]
-        if solo:
-            if gaps[i] is not None:
-                left, right = x["years_gap_cards"]
-                outside = [y for y in market_years if y < left.year or y > right.year]
-                yg["market_outside"] = outside
-                b["years_gap"] = max(0, AWARDS - len(outside))
-            else:
-                b["years_gap"] = 0
-        else:
-            yg["rank"], yg["ranked"] = _rank(gaps, i, False), _ranked(gaps)
-            b["years_gap"] = gap_award[i]
+        left, right = x.get("years_gap_cards", (None, None))
+        outside = None if gaps[i] is None else [y for y in market_years if y < left.year or y > right.year]
+        b["years_gap"] = _award(yg, i, solo, ("market_outside", outside), (gaps, False, gap_award))
         e["years_gap"] = yg
         b["continent_focus"] = x["focus"]
         e["continent_focus"] = {"continents": x["focus_continents"], "cards": _labels(x["focus_cards"])}
@@ -235,34 +244,21 @@ def score_finals(finals: list[Final], layout: Layout, options: Options, market=N
             e["secret_decade"] = {"decade": f.secret_decade, "cards": _labels(x["secret_cards"])}
         short = layout.covered_by("short_era")
         if short is not None:
-            se = {"showcase": short, "cards": _labels(x["short_era_cards"]), "span": spans[i]}
-            if solo:
-                if spans[i] is not None:
-                    first, last = x["short_era_cards"][0].year, x["short_era_cards"][-1].year
-                    between = [y for y in market_years if first < y < last]
-                    se["market_between"] = between
-                    b["short_era"] = max(0, AWARDS - len(between))
-                else:
-                    b["short_era"] = 0
-            else:
-                se["rank"], se["ranked"] = _rank(spans, i, True), _ranked(spans)
-                b["short_era"] = span_award[i]
+            era = x["short_era_cards"]
+            se = {"showcase": short, "cards": _labels(era), "span": spans[i]}
+            between = None if spans[i] is None else [y for y in market_years if era[0].year < y < era[-1].year]
+            b["short_era"] = _award(se, i, solo, ("market_between", between), (spans, True, span_award))
             e["short_era"] = se
         old = layout.covered_by("antiquity")
         if old is not None:
             oldest = olds[i]
             an = {"showcase": old, "card": label(x["antiquity_cards"][-1]), "year": oldest}
-            if solo:
-                if oldest is not None and x["antiquity_full"]:
-                    lower = [y for y in market_years if y < oldest]
-                    an["market_lower"] = lower
-                    b["antiquity"] = max(0, AWARDS - len(lower))
-                else:
-                    an["not_full"] = not x["antiquity_full"]
-                    b["antiquity"] = 0
-            else:
-                an["rank"], an["ranked"] = _rank(olds, i, True), _ranked(olds)
-                b["antiquity"] = old_award[i]
+            lower = None
+            if oldest is not None and x["antiquity_full"]:
+                lower = [y for y in market_years if y < oldest]
+            elif solo:
+                an["not_full"] = not x["antiquity_full"]
+            b["antiquity"] = _award(an, i, solo, ("market_lower", lower), (olds, True, old_award))
             e["antiquity"] = an
         for key, overlay in layout.variations:
             if overlay not in SCORING_OVERLAYS:     # cli.md: one key per variation showcase; these award nothing

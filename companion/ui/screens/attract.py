@@ -27,8 +27,6 @@ DEMO_YEARS = [-753, 1066, 1492, 1969]
 
 @screen("attract")
 class AttractScreen(Screen):
-    name = "attract"
-
     def __init__(self, kiosk):
         super().__init__(kiosk)
         self.t0 = kiosk.clock()

@@ -12,12 +12,8 @@ from companion.ui.screen import Screen, screen
 
 @screen("history")
 class HistoryScreen(Screen):
-    name = "history"
     title = N_("History")
-
-    def __init__(self, kiosk):
-        super().__init__(kiosk)
-        self.first = 0
+    first = 0       # the item shown at the top (NEXT and PREV scroll)
 
     def items(self):
         s = self.kiosk.session

@@ -14,7 +14,6 @@ from companion.ui.screen import ListChoice, Screen, screen
 
 @screen("menu")
 class MenuScreen(Screen):
-    name = "menu"
     opens_menu = False
     title = N_("Menu")
 
@@ -91,7 +90,6 @@ def guarded(kiosk, then) -> None:
 
 @screen("confirm")
 class ConfirmScreen(Screen):
-    name = "confirm"
     title = N_("Are you sure?")
 
     def __init__(self, kiosk, question, yes):
@@ -118,7 +116,6 @@ class PinScreen(KeypadScreen):
     """Digits on a keypad. ``check``: the PIN to match (then ``then()`` runs); else the typed PIN is
     handed to ``then(pin)``."""
 
-    name = "pin"
     opens_menu = False
     keys = list("1234567890") + [DELETE, DONE]
     columns = 6

@@ -12,7 +12,6 @@ from companion.ui.screen import ListChoice, Screen, screen
 
 @screen("picker")
 class PickerScreen(Screen):
-    name = "picker"
     title = N_("Which game?")
 
     def __init__(self, kiosk):

@@ -19,8 +19,6 @@ MAX_NAME = 12
 
 @screen("players")
 class PlayersScreen(Screen):
-    name = "players"
-
     def __init__(self, kiosk, view):
         super().__init__(kiosk)
         self.view = view
@@ -126,8 +124,6 @@ def _ok(i):
 class NameScreen(Screen):
     """A player's name from the preset list, or typed on the on-screen keyboard."""
 
-    name = "name"
-
     def __init__(self, kiosk, form: PlayersScreen, index: int):
         super().__init__(kiosk)
         self.form, self.index = form, index
@@ -171,7 +167,6 @@ class NameScreen(Screen):
 class KeyboardScreen(KeypadScreen):
     """Letters for a player's name; ✓ is done."""
 
-    name = "keyboard"
     # Spanish names need their accents (Inés, José, Begoña, Agüero): the letters after Z
     keys = list("ABCDEFGHIJKLMNÑOPQRSTUVWXYZÁÉÍÓÚÜ") + ["-", "␣", DELETE, DONE]
     key_size = theme.LARGE * 0.8

@@ -16,7 +16,6 @@ from companion.ui.screen import Screen, screen
 
 @screen("score")
 class ScoreScreen(Screen):
-    name = "score"
     def __init__(self, kiosk):
         super().__init__(kiosk)
         self.page = 0

@@ -18,7 +18,6 @@ IDLE_CHOICES = [2, 5, 10, 15, 30, 60]
 
 @screen("settings")
 class SettingsScreen(Screen):
-    name = "settings"
     title = N_("Settings")
 
     def __init__(self, kiosk):
@@ -127,7 +126,6 @@ FIELDS = {"broker": N_("Broker: {value}"), "table": N_("Table name: {value}"), "
 
 @screen("settings:cafe")
 class CafeSettingsScreen(SettingsScreen):
-    name = "settings:cafe"
     title = N_("Café dashboard")
 
     def rows(self):
@@ -151,7 +149,6 @@ class CafeSettingsScreen(SettingsScreen):
 
 @screen("keyboard:cafe")
 class CafeFieldScreen(KeypadScreen):
-    name = "keyboard:cafe"
     characters = "abcdefghijklmnopqrstuvwxyz0123456789.:/-_@"
     columns = 9
     key_size = theme.SMALL

@@ -17,8 +17,6 @@ from companion.ui.screen import Screen, draw_choice, draw_hints, hint_bar_height
 
 @screen("table")
 class TableScreen(Screen):
-    name = "table"
-
     def __init__(self, kiosk, new_game: dict | None = None):
         super().__init__(kiosk)
         self.preview: pygame.Surface | None = None   # the last camera picture
