@@ -8,6 +8,7 @@ import tempfile
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # its banner on stdout would land in a test's captured output
 os.environ["COMPANION_DATA"] = tempfile.mkdtemp(prefix="companion-test-data-")
 atexit.register(shutil.rmtree, os.environ["COMPANION_DATA"], ignore_errors=True)
 os.environ["COMPANION_CONFIG"] = os.path.join(os.environ["COMPANION_DATA"], "config.toml")
