@@ -4,6 +4,7 @@ gpiozero, and screens that open each other by name."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -197,6 +198,15 @@ def _agrees(engine, state) -> None:
     assert out.over == (s["status"] != "in_progress")
     assert engine.current_player(state) == (None if out.over else s["turn"])
     assert all(c is not None for c in engine.cards_on_table(state))
+    if hasattr(engine, "table"):            # a game's own read model: frozen, and it says what the summary says
+        t = engine.table(state)
+        assert dataclasses.is_dataclass(t) and type(t).__dataclass_params__.frozen, type(t)
+        if s["game"] == "exhibition":
+            assert (None if out.over else t.me.name) == s["turn"] and t.stock == s["stock"]
+        elif s["game"] == "ancient-knowledge":
+            assert (None if out.over else t.board.name) == s["turn"] and t.phase == s["phase"]
+        elif s.get("mode") == "cooperative":
+            assert [[c and c.year for c in row] for row in t.rows] == s["grid"]
 
 
 def test_every_engine_keeps_the_read_model_beside_its_summary():
@@ -231,3 +241,33 @@ def test_every_engine_keeps_the_read_model_beside_its_summary():
     over = replace(start, finished=True)
     _agrees(ak, over)
     assert ak.outcome(over).winners and ak.current_player(over) is None
+
+
+# -- the views read the read model, never the engine's state ------------------------------------------
+
+def _state_reads(source: str) -> list[str]:
+    """Where ``source`` reads a session's engine state (``session.state``, ``self.session.state``...) or a
+    read model's private ``_state``: ``line: expression``."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute):
+            continue
+        base = ast.unparse(node.value)
+        if node.attr == "_state" or node.attr == "state" and base.split(".")[-1].endswith("session"):
+            out.append(f"{node.lineno}: {ast.unparse(node)}")
+    return out
+
+
+def test_no_view_reads_the_engine_state():
+    """The kiosk (companion/ui) draws and asks from the engines' read model (``session.summary()``,
+    ``outcome()``, ``current_player()``, ``cards_on_table()``, ``table()``), so an engine may keep its
+    state as it likes."""
+    found = [f"{path.relative_to(ROOT.parent)}:{where}" for path in sorted((ROOT / "ui").rglob("*.py"))
+             for where in _state_reads(path.read_text())]
+    assert not found, "\n".join(found)
+
+
+def test_the_state_read_finder_finds_one():
+    assert sorted(_state_reads("s = session.state\nb = self.session.state.boards\nx = t._state\n")) == [
+        "1: session.state", "2: self.session.state", "3: t._state"]
+    assert _state_reads("pressed = rig.state\nsession.table()\n") == []

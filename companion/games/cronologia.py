@@ -520,6 +520,18 @@ def cards_on_table(state) -> tuple[Card, ...]:
     return tuple(c for part in (state.rows, state.gaps) for row in part for c in row if c is not None)
 
 
-def grid_cards(state):
-    """(rows 5 x 5, gaps 4 x 5 with None for an empty slot)."""
-    return state.rows, state.gaps
+@dataclass(frozen=True)
+class Table:
+    """What the kiosk's views draw and say beyond the row (``table(state)``), so they never read the
+    state: the cooperative grid, and the news the open turn of a competitive game closes with."""
+
+    rows: tuple[tuple[Card | None, ...], ...] = ()      # cooperative: 5 x 5 (None once scored)
+    gaps: tuple[tuple[Card | None, ...], ...] = ()      # cooperative: 4 x 5, None for an empty slot
+    closing: tuple[Event, ...] = ()     # competitive: the events of closing the open turn (the turn passing,
+    #                                     the end of the round), which a correct card's effect window holds back (C16)
+
+
+def table(state) -> Table:
+    if isinstance(state, Competitive):
+        return Table(closing=tuple(settle(state)[1]))
+    return Table(state.rows, state.gaps)

@@ -104,6 +104,12 @@ class GameSession:
     def cards_on_table(self) -> tuple:
         return tuple(self.engine.cards_on_table(self.state))
 
+    def table(self) -> Any:
+        """The game's own read model, for a game whose views draw more than a row (its engine's
+        ``table(state)``: frozen, its type the engine's): the boards, the market or the grid, the step
+        of the turn, and the rule answers the views need."""
+        return self.engine.table(self.state)
+
     def status(self) -> str:
         return self.outcome().status
 

@@ -62,8 +62,9 @@ def run(args) -> int:
 def cards_on_table(r: replay.Replayed, summary: dict):
     """The cards whose dates the text names: the cooperative grid and its gap rows, or a row game's row
     (None for other games). The summary holds years only; the cards know how their face writes them."""
-    if "grid" in summary and hasattr(r.engine, "grid_cards"):
-        return tuple(r.engine.grid_cards(r.state))
+    if "grid" in summary and hasattr(r.engine, "table"):
+        t = r.engine.table(r.state)
+        return t.rows, t.gaps
     if "timeline" in summary:
         return list(r.engine.cards_on_table(r.state))
     return None

@@ -148,14 +148,12 @@ class ExhibitionPlayers(BoardPlayers):
 
     def best_spot(self, code: str, s: Any) -> tuple[float, str] | None:
         """The Hall spot of the active player's mat that suits the card best, and how well (None: it
-        fits nowhere), by the placement rules over the mats as they lie."""
-        from companion.games.exhibition.rules import Context, claims_against, hall_spots_for
+        fits nowhere), by the placement rules over the mats as they lie (``s``: the engine's table)."""
         card = self.cards.get(code)
         if card is None:
             return None
-        ctx = Context(s.layout, s.options, len(s.players), claims_against(s.exhibits, s.current, s.layout))
-        exhibit = s.player.exhibit
-        spots = [spot for spot in hall_spots_for(card, exhibit, ctx) if (code, spot) not in self.bad]
+        exhibit = s.me.exhibit
+        spots = [spot for spot in s.hall_spots_for(card) if (code, spot) not in self.bad]
         if not spots:
             return None
         return max((self.sense(card, spot, exhibit), spot) for spot in spots)
@@ -185,9 +183,9 @@ class ExhibitionPlayers(BoardPlayers):
         self.bad.add(placed)
 
     def watch(self, screen: Any, session: Any, autoplay: bool) -> None:
-        s = session.state
-        held = s.turn.held
-        if s.finished or held is None or s.turn.placed or self.placed is not None or not held.code:
+        s = session.table()
+        held = s.held
+        if s.finished or held is None or s.placed or self.placed is not None or not held.code:
             return
         view = screen.view
         fits = [spot for spot in view.fits(session) if (held.code, spot) not in self.bad]
@@ -198,24 +196,24 @@ class ExhibitionPlayers(BoardPlayers):
         if wrong and self.rng.random() < self.wrong_rate:
             self.lay(held.code, self.rng.choice(wrong))
         elif fits:
-            exhibit = s.player.exhibit
+            exhibit = s.me.exhibit
             self.lay(held.code, max(fits, key=lambda spot: (self.sense(held, spot, exhibit), self.rng.random())))
         elif depot and self.empty_spots(s) >= self.KEEP_GOING:
             self.lay(held.code, depot[0])
 
     @staticmethod
     def empty_spots(s: Any) -> int:
-        return sum(1 for _key, spots in s.player.exhibit.hall for c in spots if c is None)
+        return sum(1 for _key, spots in s.me.exhibit.hall for c in spots if c is None)
 
     def answer(self, screen: Any, session: Any) -> None:
         ask, choice = screen.turns.asks[-1]
         values = [value for _label, value in choice.items]
         lines = [_line(v) for v in values]
-        s = session.state
+        s = session.table()
         if any(line.get("type") == "finish" for line in lines):
             # fits nowhere in the Hall: into the Depot (laid there, the camera reads it) while empty
             # spots are worth waiting for, else the end
-            held = s.turn.held
+            held = s.held
             depot = [line["spot"] for line in lines if line.get("type") == "place"]
             if self.placed is None and depot and held is not None and held.code and \
                     self.empty_spots(s) >= self.KEEP_GOING:
@@ -306,7 +304,7 @@ class AncientKnowledgePlayers(BoardPlayers):
 
     def sync_hands(self, session: Any) -> None:
         """Each player holds as many cards as the kiosk's turn bar says (they drew or discarded)."""
-        on_mats = {self.codes.get(card) for b in session.state.boards for card in self.mat_cards(b)}
+        on_mats = {self.codes.get(card) for b in session.table().boards for card in self.mat_cards(b)}
         for name, n in session.summary()["hands"].items():
             hand = self.hands.setdefault(name, [])
             hand[:] = [c for c in hand if c not in on_mats]
@@ -329,11 +327,11 @@ class AncientKnowledgePlayers(BoardPlayers):
 
     # -- a turn -------------------------------------------------------------------------------
     def watch(self, screen: Any, session: Any, autoplay: bool) -> None:
-        s = session.state
+        s = session.table()
         if self.placed is not None or s.finished:
             return
         self.sync_hands(session)
-        if s.pending_prompt is not None or s.phase != "action" or s.actions_left <= 0:
+        if s.asking is not None or s.phase != "action" or s.actions_left <= 0:
             return
         me = s.board
         hand = self.hands.get(me.name, [])

@@ -13,7 +13,7 @@ players record what an effect changed with effect lines, and the engine checks t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
 from companion.errors import BadInput, present
@@ -862,3 +862,45 @@ def cards_on_table(state: GameState) -> tuple[str, ...]:
         out += [p.card for p in b.past]
         out += [*b.artifacts, *b.techs]
     return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# The table as the views draw it (the read model beside the summary, typed)
+
+
+@dataclass(frozen=True)
+class Table:
+    """What the kiosk's views draw and ask about (``table(state)``): every player's board as it lies,
+    the technology tiles, whose turn, its phase and actions left, whom the game waits for, and what
+    a Create would cost. The views read this, never the state, so the engine may keep its state as
+    it likes."""
+
+    boards: tuple[Board, ...]             # every player's board, seating order
+    active: int                           # the board of the player whose turn it is
+    tiles: tuple[tuple[str, ...], ...]    # the cards on the three technology tiles
+    round: int
+    phase: str                            # action | timeline | decline | finished
+    actions_left: int
+    skip_decline: bool                    # no Decline phase this turn
+    finished: bool
+    asking: str | None                    # the kind of the question the game waits for (None: none)
+    asked: str | None                     # whom it asks
+    _state: GameState = field(repr=False, compare=False)    # what the rule answers below are worked out from
+
+    @property
+    def board(self) -> Board:
+        return self.boards[self.active]
+
+    def board_of(self, player: str) -> Board | None:
+        return next((b for b in self.boards if b.name == player), None)
+
+    def create_options(self, card: str, player: str | None = None) -> list[dict]:
+        """What creating ``card`` would cost ``player`` (default: whose turn it is), zone by zone:
+        :func:`create_options`."""
+        return create_options(self._state, card, player)
+
+
+def table(state: GameState) -> Table:
+    s, pr = state, state.pending_prompt
+    return Table(s.boards, s.current, s.tiles, s.round, s.phase, s.actions_left, s.skip_decline, s.finished,
+                 None if pr is None else pr.kind, None if pr is None else pr.player, s)

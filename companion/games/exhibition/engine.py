@@ -12,7 +12,7 @@ are skipped; the game ends when everyone is finished, or when the stock and the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from operator import itemgetter
 from typing import Any, NoReturn
 
@@ -25,13 +25,14 @@ from companion.games.exhibition.board import (
     CONTINENTS,
     DEPOT,
     SHOWCASES,
+    Layout,
     board,
     layout_warnings,
     parse_layout,
     spot_name,
 )
 from companion.games.exhibition.cards import Card, card_json, coloured, label, parse, said, said_all, same_card
-from companion.games.exhibition.options import parse_options
+from companion.games.exhibition.options import Options, parse_options
 from companion.games.exhibition.rules import Context, Exhibit, claims_against, hall_spots_for, placement_problem
 from companion.games.exhibition.score import GAME_ID, MAX_PLAYERS, Final, score_finals
 from companion.games.exhibition.state import GameState, Player, Turn, sort_column
@@ -442,3 +443,75 @@ def cards_on_table(state: GameState) -> tuple[Card, ...]:
         out += [c for _spot, c in p.exhibit.hall_cards()]
         out += p.exhibit.depot_cards
     return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# The table as the views draw it (the read model beside the summary, typed)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player as the board views draw them."""
+
+    name: str
+    exhibit: Exhibit                      # the Hall and the Depot as they lie
+    at: str                               # the continent the vehicle stands on
+    finished: bool                        # this player's exhibition is over
+
+
+@dataclass(frozen=True)
+class Table:
+    """What the kiosk's views draw and ask about (``table(state)``): every player's board, the market,
+    whose turn and which step of it, and the placement rule's answer for the active player's Hall.
+    The views read this, never the state, so the engine may keep its state as it likes."""
+
+    layout: Layout
+    options: Options
+    seats: tuple[Seat, ...]               # seating order
+    active: int                           # the seat whose turn it is (the last one, once the game is over)
+    market: tuple[tuple[Card, ...], ...]  # one column per continent, CONTINENTS order, in year order
+    stock: int                            # face-down cards left
+    round: int
+    finished: bool
+    missing_secrets: tuple[str, ...]      # Secret Decade variant: the players who have not chosen yet
+    held: Card | None                     # taken this turn and not yet placed
+    refill_column: str | None             # the market column the card came from (to refill)
+    needs_move: bool                      # a white card was taken: the players name a continent
+    needs_refill: bool                    # a card of the stock goes into the emptied spot
+    placed: bool                          # the card taken is placed (or discarded by finishing)
+    discarded: tuple[Card, ...]           # out of play: discarded from the market and ending exhibitions
+
+    @property
+    def me(self) -> Seat:
+        return self.seats[self.active]
+
+    @property
+    def taken(self) -> bool:
+        return self.held is not None or self.placed
+
+    def column(self, continent: str) -> tuple[Card, ...]:
+        return self.market[CONTINENTS.index(continent)]
+
+    def in_play(self) -> list[Card]:
+        """Every card out of the stock: the market, the boards, the discards and the card held."""
+        out = [c for col in self.market for c in col] + list(self.discarded)
+        for seat in self.seats:
+            out += [c for _, c in seat.exhibit.hall_cards()] + seat.exhibit.depot_cards
+        if self.held is not None:
+            out.append(self.held)
+        return out
+
+    def hall_spots_for(self, card: Card) -> list[str]:
+        """The spots of the active player's Hall where ``card`` may lie now (the placement rules
+        against the other players' boards as they lie)."""
+        ctx = Context(self.layout, self.options, len(self.seats),
+                      claims_against([s.exhibit for s in self.seats], self.active, self.layout))
+        return hall_spots_for(card, self.me.exhibit, ctx)
+
+
+def table(state: GameState) -> Table:
+    s, turn = state, state.turn
+    return Table(s.layout, s.options, tuple(Seat(p.name, p.exhibit, p.at, p.finished) for p in s.players),
+                 s.current, s.market, s.stock, s.round, s.finished, tuple(missing_secrets(s)), turn.held,
+                 turn.column, turn.needs_move, turn.needs_refill, turn.placed,
+                 s.discarded + tuple(p.discarded for p in s.players if p.discarded is not None))

@@ -1,5 +1,6 @@
-"""The frozen state of an Exhibition game: what a board view draws (every player's showcases and
-depot, the market, the vehicles, whose turn and which step) and what the engine needs to referee.
+"""The frozen state of an Exhibition game: every player's showcases and depot, the market, the
+vehicles, whose turn and which step, and what else the engine needs to referee. The engine's own: the
+views read its ``table()`` (engine.py), never this.
 """
 
 from __future__ import annotations

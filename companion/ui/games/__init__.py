@@ -151,7 +151,7 @@ class BoardView(GameView):
         return session.current_player()
 
     def context(self, session):
-        return session.state
+        return session.table()      # the engine's read model before the line: the verdict's ``before``
 
     def is_correct(self, events):
         if refusal(events) is not None:

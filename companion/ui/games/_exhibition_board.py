@@ -160,9 +160,10 @@ def _one_line(name: str) -> str:
     return name.replace("-\n", "-").replace("\n", " ")
 
 
-def draw_market(c: Canvas, area: pygame.Rect, state, here: str | None, mark=None) -> None:
-    """The six continent columns of three cards, as on the table (the demo's table too). The active
-    player's vehicle (``here``) is marked with ▶ and an outline; ``mark``: a card to outline."""
+def draw_market(c: Canvas, area: pygame.Rect, table, here: str | None, mark=None) -> None:
+    """The six continent columns of three cards of ``table`` (the engine's read model), as on the table
+    (the demo's table too). The active player's vehicle (``here``) is marked with ▶ and an outline;
+    ``mark``: a card to outline."""
     gap = c.px(2)
     head = c.px(24)
     col_w = (area.w - gap * (len(CONTINENTS) - 1)) // len(CONTINENTS)
@@ -173,7 +174,7 @@ def draw_market(c: Canvas, area: pygame.Rect, state, here: str | None, mark=None
         if k == here:
             c.box(column.inflate(c.px(2), c.px(4)), theme.ACCENT, radius=6, width=c.px(2))
         _continent_label(c, k, pygame.Rect(x, area.y, col_w, head), k == here)
-        for j, card in enumerate(state.column(k)):
+        for j, card in enumerate(table.column(k)):
             rect = pygame.Rect(x, area.y + head + gap + j * (th + gap), col_w, th)
             tile(c, rect, card, theme.OUTLINE_NEW if mark is not None and card == mark else None, role="market")
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 
 import pygame
 
+from companion.errors import present
 from companion.games.ancient_knowledge.catalog import catalog
 from companion.games.ancient_knowledge.score import card_rows, explained_rows
 from companion.games.base import refusal
@@ -125,8 +126,7 @@ class AncientKnowledgeView(BoardView):
 
     # -- reading the table ---------------------------------------------------------------------
     def _board(self, session):
-        s = session.state
-        return s.boards[s.current]
+        return session.table().board
 
     def spots(self, session) -> dict:
         """The active player's mat as the engine knows it: spot name -> sticker code."""
@@ -147,7 +147,7 @@ class AncientKnowledgeView(BoardView):
     def action_for(self, proposal, session):
         if not isinstance(proposal, CardPlacedOnSpot):
             return None
-        s = session.state
+        s = session.table()
         card = ak_id(proposal.code)
         if s.finished or card is None:
             return None
@@ -156,8 +156,7 @@ class AncientKnowledgeView(BoardView):
             if other is not me and (other.find(card) or card in other.past_ids() or card in other.artifacts
                                     or card in other.techs):
                 return None       # the last player's mat is still under the camera
-        pr = s.pending_prompt
-        resolving = pr is not None and pr.kind == "effect" and pr.player == me.name
+        resolving = s.asking == "effect" and s.asked == me.name
         spot = proposal.spot
         if spot.startswith("zone"):
             zone = int(spot[4:spot.index(".")])
@@ -179,8 +178,8 @@ class AncientKnowledgeView(BoardView):
 
     # -- the questions -------------------------------------------------------------------------
     def ask(self, session):
-        s = session.state
-        if s.finished or s.pending_prompt is None:
+        s = session.table()
+        if s.finished or s.asking is None:
             return None
         pp = session.summary()["pending_prompt"]
         kind, player = pp["kind"], pp["player"]
@@ -224,7 +223,7 @@ class AncientKnowledgeView(BoardView):
     def actions(self, session):
         """What the players tell with the buttons in the watch phase: the actions the camera cannot
         see (Learn too, when a technology is not laid on the mat), and the results of card effects."""
-        s = session.state
+        s = session.table()
         if s.finished:
             return None
         me = s.board.name
@@ -273,7 +272,7 @@ class AncientKnowledgeView(BoardView):
                         {"card": name(card), "tokens": tokens}), items, columns=3 if tokens > 4 else 0)
 
     def who_menu(self, session):
-        s = session.state
+        s = session.table()
         if len(s.boards) == 1:
             return self.effects_menu(session, s.boards[0].name)
         return Ask(Text(N_("Whose board or hand did the effect change?")),
@@ -281,8 +280,8 @@ class AncientKnowledgeView(BoardView):
 
     def effects_menu(self, session, player: str):
         """The results of an effect that the engine records (each one checked when confirmed)."""
-        s = session.state
-        b = s.boards[s.index(player)]
+        s = session.table()
+        b = present(s.board_of(player), f"{player}'s board")
         monuments = [m.card for _, _, m in b.timeline()]
 
         def line(kind, **fields):
@@ -347,7 +346,7 @@ class AncientKnowledgeView(BoardView):
 
     # -- words ---------------------------------------------------------------------------------
     def decline_words(self, session, lang) -> str:
-        s = session.state
+        s = session.table()
         zone1 = s.board.zones[0]
         if s.skip_decline:
             return translate(N_("No Decline phase this turn."), lang)
@@ -357,7 +356,7 @@ class AncientKnowledgeView(BoardView):
         return translate(N_("At the end of the turn zone 1 declines: {cards}."), lang).format(cards=cards)
 
     def watch_prompt(self, session):
-        s = session.state
+        s = session.table()
         me, acting = s.board.name, s.phase == "action" and s.actions_left > 0
 
         def words(lang):
@@ -382,8 +381,7 @@ class AncientKnowledgeView(BoardView):
 
     @staticmethod
     def create_costs(session, card: str, player: str) -> list[dict]:
-        from companion.games.ancient_knowledge.engine import create_options
-        return create_options(session.state, card, player)
+        return session.table().create_options(card, player)
 
     def verdict(self, line, events, before, session, lang):
         """A Create or a Learn judged; at the end of a turn what declined (the decline reminder) and
@@ -432,8 +430,8 @@ class AncientKnowledgeView(BoardView):
             elif e.kind == "decline_skipped":
                 out.append(t(N_("No Decline phase this turn."), lang))
             elif e.kind == "slid":
-                after = session.state.boards[session.state.index(d["player"])]
-                if after.timeline():
+                after = session.table().board_of(d["player"])
+                if after is not None and after.timeline():
                     out.append(t(N_("Slide every monument of the Timeline one zone to the left."), lang))
         return " ".join(out)
 
@@ -483,7 +481,7 @@ class AncientKnowledgeView(BoardView):
 
     # -- bar, board ----------------------------------------------------------------------------
     def turn(self, session):
-        s = session.state
+        s = session.table()
         extra = [Words(PHASES[s.phase], {"n": s.actions_left})] if s.phase in PHASES else []
         return TurnInfo(session.current_player(), s.round, {b.name: b.hand for b in s.boards}, False,
                         (), extra, players_own=True)
@@ -492,8 +490,8 @@ class AncientKnowledgeView(BoardView):
         if session is None:
             return
         summary = session.summary()
-        s = session.state
-        player = summary["players"][s.current]
+        s = session.table()
+        player = summary["players"][s.active]
         mark = new = None
         if pending and pending.get("zone") and pending["type"] in ("create", "place", "move"):
             b = catalog().builders[pending["card"]]

@@ -104,7 +104,7 @@ class CronologiaCompetitiveView(RowGameView):
         # The round ends when the effect window closes (C16): its news belong to this placement, so
         # they are read ahead from the engine; the closing of the previous turn is not this card's news.
         placed = next((i for i, e in enumerate(events) if e.kind == "card_placed"), 0)
-        news = events[placed:] + session.engine.settle(session.state)[1]
+        news = events[placed:] + list(session.table().closing)
         return super().verdict(line, news, before, session, lang)
 
     def history_text(self, line, session, lang):
@@ -147,7 +147,8 @@ class CronologiaCooperativeView(GameView):
 
     # -- table ---------------------------------------------------------------------------------
     def grid(self, session):
-        return session.engine.grid_cards(session.state)       # (rows 5x5, gaps 4x5 with None)
+        t = session.table()
+        return t.rows, t.gaps       # (rows 5x5, gaps 4x5 with None)
 
     def codes_on_table(self, session) -> list[str]:
         rows, gaps = self.grid(session)

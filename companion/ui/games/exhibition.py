@@ -130,10 +130,10 @@ class ExhibitionView(BoardView):
 
     # -- reading the table ---------------------------------------------------------------------
     def spots(self, session) -> dict:
-        s = session.state
+        s = session.table()
         if s.finished:
             return {}
-        ex = s.player.exhibit
+        ex = s.me.exhibit
         spots = {}
         for key, cards in ex.hall + ((DEPOT, ex.depot),):
             for i, c in enumerate(cards):
@@ -144,49 +144,46 @@ class ExhibitionView(BoardView):
     def action_for(self, proposal, session):
         if not isinstance(proposal, CardPlacedOnSpot):
             return None
-        s = session.state
+        s = session.table()
         if s.finished:
             return None
-        me = s.player.name
-        for i, other in enumerate(s.players):
-            if i != s.current and any(c.code == proposal.code for _, c in other.exhibit.hall_cards()) or \
-                    i != s.current and any(c.code == proposal.code for c in other.exhibit.depot_cards):
+        me = s.me.name
+        for i, other in enumerate(s.seats):
+            if i != s.active and any(c.code == proposal.code for _, c in other.exhibit.hall_cards()) or \
+                    i != s.active and any(c.code == proposal.code for c in other.exhibit.depot_cards):
                 return None     # the last player's board is still under the camera
-        if not s.turn.taken:
+        if not s.taken:
             # the card came from the column under the vehicle: the take is told first
             return {"type": "take", "player": me, "card": proposal.code}
-        if s.turn.placed:
+        if s.placed:
             return None
         return {"type": "place", "player": me, "card": proposal.code, "spot": proposal.spot}
 
     # -- what the buttons tell -----------------------------------------------------------------
     def fits(self, session) -> list[str]:
         """Every Hall spot where the engine takes the held card now."""
-        s = session.state
-        if s.turn.held is None:
+        s = session.table()
+        if s.held is None:
             return []
         out = []
         for spot in s.layout.spot_names():
             if spot.startswith(DEPOT):
                 continue
-            line = {"type": "place", "player": s.player.name, "card": card_json(s.turn.held), "spot": spot}
+            line = {"type": "place", "player": s.me.name, "card": card_json(s.held), "spot": spot}
             if refusal(session.preview(line)[1]) is None:
                 out.append(spot)
         return out
 
     def free_depot(self, session) -> list[str]:
-        s = session.state
-        return [f"{DEPOT}[{i}]" for i, c in enumerate(s.player.exhibit.depot) if c is None]
+        return [f"{DEPOT}[{i}]" for i, c in enumerate(session.table().me.exhibit.depot) if c is None]
 
     def ask(self, session):
-        s = session.state
+        s = session.table()
         if s.finished:
             return None
-        if s.secret_variant:
-            missing = [p.name for p in s.players if p.secret_decade is None]
-            if missing:
-                return self.secret_ask(missing[0])
-        me, turn = s.player, s.turn
+        if s.missing_secrets:
+            return self.secret_ask(s.missing_secrets[0])
+        me, turn = s.me, s
         if not turn.taken:
             column = s.column(me.at)
             if not column:
@@ -222,7 +219,6 @@ class ExhibitionView(BoardView):
 
     def stock_cards(self, session) -> list:
         """The cards that can still come up from the stock: the deck's, less those in play."""
-        s = session.state
         deck_id = MARKET_DECK
         for column in session.setup_line.get("market", {}).values():
             for code in column:
@@ -233,19 +229,13 @@ class ExhibitionView(BoardView):
             deck = get_deck(deck_id)
         except Exception:
             return []
-        in_play = list(s.market_cards()) + list(s.discarded)
-        for p in s.players:
-            in_play += [c for _, c in p.exhibit.hall_cards()] + p.exhibit.depot_cards
-            if p.discarded is not None:
-                in_play.append(p.discarded)
-        if s.turn.held is not None:
-            in_play.append(s.turn.held)
+        in_play = session.table().in_play()
         return [c for _, c in sorted(deck.cards.items()) if not any(same_card(c, x) for x in in_play)]
 
     def refill_ask(self, session) -> Ask:
-        s = session.state
-        me = s.player.name
-        column = s.turn.column
+        s = session.table()
+        me = s.me.name
+        column = s.refill_column
         cards = self.stock_cards(session)
 
         def line(card):
@@ -269,25 +259,25 @@ class ExhibitionView(BoardView):
 
     def actions(self, session):
         """In the watch phase: place the held card with the buttons (a spot the camera cannot see)."""
-        s = session.state
-        if s.finished or s.turn.held is None or s.turn.placed:
+        s = session.table()
+        if s.finished or s.held is None or s.placed:
             return None
-        held = card_json(s.turn.held)
-        items = [(spot_text(spot, s.layout), {"type": "place", "player": s.player.name, "card": held, "spot": spot})
+        held = card_json(s.held)
+        items = [(spot_text(spot, s.layout), {"type": "place", "player": s.me.name, "card": held, "spot": spot})
                  for spot in self.fits(session) + self.free_depot(session)]
-        return paged(Text(N_("Where did {player} put {card}?"), {"player": s.player.name, "card": label(s.turn.held)}),
+        return paged(Text(N_("Where did {player} put {card}?"), {"player": s.me.name, "card": label(s.held)}),
                      items, optional=True, hint=N_("choose the spot"))
 
     # -- words ---------------------------------------------------------------------------------
     def watch_prompt(self, session):
-        s = session.state
-        if s.turn.held is not None and not s.turn.placed:
+        s = session.table()
+        if s.held is not None and not s.placed:
             return Text(N_("{player}: lay {card} on your board, in a showcase or the Depot."),
-                        {"player": s.player.name, "card": label(s.turn.held)})
-        return Text(N_("{player}'s turn."), {"player": s.player.name})
+                        {"player": s.me.name, "card": label(s.held)})
+        return Text(N_("{player}'s turn."), {"player": s.me.name})
 
     def describe(self, line, session, lang):
-        s = session.state
+        s = session.table()
         kind = line["type"]
         card = label(card_of(line["card"])) if line.get("card") is not None else ""
         if kind == "take":
@@ -313,7 +303,7 @@ class ExhibitionView(BoardView):
                 why = t(N_("{card} fits {spot}."), lang, card=card, spot=spot_words(line["spot"], before.layout, lang))
             return Verdict(True, t(N_("Well placed!"), lang), why, news or t(N_("Leave it there."), lang))
         if kind == "finish":
-            held = label(before.turn.held) if before.turn.held is not None else ""
+            held = label(before.held) if before.held is not None else ""
             return Verdict(None, t(N_("{player}'s exhibition is over"), lang, player=line["player"]),
                            t(N_("{card} fits nowhere in the Hall: it leaves the game."), lang, card=held), news)
         return Verdict(None, t(N_("Recorded"), lang), Literal(self.history_text(line, session, lang)), news)
@@ -321,7 +311,7 @@ class ExhibitionView(BoardView):
     def after_refusal(self, line, session, lang):
         if line["type"] == "take":
             return t(N_("Put the card back in the market; take one from the column under your vehicle."), lang)
-        s = session.state
+        s = session.table()
         spots = self.fits(session)
         depot = self.free_depot(session)
         if spots:
@@ -364,7 +354,7 @@ class ExhibitionView(BoardView):
             return t(N_("{card} came up from the stock"), lang, card=label(card_of(line["card"])))
         if kind == "place":
             return t(N_("{player} put {card} in {spot}"), lang, player=player, card=label(card_of(line["card"])),
-                     spot=spot_words(line["spot"], session.state.layout, lang))
+                     spot=spot_words(line["spot"], session.table().layout, lang))
         if kind == "finish":
             return t(N_("{player} ended the exhibition"), lang, player=player)
         if kind == "secret":
@@ -375,16 +365,16 @@ class ExhibitionView(BoardView):
 
     # -- bar, board ----------------------------------------------------------------------------
     def turn(self, session):
-        s = session.state
-        hands = {p.name: f"{p.exhibit.filled}/{s.layout.hall_size}" + ("✓" if p.finished else "") for p in s.players}
-        return TurnInfo(None if s.finished else s.player.name, s.round, hands, False, (),
+        s = session.table()
+        hands = {p.name: f"{p.exhibit.filled}/{s.layout.hall_size}" + ("✓" if p.finished else "") for p in s.seats}
+        return TurnInfo(None if s.finished else s.me.name, s.round, hands, False, (),
                         [Text(N_("Stock {n}"), {"n": s.stock})], N_("Spots filled: {hands}"))
 
     def draw_board(self, c, rect, session, pending):
         if session is None:
             return
-        s = session.state
-        me = s.players[s.current] if not s.finished else s.players[0]
+        s = session.table()
+        me = s.me if not s.finished else s.seats[0]
         mark = new = market_mark = None
         if pending and pending.get("type") == "place":
             mark, new = pending["spot"], card_of(pending["card"])
@@ -394,7 +384,7 @@ class ExhibitionView(BoardView):
         # The Hall and the market together hold up to 43 tiles: side by side their years could not be
         # read from a metre. The board shows the one the turn is about: the market until the player
         # has taken a card, then the Hall (at the end, the Hall). Both as they lie on the table.
-        if s.finished or mark is not None or (s.turn.held is not None and not s.turn.placed):
+        if s.finished or mark is not None or (s.held is not None and not s.placed):
             draw_hall(c, rect, me.exhibit, s.layout, mark, new)
         else:
             draw_market(c, rect, s, me.at, market_mark)
@@ -404,7 +394,7 @@ class ExhibitionView(BoardView):
         return session.summary().get("scores") or []
 
     def _player_rows(self, entry, session, solo: bool) -> list[ScoreRow]:
-        return explained_rows(entry, solo, session.state.layout)
+        return explained_rows(entry, solo, session.table().layout)
 
     def _pages(self, session) -> list:
         """Page 0: the standings; then each player's figures, ROWS_PER_PAGE at a time."""
