@@ -49,6 +49,28 @@ def played_log(tmp_path, seed: int, games: int = 2):
     return table
 
 
+
+def test_paced_players_think_before_their_first_move_too(tmp_path):
+    """Paced tables (``--per-minute``) wait before every move, the first one of a game included, so a
+    fleet told 'go' does not write a thousand first actions in one instant (that burst, not the steady
+    play, was the bench's p99 at 1,000 tables). Told to stop during their first think, the players
+    leave the setup and no action."""
+    import threading
+
+    from companion.cafe.simulate import VirtualTable
+
+    class StopWhileThinking(threading.Event):
+        def wait(self, timeout=None):
+            self.set()                   # 'stop' arrives while the players think
+            return True
+    table = VirtualTable("T01", tmp_path, parse_broker("mqtt://127.0.0.1"), 1, 3, per_minute=10, publish=False)
+    table.stop = StopWhileThinking()
+    table.play()
+    games = table.log.games()
+    table.close()
+    assert table.actions == 0
+    assert [(g["status"], g["entries"]) for g in games] == [("in_progress", 0)]
+
 def confirm(box: Outbox, messages: list[dict]) -> bool:
     """What a dashboard holding ``messages`` (a run from the front of pending) confirms."""
     games: dict[str, list] = {}
