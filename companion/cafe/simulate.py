@@ -87,6 +87,10 @@ class VirtualTable:
 
     def play(self) -> None:
         makers = (random_play.timeline_setup, random_play.competitive_setup, random_play.cooperative_setup)
+        # tables told 'go' together sit down at different moments, as a café's do: not a thousand
+        # setups in one instant either
+        if not self._think():
+            return
         for _ in range(self.games_wanted):
             if self.stop.is_set():
                 return
