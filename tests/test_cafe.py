@@ -49,6 +49,39 @@ def played_log(tmp_path, seed: int, games: int = 2):
     return table
 
 
+
+def test_paced_players_think_before_their_first_setup_and_every_move(tmp_path):
+    """Paced tables (``--per-minute``) wait before their first setup and before every move, a game's
+    first one included, so a fleet told 'go' does not write a thousand setups and first actions in
+    one instant (that burst, not the steady play, was the bench's p99 at 1,000 tables). Told to stop
+    during a think, the players write nothing more."""
+    import threading
+
+    from companion.cafe.simulate import VirtualTable
+
+    class StopAtThink(threading.Event):
+        def __init__(self, n: int):
+            super().__init__()
+            self.n = n
+
+        def wait(self, timeout=None):
+            self.n -= 1
+            if self.n == 0:              # 'stop' arrives while the players think for the n-th time
+                self.set()
+            return self.is_set()
+
+    def played(folder, n: int) -> list:
+        table = VirtualTable("T01", folder, parse_broker("mqtt://127.0.0.1"), 1, 3, per_minute=10, publish=False)
+        table.stop = StopAtThink(n)
+        table.play()
+        games = table.log.games()
+        table.close()
+        return [(g["status"], g["entries"]) for g in games]
+    assert played(tmp_path / "a", 1) == []                          # before the setup
+    assert played(tmp_path / "b", 2) == [("in_progress", 0)]        # before the first move
+    assert played(tmp_path / "c", 3) == [("in_progress", 1)]
+
+
 def confirm(box: Outbox, messages: list[dict]) -> bool:
     """What a dashboard holding ``messages`` (a run from the front of pending) confirms."""
     games: dict[str, list] = {}

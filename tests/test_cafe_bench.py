@@ -19,6 +19,8 @@ def test_bench_cafe_reports_throughput_recovery_latency_cpu_and_memory():
     steady = r["steady"]
     assert steady["received"] == steady["actions"] > 0          # every action of the steady phase arrived
     assert steady["latency_ms"]["p50"] is not None and steady["latency_ms"]["p99"] >= steady["latency_ms"]["p50"]
+    # six seconds of play: one slice, whose p99 is the run's
+    assert steady["latency_ms"]["p99_per_slice"] == {"seconds": 30.0, "p99_ms": [steady["latency_ms"]["p99"]]}
     assert steady["dashboard_cpu_share_of_one_core"] >= 0 and steady["dashboard_rss_mb"]["samples"] >= 1
     assert r["burst"]["stored"] == r["burst"]["actions"]
     split = steady["latency_split"]

@@ -40,6 +40,7 @@ from pathlib import Path
 from companion.bench.kiosk import _pct
 
 BURST_TABLES = 100
+SLICE_S = 30.0       # steady play's p99 is also given per slice of this long: a tail in one slice is an event
 
 
 def add_arguments(parser) -> None:
@@ -108,10 +109,12 @@ class _DashboardProcess:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/plays", timeout=30) as r:
             return sum(p["actions"] for p in json.load(r)["plays"])
 
-    def latencies(self, since: float) -> list[float]:
+    def latencies(self, since: float) -> list[tuple[float, float]]:
+        """(when the kiosk stored it, in seconds after ``since``; append -> dashboard) of each action."""
         con = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
         try:
-            return [r - a for a, r in con.execute("SELECT at, received FROM actions WHERE at >= ?", (since,))]
+            return [(a - since, r - a) for a, r in con.execute("SELECT at, received FROM actions WHERE at >= ?",
+                                                                (since,))]
         finally:
             con.close()
 
@@ -163,6 +166,16 @@ class _Viewer(threading.Thread):
                 return
             self.bytes += len(chunk)
         con.close()
+
+
+def _per_slice(timed: list[tuple[float, float]]) -> dict:
+    """p99 (ms) of the actions stored in each :data:`SLICE_S` of steady play, in order: where the tail
+    is (the first slice alone: the start; one slice: an event such as a stall; all: the load)."""
+    slices: dict[int, list[float]] = {}
+    for at, t in timed:
+        slices.setdefault(max(0, int(at // SLICE_S)), []).append(t)
+    return {"seconds": SLICE_S, "p99_ms": [round(_pct(slices[i], 99) * 1000, 1) if i in slices else None
+                                           for i in range(max(slices) + 1)] if slices else []}
 
 
 def _split(tap: Path, received: dict[tuple, float]) -> dict:
@@ -293,7 +306,8 @@ def run(args) -> int:
         deadline = time.monotonic() + 120
         while dash.stored() < total + steady_actions and time.monotonic() < deadline:
             time.sleep(0.2)
-        lat = dash.latencies(since)
+        timed = dash.latencies(since)
+        lat = [t for _, t in timed]
         tap.terminate()
         tap.wait(10)
         tap_file.close()
@@ -310,7 +324,8 @@ def run(args) -> int:
     mem = [m for _, m in rss]
     quarter = max(1, len(mem) // 4)
     ref99 = reference["round_trip_ms"]["p99"] / 1000
-    latency = {"p50": None, "p99": None, "target_p99": 1000, "p99_in_reference_round_trips": None}
+    latency = {"p50": None, "p99": None, "target_p99": 1000, "p99_in_reference_round_trips": None,
+               "p99_per_slice": _per_slice(timed)}
     if lat:
         p99 = _pct(lat, 99)
         latency.update(p50=round(_pct(lat, 50) * 1000, 1), p99=round(p99 * 1000, 1),
@@ -363,6 +378,10 @@ def run(args) -> int:
     print(f"steady: {args.tables} tables x {s['per_minute_per_table']} actions/min for {s['minutes']} min: "
           f"{s['actions']} actions, {s['received']} stored; append -> dashboard latency p50 {lt['p50']} ms, "
           f"p99 {lt['p99']} ms (target p99 <= 1000 ms; {lt['p99_in_reference_round_trips']} reference round trips)")
+    per = lt["p99_per_slice"]
+    if per["p99_ms"]:
+        print(f"  p99 of the actions stored in each {per['seconds']:.0f} s of play, in order: "
+              f"{', '.join(str(v) for v in per['p99_ms'])} ms")
     sp = s["latency_split"]
     if sp["actions"]:
         print(f"  the same actions split at the broker (a plain mosquitto_sub beside the dashboard): append -> broker "

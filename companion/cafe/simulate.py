@@ -87,6 +87,10 @@ class VirtualTable:
 
     def play(self) -> None:
         makers = (random_play.timeline_setup, random_play.competitive_setup, random_play.cooperative_setup)
+        # tables told 'go' together sit down at different moments, as a café's do: not a thousand
+        # setups in one instant either
+        if not self._think():
+            return
         for _ in range(self.games_wanted):
             if self.stop.is_set():
                 return
@@ -99,7 +103,9 @@ class VirtualTable:
         self._poke()
         state = engine.setup(setup)
         kept: list[dict] = []
-        while engine.summary(state)["status"] == "in_progress" and not self.stop.is_set():
+        # the players think before every move, the game's first one included: a thousand tables told
+        # 'go' together do not all write their first action in the same instant
+        while engine.summary(state)["status"] == "in_progress" and self._think():
             if kept and self.rng.random() < UNDO_CHANCE:
                 self.log.undo(game_id)
                 kept.pop()
@@ -110,7 +116,6 @@ class VirtualTable:
                 kept.append(line)
             self.actions += 1
             self._poke()
-            self._pace()
         if self.stop.is_set():
             return
         self.log.finish(game_id, engine.summary(state))
@@ -128,9 +133,12 @@ class VirtualTable:
         if self.publisher is not None:
             self.publisher.poke()
 
-    def _pace(self) -> None:
+    def _think(self) -> bool:
+        """A random wait (``per_minute`` actions a minute on average, none without it); False once the
+        players are told to stop."""
         if self.per_minute:
             self.stop.wait(self.rng.expovariate(self.per_minute / 60.0))
+        return not self.stop.is_set()
 
     def close(self) -> None:
         if self.publisher is not None:
