@@ -68,7 +68,7 @@ def test_a_stored_game_replays_the_same_after_deck_import_replace(tmp_path, caps
         session = GameSession.start(store, view, view.setup_line(["Ana", "Bo"], {"hand": 4}, ["TC:MINE:003"]))
         assert session.setup_line["card_facts"] == {"TC:MINE:003": {"year": 1300, "title": "Event 3"}}
         for player, code in (("Ana", "TC:MINE:001"), ("Bo", "TC:MINE:005")):    # 1100 right, 1500 wrong
-            assert refusal(session.confirm({"type": "place", "player": player, "card": code, "gap": 0})) is None
+            assert refusal(session.confirm(timeline.Place(player, session.card(code), 0))) is None
         game_id, setup, lines = store.in_progress()
         assert [line["card_facts"] for line in lines] == [{"TC:MINE:001": {"year": 1100, "title": "Event 1"}},
                                                       {"TC:MINE:005": {"year": 1500, "title": "Event 5"}}]
