@@ -88,6 +88,12 @@ def test_a_stored_game_replays_the_same_after_deck_import_replace(tmp_path, caps
         assert fold(timeline, setup, lines) == session.state
         resumed = GameSession.resume(store, view_for_setup)
         assert resumed.state == session.state and resumed.summary() == session.summary()
+        # the views build their actions with the cards the game recorded (a code it never named: today's
+        # deck's), and the session stores the action's line with the facts of a card new to the log
+        assert resumed.card("TC:MINE:001").year == 1100 and resumed.card("TC:MINE:002").year == 1900
+        assert refusal(resumed.confirm(timeline.Place("Ana", resumed.card("TC:MINE:002"), 0))) is None
+        assert store.in_progress()[2][-1] == {"type": "place", "player": "Ana", "card": "TC:MINE:002", "gap": 0,
+                                              "card_facts": {"TC:MINE:002": {"year": 1900, "title": "Event 2"}}}
 
         # an older log names bare codes: replay reads them from today's decks and says so
         old = tmp_path / "old.jsonl"
