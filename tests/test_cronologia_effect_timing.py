@@ -142,7 +142,7 @@ def test_the_kiosk_offers_no_effect_after_the_winning_placement_and_announces_th
     _, lines = play_rounds({"A": 0, "B": 4}, last_icons=("replace_opp",))
     for line in lines:
         before = view.context(session)
-        events = session.confirm(line)
+        events = session.confirm(cronologia.parse_action(line))
         assert refusal(events) is None
     assert not session.in_progress() and view.follow_ups(session) == []
     v = view.verdict(lines[-1], events, before, session, "en")
@@ -157,13 +157,13 @@ def test_the_kiosk_announces_sudden_death_with_the_card_that_started_it_not_afte
     _, lines = play_rounds({"A": 4, "B": 0, "C": 4})
     for line in lines:
         before = view.context(session)
-        events = session.confirm(line)
+        events = session.confirm(cronologia.parse_action(line))
     assert view.next_step(lines[-1], events, session) == "effect"   # replace_opp on B is legal
     v = view.verdict(lines[-1], events, before, session, "en")
     assert "Sudden death" in _text(v)
     nxt = right(session.state, "A")
     before = view.context(session)
-    events = session.confirm(nxt)
+    events = session.confirm(cronologia.parse_action(nxt))
     assert "Sudden death" not in _text(view.verdict(nxt, events, before, session, "en"))
     session.undo()                                   # back to the open window, as after a restart
     resumed = GameSession.resume(store, view_for_setup)

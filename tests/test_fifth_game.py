@@ -85,8 +85,9 @@ def test_the_picker_offers_only_a_view_that_keeps_the_whole_contract(later, capl
     finally:
         VIEWS.pop("bare")
     assert "later" in offered and "bare" not in offered and len(offered) >= 6
-    assert {"empty_layout", "codes_on_table", "setup_prompt", "read_setup"} <= set(missing_parts(Bare()))
-    assert "the bare view is not offered: it lacks " in caplog.text and "empty_layout" in caplog.text
+    # (empty_layout has a default now, from the view's table_kind: a bare row)
+    assert {"codes_on_table", "setup_prompt", "read_setup"} <= set(missing_parts(Bare()))
+    assert "the bare view is not offered: it lacks " in caplog.text and "read_setup" in caplog.text
     assert all(missing_parts(v) == [] for v in available_views())
     assert len(CONTRACT) > 30
 

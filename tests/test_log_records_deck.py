@@ -68,7 +68,7 @@ def test_a_stored_game_replays_the_same_after_deck_import_replace(tmp_path, caps
         session = GameSession.start(store, view, view.setup_line(["Ana", "Bo"], {"hand": 4}, ["TC:MINE:003"]))
         assert session.setup_line["card_facts"] == {"TC:MINE:003": {"year": 1300, "title": "Event 3"}}
         for player, code in (("Ana", "TC:MINE:001"), ("Bo", "TC:MINE:005")):    # 1100 right, 1500 wrong
-            assert refusal(session.confirm({"type": "place", "player": player, "card": code, "gap": 0})) is None
+            assert refusal(session.confirm(timeline.Place(player, session.card(code), 0))) is None
         game_id, setup, lines = store.in_progress()
         assert [line["card_facts"] for line in lines] == [{"TC:MINE:001": {"year": 1100, "title": "Event 1"}},
                                                       {"TC:MINE:005": {"year": 1500, "title": "Event 5"}}]
@@ -88,6 +88,12 @@ def test_a_stored_game_replays_the_same_after_deck_import_replace(tmp_path, caps
         assert fold(timeline, setup, lines) == session.state
         resumed = GameSession.resume(store, view_for_setup)
         assert resumed.state == session.state and resumed.summary() == session.summary()
+        # the views build their actions with the cards the game recorded (a code it never named: today's
+        # deck's), and the session stores the action's line with the facts of a card new to the log
+        assert resumed.card("TC:MINE:001").year == 1100 and resumed.card("TC:MINE:002").year == 1900
+        assert refusal(resumed.confirm(timeline.Place("Ana", resumed.card("TC:MINE:002"), 0))) is None
+        assert store.in_progress()[2][-1] == {"type": "place", "player": "Ana", "card": "TC:MINE:002", "gap": 0,
+                                              "card_facts": {"TC:MINE:002": {"year": 1900, "title": "Event 2"}}}
 
         # an older log names bare codes: replay reads them from today's decks and says so
         old = tmp_path / "old.jsonl"

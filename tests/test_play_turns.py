@@ -134,7 +134,7 @@ def test_a_timeline_turn_from_deal_to_verdict(tmp_path):
     # proposed again only after the table changes
     placed = CardPlaced(later.code, 1)
     turns.reading_in(Reading(proposals=[placed]), "en")
-    assert turns.phase == "propose" and turns.pending["player"] == "Ana"
+    assert turns.phase == "propose" and turns.pending.player == "Ana"
     turns.command(Command(UNDO))
     assert turns.phase == "watch" and turns.table_note is not None
     turns.reading_in(Reading(proposals=[placed]), "en")

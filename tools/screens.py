@@ -206,8 +206,8 @@ def exhibition(shots: Shots, tmp: Path) -> None:
     photograph(k, feed, "exhibition")
     save("board")
     wrong = next(spot for spot in s.layout.spot_names() if not spot.startswith("depot") and
-                 spot not in feed.board and refusal(k.session.preview(
-                     {"type": "place", "player": s.player.name, "card": card_json(s.turn.held), "spot": spot})[1]))
+                 spot not in feed.board and refusal(k.session.preview(k.session.engine.parse_action(
+                     {"type": "place", "player": s.player.name, "card": card_json(s.turn.held), "spot": spot}))[1]))
     feed.board[wrong] = s.turn.held.code
     k.step()
     save("verdict")

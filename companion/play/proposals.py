@@ -55,6 +55,6 @@ class ForeignCode:
     text: str
 
 
-# A card action the game's view turns into a log line (``TurnView.action_for``)
+# A card move the game's view turns into the engine's action (``TurnView.action_for``)
 CardMove = CardPlaced | CardPlacedInGrid | CardPlacedOnSpot | CardRemoved
 Proposal = CardMove | TableMatches | TableDiffers | UnknownSticker | ForeignCode

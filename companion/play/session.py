@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion.cards.decks import cards_as_recorded, facts_in, with_facts, without_facts
+from companion.cards.decks import cards_as_recorded, facts_in, resolve, with_facts
+from companion.cards.model import Card
 from companion.errors import is_store_error
 from companion.games.base import Outcome, fold, refusal
 
@@ -57,16 +58,35 @@ class GameSession:
         return cls(store, game_id, view, setup_line, state, list(lines))
 
     # -- playing -------------------------------------------------------------------------------
-    def preview(self, line: dict):
-        """What the engine says about ``line`` now, without storing anything: (state, events). A card
-        this game recorded is the card it recorded (the deck file may have changed since)."""
-        with cards_as_recorded(self.facts):
-            return self.engine.apply(self.state, self.engine.parse_action(without_facts(line)))
+    # The views hand the session the engine's action values (``timeline.Place(...)``); the log line of
+    # an action is made here and nowhere else.
+    def line(self, action) -> dict:
+        """The log line of ``action`` (the engine's ``action_to_json``), without the card facts the
+        store adds to it: what the views read when they describe or judge it, as they read the log."""
+        return self.engine.action_to_json(action)
 
-    def confirm(self, line: dict) -> list:
+    def card(self, code: str) -> Card:
+        """The card a sticker code names in this game: the card this game recorded when it names one
+        (the deck file may have changed since), else today's deck's. A view builds the actions that
+        hold a card (Exhibition's ``Take(card=...)``) with it; a code no deck knows raises BadInput."""
+        with cards_as_recorded(self.facts):
+            return resolve(code)
+
+    def preview(self, action):
+        """What the engine says about ``action`` now, without storing anything: (state, events)."""
+        return self._judge(self.line(action))
+
+    def _judge(self, line: dict):
+        # the line parsed back, as a replay reads it: the game played is the game the log replays (the
+        # engine's own checks of a line included), and a card it recorded is the card it recorded
+        with cards_as_recorded(self.facts):
+            return self.engine.apply(self.state, self.engine.parse_action(line))
+
+    def confirm(self, action) -> list:
         """Check, store, then move on. Returns the events (a refusal stores nothing). Raises the
         store's StoreError with the state unchanged when the line could not be saved."""
-        new_state, events = self.preview(line)
+        line = self.line(action)
+        new_state, events = self._judge(line)
         if refusal(events) is not None:
             return events
         stored = with_facts(line, self.facts)

@@ -34,7 +34,7 @@ from companion.errors import BadInput
 from companion.games.base import refusal
 from companion.i18n import N_, Msg, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO, Command
-from companion.play.choice import Choice
+from companion.play.choice import Ask, Choice
 from companion.play.proposals import ForeignCode, Proposal, TableDiffers, TableMatches, UnknownSticker
 from companion.play.session import GameSession, stored_or_fault
 
@@ -61,15 +61,15 @@ class TurnController:
         self.reading = None               # the last reading of the camera (its detections are drawn)
         self.setup_codes = None           # deal: what the camera read, ready to start
         self.setup_note: Text | None = None
-        self.pending: dict | None = None  # the proposed action line
-        self.judged: tuple[dict, list, Any] | None = None   # (line, events, what the view needs from before)
+        self.pending: Any = None          # the proposed action (the engine's value, as the view made it)
+        self.judged: tuple[dict, list, Any] | None = None   # (its log line, events, what the view needs from before)
         self.ending: Text | None = None   # who won, when the judged action ended the game (worked out once)
         self.after_verdict = Phase.WATCH
         self.table_note: Text | None = None
         self.refused_reason: Text | None = None
         self.effects: Choice | None = None
         self.ignored: set = set()         # unknown/foreign codes already reported
-        self.rejected: dict | None = None # a reading the players called a misread (until the table changes)
+        self.rejected: Any = None         # an action the players called a misread (until the table changes)
         self.camera_fault = None          # the camera-lost screen while it is open
         self.asks: list = []              # ask: the open (sub-)menus, [(Ask, Choice)]
         self.expect()
@@ -182,12 +182,12 @@ class TurnController:
                 self.leave_verdict()
         elif p == Phase.EFFECT:
             if cmd.kind in (NEXT, PREV, OK) and self.effects is not None:
-                line = self.effects.handle(cmd)
+                action = self.effects.handle(cmd)
                 if cmd.kind == OK:
-                    if line == "none":
+                    if action == "none":
                         self.set_phase(Phase.WATCH)
-                    elif line is not None:
-                        self.confirm(line)
+                    elif action is not None:
+                        self.confirm(action)
         elif p in (Phase.RESET, Phase.REFUSED):
             if cmd.kind in (OK, NEXT, UNDO, BACK):
                 self.set_phase(Phase.WATCH)
@@ -204,11 +204,11 @@ class TurnController:
                 value = value()
             if value is None:
                 self.ask_back()
-            elif isinstance(value, dict):
+            elif isinstance(value, Ask):
+                self.asks.append((value, Choice(value.choices, value.focus)))
+            else:
                 self.asks = []
                 self.confirm(value)
-            else:
-                self.asks.append((value, Choice(value.choices, value.focus)))
 
     def ask_back(self) -> None:
         """Back one menu level; from the top of a question the game waits for: the history (undo)."""
@@ -238,14 +238,15 @@ class TurnController:
             self.new_game = None
             self.set_phase(Phase.WATCH)
         else:
-            self.confirm(self.view.deal_line(self.setup_codes))
+            self.confirm(self.view.deal_action(self.setup_codes, self.session))
 
-    def confirm(self, line: dict) -> None:
+    def confirm(self, action) -> None:
         """Store the action (the store answers only when it is on disk), then show it as done."""
         stack = self.host.stack
         before = self.view.context(self.session)
-        ok, events = stored_or_fault(stack, lambda: self.session.confirm(line), again=lambda: self.confirm(line),
-                                     dropped=lambda: self.set_phase(Phase.WATCH))
+        line = self.session.line(action)
+        ok, events = stored_or_fault(stack, lambda: self.session.confirm(action),
+                                     again=lambda: self.confirm(action), dropped=lambda: self.set_phase(Phase.WATCH))
         if not ok:
             return
         reason = refusal(events)
@@ -306,6 +307,11 @@ class TurnController:
             refused = self.judged is not None and refusal(self.judged[1]) is not None
             return Text(N_("{player} tries again") if refused else N_("{player} goes on"), {"player": now})
         return Text(N_("{player}'s turn"), {"player": now})
+
+    def pending_line(self) -> dict | None:
+        """The proposed action as its log line: what the view describes and draws (it reads actions as
+        the log holds them, the same for a proposal, a verdict and the history)."""
+        return None if self.pending is None else self.session.line(self.pending)
 
     def verdict(self, lang: str):
         """The view's verdict on the judged action, in ``lang``."""
@@ -376,18 +382,18 @@ class TurnController:
         camera_ask = self.phase == Phase.ASK and self.asks[0][0].camera
         if (self.phase != Phase.WATCH and not camera_ask) or self.session is None:
             return
-        line = self.view.action_for(p, self.session)
-        if line is None or line == self.rejected:
+        action = self.view.action_for(p, self.session)
+        if action is None or action == self.rejected:
             return
         self.rejected = None
-        _state, events = self.session.preview(line)
+        _state, events = self.session.preview(action)
         reason = refusal(events)
         if reason is not None and self.view.judges_refusals:
             # the card lies where the rules forbid it: a Wrong verdict, and this reading is not
             # proposed again until the table changes
             self.asks = []
-            self.rejected = line
-            self.judged = (line, events, self.view.context(self.session))
+            self.rejected = action
+            self.judged = (self.session.line(action), events, self.view.context(self.session))
             self.after_verdict = Phase.WATCH
             self.host.signals.verdict(False)
             self.ending = None
@@ -398,5 +404,5 @@ class TurnController:
             self.phase = Phase.REFUSED
             return
         self.asks = []
-        self.pending = line
+        self.pending = action
         self.phase = Phase.PROPOSE

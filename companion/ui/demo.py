@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from companion.cards.decks import get_deck
 from companion.i18n import N_
 from companion.inputs.commands import BACK, NEXT, OK, Command
+from companion.ui.demo_boards import draw_from
 
 if TYPE_CHECKING:
     import numpy as np
@@ -119,10 +120,7 @@ class DemoPlayers:
         return [c for c in (self.draw() for _ in range(n)) if c is not None]
 
     def draw(self) -> str | None:
-        if not self.pile:
-            self.rng.shuffle(self.out)
-            self.pile, self.out = self.out, []
-        return self.pile.pop() if self.pile else None
+        return draw_from(self.pile, self.out, self.rng)
 
     def sync_hands(self, counts: dict) -> None:
         """Players hold as many cards as the kiosk says (they draw or give back when it tells them)."""

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from companion.cards.decks import get_deck
 from companion.i18n import N_
 from companion.inputs.commands import OK, UNDO
+from companion.play.choice import Ask
 
 
 class Table(Protocol):
@@ -112,8 +113,20 @@ class BoardPlayers:
         """The kiosk said the card may not lie there: it goes back to the hand."""
 
 
-def _line(value: Any) -> dict:
-    return value if isinstance(value, dict) else {}
+def draw_from(pile: list[str], spent: list[str], rng: random.Random) -> str | None:
+    """The top card of the pile; when it is empty, the spent cards are shuffled into a new pile first
+    (both lists are changed in place). None when no card is left anywhere."""
+    if not pile:
+        rng.shuffle(spent)
+        pile.extend(spent)
+        spent.clear()
+    return pile.pop() if pile else None
+
+
+def _line(session: Any, value: Any) -> dict:
+    """A menu item's action as its log line ({} for a sub-menu, a callable or "back"): the players read
+    what a choice does as the log would say it."""
+    return {} if value is None or callable(value) or isinstance(value, Ask) else session.line(value)
 
 
 class ExhibitionPlayers(BoardPlayers):
@@ -208,7 +221,7 @@ class ExhibitionPlayers(BoardPlayers):
     def answer(self, screen: Any, session: Any) -> None:
         ask, choice = screen.turns.asks[-1]
         values = [value for _label, value in choice.items]
-        lines = [_line(v) for v in values]
+        lines = [_line(session, v) for v in values]
         s = session.table()
         if any(line.get("type") == "finish" for line in lines):
             # fits nowhere in the Hall: into the Depot (laid there, the camera reads it) while empty
@@ -297,10 +310,7 @@ class AncientKnowledgePlayers(BoardPlayers):
 
     # -- the hands ----------------------------------------------------------------------------
     def draw(self) -> str | None:
-        if not self.pile:
-            self.rng.shuffle(self.discards)
-            self.pile, self.discards = self.discards, []
-        return self.pile.pop() if self.pile else None
+        return draw_from(self.pile, self.discards, self.rng)
 
     def sync_hands(self, session: Any) -> None:
         """Each player holds as many cards as the kiosk's turn bar says (they drew or discarded)."""
@@ -433,17 +443,17 @@ class AncientKnowledgePlayers(BoardPlayers):
             return
         values = [value for _label, value in items]
         learn = [i for i, v in enumerate(values)
-                 if _line(v).get("type") == "learn" and _line(v).get("card") == self.tech]
+                 if _line(session, v).get("type") == "learn" and _line(session, v).get("card") == self.tech]
         if learn:
             self.tech = None
             self.choose(learn[0])
             return
-        if any(callable(v) for v in values) and any(isinstance(v, dict) and v.get("type") == "excavate"
+        if any(callable(v) for v in values) and any(_line(session, v).get("type") == "excavate"
                                                     for v in values):
             # excavating: every monument of the Past not yet excavated, then done
             more = [i for i, v in enumerate(values) if callable(v)]
             self.choose(more[0] if more else 0)
             return
-        passes = [i for i, v in enumerate(values) if _line(v).get("prompt") == "timeline" and
-                  _line(v).get("value") == "done"]
+        passes = [i for i, v in enumerate(values) if _line(session, v).get("prompt") == "timeline" and
+                  _line(session, v).get("value") == "done"]
         self.choose(passes[0] if passes else choice.focus)

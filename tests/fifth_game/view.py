@@ -9,6 +9,8 @@ from companion.i18n import N_, Text
 from companion.play.proposals import CardPlaced
 from companion.ui.games import GameView, ScoreRow, TurnInfo, Verdict, known_cards, register
 
+from .engine import Lay
+
 
 def card_of(value):
     return parse_card(value, "card")
@@ -48,7 +50,7 @@ class LaterView(GameView):
     def action_for(self, proposal, session):
         if not isinstance(proposal, CardPlaced):
             return None
-        return {"type": "lay", "player": session.current_player(), "card": proposal.code}
+        return Lay(session.current_player(), session.card(proposal.code))
 
     # -- after a line --------------------------------------------------------------------------
     def context(self, session):

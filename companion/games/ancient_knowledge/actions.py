@@ -261,13 +261,15 @@ def parse_action(line: dict) -> Action:
 
 
 def action_to_json(action: Action) -> dict:
-    """The log line of an action (the inverse of parse_action); defaults are left out."""
+    """The log line of an action (the inverse of parse_action); defaults are left out, but for an
+    Excavate's ``per_card``: the players choose it (2, or 3 with an artifact), and its line says it."""
     out = {"type": TYPE_OF[type(action)], "player": action.player}
     for f in fields(action):
         if f.name == "player":
             continue
         value = getattr(action, f.name)
-        if f.default is not MISSING and value == f.default:
+        if f.default is not MISSING and value == f.default and not (isinstance(action, Excavate)
+                                                                    and f.name == "per_card"):
             continue
         if isinstance(action, Archive) and f.name == "remove":
             value = {card: n for card, n in value}

@@ -12,20 +12,17 @@ from __future__ import annotations
 import importlib
 import logging
 from dataclasses import dataclass, field
-from typing import Any
 
 from companion.games import registry
 from companion.games.base import refusal
-from companion.games.explained import ScoreRow  # noqa: F401  (the views' score sheets)
-from companion.i18n import N_, Msg, Text
+from companion.games.explained import ScoreRow
+from companion.i18n import N_, Literal, Msg, Text
+from companion.play.choice import Ask, Choices  # noqa: F401  (the views' menus)
 from companion.play.view import CONTRACT
 
 log = logging.getLogger(__name__)
 
 VIEWS: dict[str, GameView] = {}
-
-
-Choices = list[tuple[Msg, Any]]   # a menu: (label, what choosing it does)
 
 
 @dataclass
@@ -68,24 +65,6 @@ class Verdict:
     then: Msg | None = None       # what the players do now
 
 
-@dataclass
-class Ask:
-    """A question the camera cannot answer (a market card taken, a token count, an effect's outcome):
-    a prompt and a menu for the buttons.
-
-    Each choice is ``(label, value)``; the value is an action line (a dict) to confirm, another Ask
-    (a sub-menu), a callable that builds one of those when chosen, or None (back one level)."""
-
-    prompt: Msg
-    choices: list
-    note: Msg | None = None
-    camera: bool = False          # the camera's proposals are still taken while it is open
-    optional: bool = False        # opened by the players (UNDO closes it); else the game waits for it
-    hint: str = N_("by buttons")  # OK's label in the watch phase, for an optional menu
-    columns: int = 0              # 0: as many as the list needs
-    focus: int = 0
-
-
 class GameView:
     key = ""                      # picker key, e.g. "cronologia-cooperative"
     engine_id = ""                # the setup line's "game"
@@ -104,6 +83,15 @@ class GameView:
 
     def engine(self):
         return registry.spec_for(self.engine_id).load_engine()
+
+    def current(self, session) -> str | None:
+        """Whose turn it is: the engine's word (None once the game is over)."""
+        return session.current_player()
+
+    def empty_layout(self):
+        """What the camera must see before the first action: a table of this view's kind, bare."""
+        from companion.vision.layouts import GridLayout, RowLayout
+        return GridLayout([]) if self.table_kind == "grid" else RowLayout([])
 
     # The optional parts of the contract (companion/play/view.py), for a game that has no use for them.
     def matches(self, setup_line) -> bool:
@@ -124,7 +112,7 @@ class GameView:
     def effect_player(self, session):
         return None
 
-    def deal_line(self, codes) -> dict:
+    def deal_action(self, codes, session):
         raise NotImplementedError(f"{self.key} deals no new table during a game")
 
     def effect_prompt(self, session):
@@ -146,9 +134,6 @@ class BoardView(GameView):
 
     def spots(self, session) -> dict:
         raise NotImplementedError
-
-    def current(self, session) -> str | None:
-        return session.current_player()
 
     def context(self, session):
         return session.table()      # the engine's read model before the line: the verdict's ``before``
@@ -176,6 +161,43 @@ class BoardView(GameView):
     def empty_layout(self):
         from companion.vision.layouts import BoardLayout
         return BoardLayout(self.board, {})
+
+    # -- the score sheet: page 0 the standings, then the pages ``_pages`` lists: (a player's entry of
+    # the summary's ``scores``, its rows, which part of the player's pages it is, of how many)
+    def _pages(self, session) -> list:
+        raise NotImplementedError
+
+    def winner_headline(self, summary: dict, winners: list[str]) -> Msg:
+        """The standings' headline when one player won (or plays alone)."""
+        raise NotImplementedError
+
+    def standing(self, entry: dict, session) -> Msg:
+        """A player's figures in one line, beside the total on the standings page."""
+        raise NotImplementedError
+
+    def page_headline(self, entry: dict, part: int, parts: int, summary: dict) -> Msg:
+        raise NotImplementedError
+
+    def score_pages(self, session) -> int:
+        return len(self._pages(session))
+
+    def score_sheet(self, session, page: int = 0):
+        s = session.summary()
+        scores = s.get("scores") or []
+        if not scores:
+            return Text(N_("The game ended before the final score")), False, []
+        pages = self._pages(session)
+        shown = pages[page % len(pages)]
+        if shown is not None:
+            entry, rows, part, parts = shown
+            return self.page_headline(entry, part, parts, s), entry["place"] == 1, rows
+        winners = s.get("winners", [])
+        if len(winners) > 1:
+            headline: Msg = Text(N_("Shared first place: {names}"), {"names": ", ".join(winners)})
+        else:
+            headline = self.winner_headline(s, winners)
+        return headline, True, [ScoreRow(Literal(f"{p['place']}. {p['name']}"), str(p["total"]),
+                                         self.standing(p, session), p["name"] in winners) for p in scores]
 
 
 def known_cards(detections) -> tuple[list, Text | None]:

@@ -18,6 +18,27 @@ from functools import lru_cache
 import pygame
 
 from companion.errors import present
+from companion.games.ancient_knowledge.actions import (
+    Answer,
+    Archive,
+    Create,
+    Destroy,
+    Discard,
+    Draw,
+    Excavate,
+    GainTech,
+    Knowledge,
+    Learn,
+    LostKnowledge,
+    Move,
+    Place,
+    Search,
+    SetHand,
+    SkipDecline,
+    Straighten,
+    Swap,
+    ToPast,
+)
 from companion.games.ancient_knowledge.catalog import catalog
 from companion.games.ancient_knowledge.score import card_rows, explained_rows
 from companion.games.base import refusal
@@ -162,18 +183,18 @@ class AncientKnowledgeView(BoardView):
             zone = int(spot[4:spot.index(".")])
             if me.find(card):
                 # a monument moved by an effect; otherwise the table lags behind a slide: no action
-                return {"type": "move", "player": me.name, "card": card, "zone": zone} if resolving else None
-            return {"type": "place" if resolving else "create", "player": me.name, "card": card, "zone": zone}
+                return Move(me.name, card, zone) if resolving else None
+            return (Place if resolving else Create)(me.name, card, zone)
         if spot.startswith("artifact"):
             if card in me.artifacts:
                 return None
-            return {"type": "place" if resolving else "create", "player": me.name, "card": card}
+            return (Place if resolving else Create)(me.name, card)
         if spot.startswith("tech"):
             if card in me.techs:
                 return None
-            return {"type": "gain_tech" if resolving else "learn", "player": me.name, "card": card}
+            return (GainTech if resolving else Learn)(me.name, card)
         if spot.startswith("past") and resolving and me.find(card):
-            return {"type": "to_past", "player": me.name, "card": card}
+            return ToPast(me.name, card)
         return None
 
     # -- the questions -------------------------------------------------------------------------
@@ -185,7 +206,7 @@ class AncientKnowledgeView(BoardView):
         kind, player = pp["kind"], pp["player"]
 
         def answer(value):
-            return {"type": "answer", "player": player, "prompt": kind, "value": value}
+            return Answer(player, kind, value)
 
         prompt = _prompt_text(pp)
         if kind == "knowledge":
@@ -217,7 +238,7 @@ class AncientKnowledgeView(BoardView):
                     return prompt
                 return Words(N_("{question} Chosen: {cards}."),
                              {"question": prompt, "cards": ", ".join(map(name, chosen))})
-            return pick_several(prompt_for, candidates, pp["count"], lambda chosen: answer(list(chosen)))
+            return pick_several(prompt_for, candidates, pp["count"], lambda chosen: answer(tuple(chosen)))
         return None
 
     def actions(self, session):
@@ -233,13 +254,13 @@ class AncientKnowledgeView(BoardView):
             if techs:
                 items.append((Text(N_("Learn a technology")), Ask(
                     Text(N_("Which technology does {player} learn?"), {"player": me}),
-                    [(Literal(name(c)), {"type": "learn", "player": me, "card": c}) for c in techs], columns=2)))
+                    [(Literal(name(c)), Learn(me, c)) for c in techs], columns=2)))
             unrotated = [p.card for p in s.board.past if not p.rotated]
             if unrotated:
                 items.append((Text(N_("Excavate")), lambda: self.excavate_ask(session, ())))
             if s.board.tokens_on_timeline() > 0:
                 items.append((Text(N_("Archive")), lambda: self.archive_ask(session, 0, ())))
-            items.append((Text(N_("Search (draw 1)")), {"type": "search", "player": me}))
+            items.append((Text(N_("Search (draw 1)")), Search(me)))
         items.append((Text(N_("Record a card effect…")), lambda: self.who_menu(session)))
         return Ask(Text(N_("What did {player} do?"), {"player": me}), items, optional=True, hint=N_("actions"))
 
@@ -251,7 +272,7 @@ class AncientKnowledgeView(BoardView):
         if chosen:
             per = [2, 3] if b.artifacts else [2]
             done = [(Words(N_("Excavate {cards}: {n} cards each"), {"cards": ", ".join(map(name, chosen)), "n": n}),
-                     {"type": "excavate", "player": b.name, "cards": list(chosen), "per_card": n}) for n in per]
+                     Excavate(b.name, tuple(chosen), n)) for n in per]
             items = done + items
         prompt = Text(N_("Which monuments of the Past does {player} excavate?"), {"player": b.name}) if not chosen \
             else Text(N_("Excavating {cards}. More, or done?"), {"cards": ", ".join(map(name, chosen))})
@@ -262,10 +283,10 @@ class AncientKnowledgeView(BoardView):
         b = self._board(session)
         carrying = [(m.card, m.tokens) for _, _, m in b.timeline() if m.tokens > 0]
         if index >= len(carrying):
-            remove = {c: n for c, n in removed if n}
+            remove = tuple((c, n) for c, n in removed if n)
             if not remove:
                 return Ask(Text(N_("No token removed: nothing to archive.")), [(Text(N_("Back")), None)])
-            return {"type": "archive", "player": b.name, "remove": remove}
+            return Archive(b.name, remove)
         card, tokens = carrying[index]
         items = numbers(0, tokens, lambda n: (lambda: self.archive_ask(session, index + 1, removed + ((card, n),))))
         return Ask(Text(N_("Archive: how many tokens come off {card} ({tokens} on it)?"),
@@ -284,58 +305,56 @@ class AncientKnowledgeView(BoardView):
         b = present(s.board_of(player), f"{player}'s board")
         monuments = [m.card for _, _, m in b.timeline()]
 
-        def line(kind, **fields):
-            return {"type": kind, "player": player, **fields}
-
         def of(prompt, cards, make):
             return paged(prompt, [(Literal(name(c)), make(c)) for c in cards])
 
-        items = [(Text(N_("Drew cards")), Ask(Text(N_("How many cards did {player} draw?"), {"player": player}),
-                                              numbers(1, 10, lambda n: line("draw", count=n)), columns=3))]
+        drew = Ask(Text(N_("How many cards did {player} draw?"), {"player": player}),
+                   numbers(1, 10, lambda n: Draw(player, n)), columns=3)
+        items: Choices = [(Text(N_("Drew cards")), drew)]
         if b.hand:
             items.append((Text(N_("Discarded cards")), Ask(Text(N_("How many cards did {player} discard?"),
                                                                 {"player": player}),
-                                                           numbers(1, b.hand, lambda n: line("discard", count=n)),
+                                                           numbers(1, b.hand, lambda n: Discard(player, n)),
                                                            columns=3 if b.hand > 4 else 0)))
         items.append((Text(N_("Correct the hand count")), Ask(Text(N_("How many cards does {player} hold now?"),
                                                                    {"player": player}),
-                                                              numbers(0, 10, lambda n: line("hand", count=n)),
+                                                              numbers(0, 10, lambda n: SetHand(player, n)),
                                                               columns=3, focus=b.hand)))
         if monuments:
             items.append((Text(N_("Knowledge on a monument")), of(
                 Text(N_("On which monument did the knowledge change?")), monuments,
                 lambda c: self.delta_ask(Text(N_("Tokens added to or removed from {card}?"), {"card": name(c)}),
-                                         -b.find(c)[2].tokens, lambda d: line("knowledge", card=c, delta=d)))))
+                                         -b.find(c)[2].tokens, lambda d: Knowledge(player, c, d)))))
         items.append((Text(N_("Lost knowledge")), self.delta_ask(
             Text(N_("Lost knowledge given to or taken from {player}?"), {"player": player}), -b.lost_knowledge,
-            lambda d: line("lost_knowledge", delta=d))))
+            lambda d: LostKnowledge(player, d))))
         if monuments:
             items.append((Text(N_("A monument moved")), of(
                 Text(N_("Which monument moved?")), monuments,
                 lambda c: Ask(Text(N_("To which zone did {card} move?"), {"card": name(c)}),
-                              [(Literal(str(z)), line("move", card=c, zone=z)) for z in range(1, 7)], columns=3))))
+                              [(Literal(str(z)), Move(player, c, z)) for z in range(1, 7)], columns=3))))
             if len(monuments) > 1:
                 items.append((Text(N_("Two monuments swapped")), of(
                     Text(N_("The first of the two monuments?")), monuments,
                     lambda c: of(Text(N_("{card} swapped with which?"), {"card": name(c)}),
-                                 [x for x in monuments if x != c], lambda x: line("swap", cards=[c, x])))))
+                                 [x for x in monuments if x != c], lambda x: Swap(player, (c, x))))))
             items.append((Text(N_("A monument went to the Past")), of(
-                Text(N_("Which monument went to the Past?")), monuments, lambda c: line("to_past", card=c))))
+                Text(N_("Which monument went to the Past?")), monuments, lambda c: ToPast(player, c))))
         if monuments or b.artifacts:
             items.append((Text(N_("A card left the board")), of(
                 Text(N_("Which card was discarded from the board?")), monuments + list(b.artifacts),
-                lambda c: line("destroy", card=c))))
+                lambda c: Destroy(player, c))))
         rotated = [p.card for p in b.past if p.rotated]
         if rotated:
             items.append((Text(N_("Past cards turned back")), of(
-                Text(N_("Which Past card was turned back?")), rotated, lambda c: line("straighten", cards=[c]))))
+                Text(N_("Which Past card was turned back?")), rotated, lambda c: Straighten(player, (c,)))))
         techs = [c for tile in s.tiles for c in tile]
         if techs:
             items.append((Text(N_("Took a technology")), of(
                 Text(N_("Which technology did {player} take?"), {"player": player}), techs,
-                lambda c: line("gain_tech", card=c))))
+                lambda c: GainTech(player, c))))
         if player == s.board.name and s.phase != "decline" and not s.skip_decline:
-            items.append((Text(N_("No Decline phase this turn")), line("skip_decline")))
+            items.append((Text(N_("No Decline phase this turn")), SkipDecline(player)))
         return paged(Text(N_("What did the effect change for {player}?"), {"player": player}), items)
 
     @staticmethod
@@ -516,45 +535,27 @@ class AncientKnowledgeView(BoardView):
     def _player_rows(self, entry) -> list[ScoreRow]:
         return explained_rows(entry)
 
-    def score_pages(self, session) -> int:
-        return len(self._pages(session))
+    def winner_headline(self, summary, winners):
+        return Text(N_("{player} wins with {total} victory points!"),
+                    {"player": winners[0], "total": summary["scores"][0]["total"]})
 
-    def score_sheet(self, session, page: int = 0):
-        s = session.summary()
-        scores = s.get("scores") or []
-        if not scores:
-            return Text(N_("The game ended before the final score")), False, []
-        pages = self._pages(session)
-        entry = pages[page % len(pages)]
-        if entry is None:
-            winners = s.get("winners", [])
-            if len(winners) > 1:
-                headline = Text(N_("Shared first place: {names}"), {"names": ", ".join(winners)})
-            else:
-                headline = Text(N_("{player} wins with {total} victory points!"),
-                                {"player": winners[0], "total": scores[0]["total"]})
-            rows = []
-            for p in scores:
-                tied = [o for o in scores if o is not p and o["total"] == p["total"]]
-                b = p["breakdown"]
-                explain: Text = joined((Words(N_("{figure} {points}"), {"figure": Text(label), "points": b[key]})
-                                  for key, label in (("past_vp", N_("Past")), ("endgame_effects", N_("End-game")),
-                                                     ("techs", N_("Tech")), ("timeline", N_("In the Timeline")),
-                                                     ("lost_knowledge", N_("Lost")))), " · ")
-                if tied:
-                    explain = Words(N_("{parts}. Tied on victory points: fewer lost knowledge wins."),
-                                    {"parts": explain})
-                rows.append(ScoreRow(Literal(f"{p['place']}. {p['name']}"), str(p["total"]), explain,
-                                     p["name"] in winners))
-            return headline, True, rows
-        entry, rows, part, parts = entry
+    def standing(self, entry, session):
+        b = entry["breakdown"]
+        explain: Text = joined((Words(N_("{figure} {points}"), {"figure": Text(label), "points": b[key]})
+                                for key, label in (("past_vp", N_("Past")), ("endgame_effects", N_("End-game")),
+                                                   ("techs", N_("Tech")), ("timeline", N_("In the Timeline")),
+                                                   ("lost_knowledge", N_("Lost")))), " · ")
+        scores = session.summary()["scores"]
+        if any(o is not entry and o["total"] == entry["total"] for o in scores):
+            explain = Words(N_("{parts}. Tied on victory points: fewer lost knowledge wins."), {"parts": explain})
+        return explain
+
+    def page_headline(self, entry, part, parts, summary):
         if part:
-            headline = Text(N_("{player}: end-game effects ({part}/{parts})"),
-                            {"player": entry["name"], "part": part, "parts": parts})
-        else:
-            headline = Text(N_("{player}: {total} victory points, place {place}"),
-                            {"player": entry["name"], "total": entry["total"], "place": entry["place"]})
-        return headline, entry["place"] == 1, rows
+            return Text(N_("{player}: end-game effects ({part}/{parts})"),
+                        {"player": entry["name"], "part": part, "parts": parts})
+        return Text(N_("{player}: {total} victory points, place {place}"),
+                    {"player": entry["name"], "total": entry["total"], "place": entry["place"]})
 
 
 register(AncientKnowledgeView())

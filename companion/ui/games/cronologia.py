@@ -4,6 +4,7 @@ into gap slots, lives, and a fresh grid dealt after each scored column."""
 
 from __future__ import annotations
 
+from companion.games import cronologia
 from companion.games.base import refusal
 from companion.games.cronologia import level_text
 from companion.i18n import N_, Text
@@ -11,7 +12,7 @@ from companion.play.proposals import CardPlacedInGrid
 from companion.ui.canvas import Literal
 from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._draw import grid_of_cards
-from companion.ui.games.timeline import RowGameView, card_of, title_of, tr
+from companion.ui.games.timeline import RowGameView, card_of, placed_correctly, title_of, tr
 from companion.words import Words
 
 LEVELS_COMPETITIVE = [(k, level_text(k, "competitive")) for k in ("medio", "iniciado", "experto")]
@@ -28,6 +29,7 @@ class CronologiaCompetitiveView(RowGameView):
                "may swap or replace cards if its period is already in the chronology.")
     min_players, max_players = 2, 8
     start_cards = 5
+    place = cronologia.Place
 
     def options(self):
         return [Option("level", N_("Level"), LEVELS_COMPETITIVE)]
@@ -70,14 +72,12 @@ class CronologiaCompetitiveView(RowGameView):
         for icon in card.icons:
             targets = [None] if icon == "replace_own" else others
             for target in targets:
-                line = {"type": "effect", "player": last["player"], "icon": icon}
-                if target is not None:
-                    line["target"] = target
-                _state, events = session.preview(line)
+                effect = cronologia.Effect(last["player"], icon, target)
+                _state, events = session.preview(effect)
                 if refusal(events) is None:
                     label = Text(ICON_NAMES[icon]) if target is None else Words(
                         N_("{effect}: {target}"), {"effect": Text(ICON_NAMES[icon]), "target": target})
-                    out.append((label, line))
+                    out.append((label, effect))
         return out
 
     def effect_player(self, session) -> str:
@@ -142,8 +142,8 @@ class CronologiaCooperativeView(GameView):
         return {"type": "setup", "game": "cronologia", "mode": "cooperative", "level": options.get("level", "experto"),
                 "players": list(players), "grid": codes}
 
-    def deal_line(self, codes):
-        return {"type": "deal", "grid": codes}
+    def deal_action(self, codes, session):
+        return cronologia.Deal(tuple(tuple(session.card(code) for code in row) for row in codes))
 
     # -- table ---------------------------------------------------------------------------------
     def grid(self, session):
@@ -164,10 +164,6 @@ class CronologiaCooperativeView(GameView):
                 physical.append([c.code if c is not None else None for c in gaps[i]])
         return GridLayout(physical)
 
-    def empty_layout(self):
-        from companion.vision.layouts import GridLayout
-        return GridLayout([])
-
     def read_setup(self, detections, new_game, session):
         known, problem = known_cards(detections)
         if problem:
@@ -184,13 +180,10 @@ class CronologiaCooperativeView(GameView):
                                                                    "Press OK."))
 
     def action_for(self, proposal, session):
-        if not isinstance(proposal, CardPlacedInGrid):
+        player = self.current(session)
+        if not isinstance(proposal, CardPlacedInGrid) or player is None:
             return None
-        return {"type": "place", "player": self.current(session), "card": proposal.code,
-                "gap_row": proposal.gap_row, "col": proposal.col}
-
-    def current(self, session):
-        return session.current_player()
+        return cronologia.PlaceInGrid(player, session.card(proposal.code), proposal.gap_row, proposal.col)
 
     # -- words ---------------------------------------------------------------------------------
     def bounds(self, session, gap_row: int, col: int):
@@ -220,8 +213,7 @@ class CronologiaCooperativeView(GameView):
         return self.grid(session)
 
     def is_correct(self, events):
-        placed = next((e for e in events if e.kind == "card_placed"), None)
-        return None if placed is None else bool(placed.data.get("correct"))
+        return placed_correctly(events)
 
     def verdict(self, line, events, before, session, lang):
         if line.get("type") == "deal":

@@ -17,8 +17,9 @@ from typing import Any
 from companion.cards.decks import get_deck
 from companion.cards.payload import parse_sticker
 from companion.games.base import refusal
+from companion.games.exhibition.actions import Finish, Move, Place, Refill, Secret, Take
 from companion.games.exhibition.board import CONTINENTS, DEPOT, OVERLAYS, SHOWCASES, board, default_layout
-from companion.games.exhibition.cards import DECADES, card_json, coloured, label, parse, same_card
+from companion.games.exhibition.cards import DECADES, coloured, label, parse, same_card
 from companion.games.exhibition.score import explained_rows, points_unit
 from companion.games.exhibition.words import (
     OVERLAY_NAMES,
@@ -154,10 +155,10 @@ class ExhibitionView(BoardView):
                 return None     # the last player's board is still under the camera
         if not s.taken:
             # the card came from the column under the vehicle: the take is told first
-            return {"type": "take", "player": me, "card": proposal.code}
+            return Take(me, session.card(proposal.code))
         if s.placed:
             return None
-        return {"type": "place", "player": me, "card": proposal.code, "spot": proposal.spot}
+        return Place(me, session.card(proposal.code), proposal.spot)
 
     # -- what the buttons tell -----------------------------------------------------------------
     def fits(self, session) -> list[str]:
@@ -169,8 +170,7 @@ class ExhibitionView(BoardView):
         for spot in s.layout.spot_names():
             if spot.startswith(DEPOT):
                 continue
-            line = {"type": "place", "player": s.me.name, "card": card_json(s.held), "spot": spot}
-            if refusal(session.preview(line)[1]) is None:
+            if refusal(session.preview(Place(s.me.name, s.held, spot))[1]) is None:
                 out.append(spot)
         return out
 
@@ -187,33 +187,31 @@ class ExhibitionView(BoardView):
         if not turn.taken:
             column = s.column(me.at)
             if not column:
-                choices: Choices = [(continent_text(k), {"type": "move", "player": me.name, "to": k})
-                           for k in CONTINENTS if s.column(k)]
+                choices: Choices = [(continent_text(k), Move(me.name, k)) for k in CONTINENTS if s.column(k)]
                 return Ask(Text(N_("The {continent} column is empty: where does {player}'s vehicle go to take a "
                                    "card?"), {"continent": me.at, "player": me.name}), choices)
-            choices = [(Literal(label(c)), {"type": "take", "player": me.name, "card": card_json(c)}) for c in column]
+            choices = [(Literal(label(c)), Take(me.name, c)) for c in column]
             return Ask(Text(N_("{player}'s vehicle stands on {continent}: which card does {player} take?"),
                             {"player": me.name, "continent": me.at}), choices,
                        note=Text(N_("Or lay it on {player}'s board under the camera: it tells which one."),
                                  {"player": me.name}), camera=True)
         if turn.needs_move:
-            choices = [(continent_text(k), {"type": "move", "player": me.name, "to": k}) for k in CONTINENTS]
+            choices = [(continent_text(k), Move(me.name, k)) for k in CONTINENTS]
             return Ask(Text(N_("{player} took a white card: which continent does the vehicle go to?"),
                             {"player": me.name}), choices, camera=True)
         if turn.needs_refill:
             return self.refill_ask(session)
         if not turn.placed and not self.fits(session):
             card = label(turn.held)
-            choices = [(spot_text(spot, s.layout),
-                        {"type": "place", "player": me.name, "card": card_json(turn.held), "spot": spot})
+            choices = [(spot_text(spot, s.layout), Place(me.name, turn.held, spot))
                        for spot in self.free_depot(session)]
-            choices.append((Text(N_("End the exhibition")), {"type": "finish", "player": me.name}))
+            choices.append((Text(N_("End the exhibition")), Finish(me.name)))
             return Ask(Text(N_("{card} fits nowhere in {player}'s Hall: put it in the Depot, or end the exhibition."),
                             {"card": card, "player": me.name}), choices, camera=True)
         return None
 
     def secret_ask(self, player: str) -> Ask:
-        choices = [(Literal(f"{d}s"), {"type": "secret", "player": player, "decade": d}) for d in DECADES]
+        choices = [(Literal(f"{d}s"), Secret(player, d)) for d in DECADES]
         return Ask(Text(N_("{player}: choose your Secret Decade while the others look away."), {"player": player}),
                    choices, note=Text(N_("It stays hidden until the final score.")), columns=2)
 
@@ -238,22 +236,19 @@ class ExhibitionView(BoardView):
         column = s.refill_column
         cards = self.stock_cards(session)
 
-        def line(card):
-            return {"type": "refill", "player": me, "card": None if card is None else card_json(card)}
-
         choices: Choices = []
         for d in DECADES:
             these = [c for c in cards if coloured(c) and c.year is not None and c.year // 10 * 10 == d]
             if these:
-                years = [(Literal(label(c)), line(c)) for c in these]
+                years = [(Literal(label(c)), Refill(me, c)) for c in these]
                 choices.append((Literal(f"{d}s"), Ask(Text(N_("Which card of the {decade}s came up?"),
                                                            {"decade": d}), years, camera=True, columns=2)))
         whites = [c for c in cards if not coloured(c)]
         if whites:
             choices.append((Text(N_("white card")), Ask(Text(N_("Which white card came up?")),
-                                                           [(Literal(label(c)), line(c)) for c in whites],
+                                                           [(Literal(label(c)), Refill(me, c)) for c in whites],
                                                            camera=True)))
-        choices.append((Text(N_("stock empty")), line(None)))
+        choices.append((Text(N_("stock empty")), Refill(me, None)))
         return Ask(Text(N_("Turn up the top card of the stock into the {continent} column: which card is it?"),
                         {"continent": column}), choices, camera=True, columns=2)
 
@@ -262,8 +257,7 @@ class ExhibitionView(BoardView):
         s = session.table()
         if s.finished or s.held is None or s.placed:
             return None
-        held = card_json(s.held)
-        items = [(spot_text(spot, s.layout), {"type": "place", "player": s.me.name, "card": held, "spot": spot})
+        items = [(spot_text(spot, s.layout), Place(s.me.name, s.held, spot))
                  for spot in self.fits(session) + self.free_depot(session)]
         return paged(Text(N_("Where did {player} put {card}?"), {"player": s.me.name, "card": label(s.held)}),
                      items, optional=True, hint=N_("choose the spot"))
@@ -408,44 +402,26 @@ class ExhibitionView(BoardView):
                 pages.append((entry, rows[i * ROWS_PER_PAGE:(i + 1) * ROWS_PER_PAGE], i + 1, parts))
         return pages
 
-    def score_pages(self, session) -> int:
-        return len(self._pages(session))
+    def winner_headline(self, summary, winners):
+        scores = summary["scores"]
+        if len(scores) == 1:
+            return Text(N_("Solo score: {total} points"), {"total": scores[0]["total"]})
+        return Text(N_("{player} wins with {total} fame points!"), {"player": winners[0], "total": scores[0]["total"]})
 
-    def score_sheet(self, session, page: int = 0):
-        s = session.summary()
-        scores = s.get("scores") or []
-        if not scores:
-            return Text(N_("The game ended before the final score")), False, []
-        solo = len(scores) == 1
-        unit = points_unit(s)
-        pages = self._pages(session)
-        entry = pages[page % len(pages)]
-        if entry is None:
-            winners = s.get("winners", [])
-            if solo:
-                headline = Text(N_("Solo score: {total} points"), {"total": scores[0]["total"]})
-            elif len(winners) > 1:
-                headline = Text(N_("Shared first place: {names}"), {"names": ", ".join(winners)})
-            else:
-                headline = Text(N_("{player} wins with {total} fame points!"),
-                                {"player": winners[0], "total": scores[0]["total"]})
-            rows = []
-            for p in scores:
-                # every figure of the player's sheet, penalties included, so the parts add up to the total
-                parts: Text = joined((Words(N_("{figure} {points}"), {"figure": r.label, "points": r.value})
-                                      for r in self._player_rows(p, session, solo) if r.value != "–"), " · ")
-                if p["explain"].get("tie"):
-                    parts = Words(N_("{parts}. Tied on fame: the Mid-Century card closest to 1950 decides."),
-                                  {"parts": parts})
-                rows.append(ScoreRow(Literal(f"{p['place']}. {p['name']}"), f"{p['total']}", parts,
-                                     p["name"] in winners))
-            return headline, True, rows
+    def standing(self, entry, session):
+        # every figure of the player's sheet, penalties included, so the parts add up to the total
+        solo = len(self._scores(session)) == 1
+        parts: Text = joined((Words(N_("{figure} {points}"), {"figure": r.label, "points": r.value})
+                              for r in self._player_rows(entry, session, solo) if r.value != "–"), " · ")
+        if entry["explain"].get("tie"):
+            parts = Words(N_("{parts}. Tied on fame: the Mid-Century card closest to 1950 decides."), {"parts": parts})
+        return parts
+
+    def page_headline(self, entry, part, parts, summary):
         # the title bar counts the pages: a second "(1/2)" here was a number without a label
-        entry, rows, _part, _parts = entry
-        headline = Words(N_("{player}: {total} {unit}, place {place}"),
-                        {"player": entry["name"], "total": entry["total"], "unit": Text(unit),
-                         "place": entry["place"]})
-        return headline, entry["place"] == 1, rows
+        return Words(N_("{player}: {total} {unit}, place {place}"),
+                     {"player": entry["name"], "total": entry["total"], "unit": Text(points_unit(summary)),
+                      "place": entry["place"]})
 
 
 register(ExhibitionView())

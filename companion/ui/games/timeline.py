@@ -3,10 +3,14 @@ hands are face down, so the engine only counts them. Also the base of Cronologí
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
+from typing import Any
 
 from companion.cards.decks import resolve
 from companion.cards.json_cards import parse_card
+from companion.cards.model import Card
+from companion.games import timeline
 from companion.i18n import N_, NP_, Plural, Text, translate
 from companion.play.proposals import CardPlaced
 from companion.ui.canvas import Literal
@@ -20,6 +24,13 @@ def card_of(value):
     if isinstance(value, str):
         return resolve(value)
     return parse_card(value, "card")
+
+
+def placed_correctly(events) -> bool | None:
+    """Whether the card these events placed was right; None when they placed none (the engines of the
+    row and the grid judge a placement with one ``card_placed`` event)."""
+    placed = next((e for e in events if e.kind == "card_placed"), None)
+    return None if placed is None else bool(placed.data.get("correct"))
 
 
 def tr(msgid: str, lang: str, **params) -> Literal:
@@ -36,6 +47,7 @@ class RowGameView(GameView):
 
     table_kind = "row"
     start_cards = 1
+    place: Callable[[str, Card, int], Any] = timeline.Place   # the engine's action of a card placed in the row
     camera_share = 0.14           # the row's years and titles need the width (the cards lie on the table too)
 
     # -- reading the table ---------------------------------------------------------------------
@@ -48,10 +60,6 @@ class RowGameView(GameView):
     def expected_layout(self, session):
         from companion.vision.layouts import RowLayout
         return RowLayout(self.codes_on_table(session))
-
-    def empty_layout(self):
-        from companion.vision.layouts import RowLayout
-        return RowLayout([])
 
     def read_setup(self, detections, new_game, session):
         """The start card(s) in reading order, or None and what is still missing."""
@@ -74,14 +82,12 @@ class RowGameView(GameView):
         return [d.payload for d in ordered], Words(N_("Read: {cards}. Press OK to start."), {"cards": years})
 
     def action_for(self, proposal, session):
-        if not isinstance(proposal, CardPlaced):
+        player = self.current(session)
+        if not isinstance(proposal, CardPlaced) or player is None:
             return None
-        return {"type": "place", "player": self.current(session), "card": proposal.code, "gap": proposal.gap}
+        return self.place(player, session.card(proposal.code), proposal.gap)
 
     # -- words ---------------------------------------------------------------------------------
-    def current(self, session) -> str | None:
-        return session.current_player()
-
     def where(self, row, gap: int, lang: str) -> str:
         if not row:
             return translate(N_("as the first card"), lang)
@@ -113,8 +119,7 @@ class RowGameView(GameView):
         return self.row(session)
 
     def is_correct(self, events) -> bool | None:
-        placed = next((e for e in events if e.kind == "card_placed"), None)
-        return None if placed is None else bool(placed.data.get("correct"))
+        return placed_correctly(events)
 
     def verdict(self, line, events, before, session, lang):
         card = card_of(line["card"])

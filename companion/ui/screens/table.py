@@ -74,7 +74,7 @@ class TableScreen(Screen):
             if cam_w:
                 self.draw_camera(c, cam)
             c.box(board, theme.PANEL)
-            highlight = self.turns.pending if self.phase == "propose" else None
+            highlight = self.turns.pending_line() if self.phase == "propose" else None
             self.view.draw_board(c, board.inflate(-c.px(12), -c.px(12)), self.session, highlight)
             self.draw_band(c, band)
         draw_hints(c, self.button_hints())
@@ -186,7 +186,7 @@ class TableScreen(Screen):
                 c.paragraph(self.table_note, (inner.x, inner.y + inner.h * 0.58, inner.w, inner.h * 0.42), theme.SMALL,
                             theme.WARN, role="table-note")
         elif p == "propose":
-            c.paragraph(self.view.describe(self.turns.pending, self.session, c.lang),
+            c.paragraph(self.view.describe(self.turns.pending_line(), self.session, c.lang),
                         (inner.x, inner.y, inner.w, inner.h * 0.62), theme.LARGE * 0.85, bold=True, role="proposal")
             c.paragraph(N_("OK if that is what happened, UNDO if the camera got it wrong."),
                         (inner.x, inner.y + inner.h * 0.66, inner.w, inner.h * 0.34), theme.SMALL, theme.MUTED,
