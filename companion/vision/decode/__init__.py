@@ -8,7 +8,7 @@ misses many. So, per frame, by stage (one module each):
    codes, close-ups and codes of any size it finds. On a small frame (a photo) it also reports the
    codes it found but could not decode (one call, ``plain_found``), and where it found none, the
    frame is done (a photo's codes are big enough for zxing-cpp's own detector). It runs on the other
-   thread while this one measures the frame's code texture (a small frame: first, on this thread);
+   thread while this one searches for candidates (a small frame: first, on this thread);
 2. ``candidates``: regions dense with module-sized contrast (a code with its white quiet zone), found
    on a half-size image.
    Much smaller ones than most (card text and art) are skipped, and so are places where

@@ -15,7 +15,6 @@ from companion.vision.decode import readers
 from companion.vision.decode.candidates import (
     SIZE_BIAS,
     Candidate,
-    code_texture,
     find_candidates,
     isotropy,
     repetition,
@@ -85,7 +84,7 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
         plain, _found = read_plain(gray, backend)
         jobs = [_known_job(k) for k in known if not _seen(k, plain)]
         return plain, [h for hs, _nearly in read_jobs(gray, jobs, backend, 0, plain=True) for h in hs], []
-    # The plain pass runs on the other thread while this one measures the frame's code texture. A small
+    # The plain pass runs on the other thread while this one searches for candidates. A small
     # frame (a photo, not a camera's wide view of a table) is read one step after the other, with the
     # codes the plain pass found but could not decode (readers.plain_found; in a wide frame zxing-cpp
     # returns such codes, mostly with bytes, on most frames below 2.7 px/module, where plain_found
@@ -103,13 +102,12 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
         if (small_frame and not found and (plain or backend == "zxing-cpp")
                 and all(_seen(k, plain) for k in known)):
             return plain, _whole(gray, plain, backend), []
-    small = half(gray)
-    texture = code_texture(gray, small)
+    # the search needs nothing of the plain pass: on two cores both run beside it
+    hint = statistics.median(k.size for k in known) if known else None
+    places = find_candidates(gray, hint, half(gray))      # rows: x, y, r
     if pending_plain:
         plain, found = pending_plain.result()
     jobs = [_known_job(k) for k in known if not _seen(k, plain)]
-    hint = statistics.median(k.size for k in known) if known else None
-    places = find_candidates(gray, hint, small, texture)      # rows: x, y, r
     # candidates only where the plain pass read nothing and no known code is being re-checked
     pending = [Hit("", k.corners) for k in known]
     # Stickers on one table are one size, and most candidates are stickers: much smaller ones are card
