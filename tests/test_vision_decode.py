@@ -208,16 +208,3 @@ def test_pyzbar_does_not_crash_on_a_structured_append_code():
     # pyzbar fails the whole picture with ValueError (an orientation its enum lacks; an open pyzbar bug)
     assert decode(img, decoder="pyzbar").codes == []
 
-
-def test_a_small_frame_where_zxing_found_no_code_is_not_searched(monkeypatch):
-    # a picture under 640x480 is a photo: zxing-cpp's own detector finds its codes, read or not, so
-    # where it found none the candidate search (9 plain passes on the shared pictures without a code)
-    # is not paid for; a camera's wide frame is searched as before (docs/vision.md)
-    searched = []
-    real = frame.find_candidates
-    monkeypatch.setattr(frame, "find_candidates", lambda *a, **k: searched.append(a[0].shape) or real(*a, **k))
-    texture = np.random.default_rng(1).integers(0, 256, (480, 640), dtype=np.uint8)   # code texture everywhere
-    small = cv2.resize(texture, (320, 240), interpolation=cv2.INTER_AREA)
-    assert readers.read_plain(small, "zxing-cpp", found=True) == ([], [])
-    assert decode(small).codes == [] and searched == []
-    assert decode(texture).codes == [] and searched == [texture.shape]
