@@ -207,4 +207,3 @@ def test_pyzbar_does_not_crash_on_a_structured_append_code():
     img[40:40 + code.shape[0], 40:40 + code.shape[1]] = code
     # pyzbar fails the whole picture with ValueError (an orientation its enum lacks; an open pyzbar bug)
     assert decode(img, decoder="pyzbar").codes == []
-
