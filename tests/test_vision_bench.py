@@ -27,6 +27,9 @@ def test_a_small_run_prints_one_json_document(capsys):
     assert level["sequences"]["tracking_recall"] is not None
     busy = level["busy"]
     assert busy["stickers"] >= 5 and busy["silent_misreads"] == 0 and busy["recall"] >= busy["zxing_plain_recall"]
+    # what finishing the plain pass's undecoded codes would add in a wide frame, measured beside
+    assert single["finishing_found"] >= single["finishing_off_reads"] >= 0 and single["finishing_would_read"] >= 0
+    assert single["finishing_ms_per_frame"] is not None and "finishing_ms_per_frame" in busy
     assert [c["px_per_module"] for c in doc["close_ups"]] == [4.0, 12.0]
     assert all(c["recall"] == 1.0 and c["silent_misreads"] == 0 for c in doc["close_ups"])
     (printed,) = doc["photos"]
@@ -34,7 +37,7 @@ def test_a_small_run_prints_one_json_document(capsys):
     assert printed["read"] >= printed["zxing_plain_read"]
     text = bench.format_report(doc)
     assert "3.3" in text and "zxing" in text and "Close-ups" in text and "Busy card art" in text
-    assert "rephotographed" in text
+    assert "rephotographed" in text and "Finishing in these wide frames" in text
 
 
 def _one_sticker(path, code, ppm, seed):

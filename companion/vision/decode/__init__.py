@@ -6,12 +6,11 @@ misses many. So, per frame, by stage (one module each):
 1. ``readers``: zxing-cpp's plain full-frame pass runs on every frame, exactly as zxing-cpp reads
    by default (QR Model 2, dark on light), so the decoder reads at least everything it reads: big
    codes, close-ups and codes of any size it finds. On a small frame (a photo) it also reports the
-   codes it found but could not decode (one call, ``plain_found``), and where it read codes and found
-   none it could not decode, the frame is done. It runs on the other thread while this one measures
-   the frame's code texture (a small frame: first, on this thread);
+   codes it found but could not decode (one call, ``plain_found``), and where it found none, the
+   frame is done (a photo's codes are big enough for zxing-cpp's own detector). It runs on the other
+   thread while this one searches for candidates (a small frame: first, on this thread);
 2. ``candidates``: regions dense with module-sized contrast (a code with its white quiet zone), found
-   on a half-size image (a small frame with nothing read and no such region big enough for a code:
-   nothing more).
+   on a half-size image.
    Much smaller ones than most (card text and art) are skipped, and so are places where
    the plain pass read a code (all places against all its reads in one go);
 3. ``cuts``: every other candidate is cut out and read in the way its size calls for (as it is from

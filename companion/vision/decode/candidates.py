@@ -72,16 +72,6 @@ def least_reach() -> float:
     return 21 * MIN_PPM / TEXTURE_STEP / 2 * 0.6 + 0.5
 
 
-def room_for_a_code(mask: np.ndarray) -> bool:
-    """Whether a texture mask (``code_texture``, with what is accounted for cleared) still holds a patch
-    big enough for the smallest code the search looks for, inside the frame (a code cut by the frame's
-    edge cannot be read: the distance is measured to the edge too)."""
-    if not mask.any():
-        return False
-    inside = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    return float(cv2.distanceTransform(inside, cv2.DIST_L2, 3).max()) >= least_reach()
-
-
 def find_candidates(gray: np.ndarray, size_hint: float | None = None, small: np.ndarray | None = None,
                     mask: np.ndarray | None = None) -> np.ndarray:
     """Places that look like a sticker code: a patch dense with module-sized contrast, about square.

@@ -8,20 +8,16 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from companion.cards.payload import PAYLOAD_RE
 from companion.vision.decode import readers
 from companion.vision.decode.candidates import (
     SIZE_BIAS,
-    TEXTURE_STEP,
     Candidate,
-    code_texture,
     find_candidates,
     isotropy,
     repetition,
-    room_for_a_code,
 )
 from companion.vision.decode.cuts import KNOWN_CUT, Job, read_jobs, ways
 from companion.vision.decode.finish import finish
@@ -88,32 +84,30 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
         plain, _found = read_plain(gray, backend)
         jobs = [_known_job(k) for k in known if not _seen(k, plain)]
         return plain, [h for hs, _nearly in read_jobs(gray, jobs, backend, 0, plain=True) for h in hs], []
-    # The plain pass runs on the other thread while this one measures the frame's code texture. A small
+    # The plain pass runs on the other thread while this one searches for candidates. A small
     # frame (a photo, not a camera's wide view of a table) is read one step after the other, with the
     # codes the plain pass found but could not decode (readers.plain_found; in a wide frame zxing-cpp
     # returns such codes, mostly with bytes, on most frames below 2.7 px/module, where plain_found
-    # would run the pass twice: there the cuts read them). Where it read codes and found none it could
-    # not decode, a small frame is done: measuring its code texture alone costs half a plain pass, and
-    # on a photo the codes are big enough for zxing-cpp's own detector (docs/vision.md)
+    # would run the pass twice: there the cuts read them). Where it found none it could not decode, a
+    # small frame is done (read whole with the other binarizer where nothing was read): on a photo the
+    # codes are big enough for zxing-cpp's own detector, which finds every code it does not read, and
+    # the search cost 9 plain passes on the pictures without a code, for no read on the shared photos
+    # (docs/vision.md, "Pay for the search only where it can help")
     small_frame = gray.size < SMALL_FRAME
     together = readers.TWO_READERS and not small_frame
     pending_plain = readers.other_reader().submit(read_plain, gray, backend) if together else None
     if not together:
         plain, found = read_plain(gray, backend, found=small_frame)
-        if plain and not found and not known and small_frame:
-            return plain, [], []
-    small = half(gray)
-    texture = code_texture(gray, small)
+        # (pyzbar does not say what it found: a small frame it read nothing in is searched)
+        if (small_frame and not found and (plain or backend == "zxing-cpp")
+                and all(_seen(k, plain) for k in known)):
+            return plain, _whole(gray, plain, backend), []
+    # the search needs nothing of the plain pass: on two cores both run beside it
+    hint = statistics.median(k.size for k in known) if known else None
+    places = find_candidates(gray, hint, half(gray))      # rows: x, y, r
     if pending_plain:
         plain, found = pending_plain.result()
     jobs = [_known_job(k) for k in known if not _seen(k, plain)]
-    # Pay for the search only where it can help: in a small frame where no patch of code texture is
-    # big enough for a code (off the codes read), nothing more is searched. (In a wide frame, places
-    # off the reads are what the search finds: where it finds none, no cut is read, below.)
-    if not jobs and not found and small_frame and not room_for_a_code(_cleared(texture, plain)):
-        return plain, _whole(gray, plain, backend), []
-    hint = statistics.median(k.size for k in known) if known else None
-    places = find_candidates(gray, hint, small, texture)      # rows: x, y, r
     # candidates only where the plain pass read nothing and no known code is being re-checked
     pending = [Hit("", k.corners) for k in known]
     # Stickers on one table are one size, and most candidates are stickers: much smaller ones are card
@@ -184,22 +178,6 @@ def _whole(gray: np.ndarray, plain: Sequence[Hit], backend: str) -> list[Hit]:
         halved = half(gray)
         hits, _nearly = readers.read(halved, backend, readers.GLOBAL, scale=halved.shape[1] / gray.shape[1])
     return hits
-
-
-def _cleared(texture: np.ndarray, plain: Sequence[Hit]) -> np.ndarray:
-    """The texture mask with the codes the plain pass read taken out: each code's square, grown by its
-    quiet zone's first module and the reach of the texture's averaging (3 mask pixels)."""
-    if not plain:
-        return texture
-    left = texture.copy()
-    f = TEXTURE_STEP
-    quads = []
-    for h in plain:       # (plain floats: a frame's few reads cost less so than as numpy arrays)
-        cx, cy = h.center
-        grow = 1 + 2 * (h.side / 21 + 3 * f) / max(h.side, 1.0)
-        quads.append([(round(((x - cx) * grow + cx) / f), round(((y - cy) * grow + cy) / f)) for x, y in h.corners])
-    cv2.fillPoly(left, [np.array(q, np.int32) for q in quads], 0)
-    return left
 
 
 def _seen(k: Detection, hits: Sequence[Hit]) -> bool:
