@@ -59,8 +59,10 @@ LOOK: Look = {"blur": (0.4, 0.6), "noise": 0, "jpeg": None, "glare": 0, "bayer":
 
 class VirtualTable:
     def __init__(self, width: int = 1280, height: int = 720, seed: int = 0, *, px_per_module: float | None = None,
-                 card: tuple[float, float, float, float] | None = None, wrap: bool = False):
+                 card: tuple[float, float, float, float] | None = None, wrap: bool = False,
+                 camera_frames: bool = False):
         self.width, self.height, self.seed = int(width), int(height), seed
+        self.camera_frames = camera_frames      # frames as the Pi camera gives them (``camera_frame``)
         self.fixed_ppm = px_per_module          # a camera plan's scale (None: the largest that fits)
         self.card = card                        # card size and spacing, modules (scene.render_table)
         self.wrap = wrap
@@ -134,6 +136,8 @@ class VirtualTable:
             dy, dx = self._rng.integers(0, 64, 2)
             noise = np.roll(self._noise[len(self._noisy)], (int(dy), int(dx)), axis=(0, 1))
             frame = np.clip(picture.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+            if self.camera_frames:
+                frame = camera_frame(frame)
             frame.flags.writeable = False
             self._noisy.append(frame)
             return frame
@@ -141,6 +145,25 @@ class VirtualTable:
 
     def close(self) -> None:
         pass
+
+
+def camera_frame(bgr: np.ndarray):
+    """A frame as the Pi camera gives it (vision/sources.py: ``CameraFrame``): the grey picture with a
+    small grey one for the motion check and a preview for the screen. The demo's table holds still for
+    many frames and repeats its few noisy frames, so each is turned grey and shrunk once, when it is
+    made, instead of by the tracker and the screen at every frame; the pixels are the ones they would
+    compute (the same conversion and whole-number shrinks)."""
+    import cv2
+
+    from companion.vision.shrink import factor, shrink
+    from companion.vision.sources import PREVIEW_WIDTH, CameraFrame
+    from companion.vision.tracker import MOTION_WIDTH
+
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    frame = grey.view(CameraFrame)
+    frame.small = shrink(grey, factor(grey.shape[1], MOTION_WIDTH, at_most=False))
+    frame.preview = shrink(bgr, factor(bgr.shape[1], PREVIEW_WIDTH))
+    return frame
 
 
 def split_foreign(layout):
