@@ -124,8 +124,8 @@ class VirtualTable:
         picture = self.picture()
         if self._noise is None or self._noise[0].shape != picture.shape:
             # a few noise fields, shifted at random: fresh-looking noise at little cost
-            self._noise = [np.clip(self._rng.normal(0, NOISE_SIGMA, picture.shape), -8, 8).astype(np.int16)
-                           for _ in range(NOISE_FIELDS)]
+            self._noise = [np.clip(n, -8, 8, out=n).astype(np.int16)
+                           for n in (self._rng.normal(0, NOISE_SIGMA, picture.shape) for _ in range(NOISE_FIELDS))]
         if self._frames_of is not picture:
             self._frames_of, self._noisy = picture, []
         self._frames += 1
@@ -134,8 +134,11 @@ class VirtualTable:
             # A still table gives NOISE_FIELDS different frames in turn, each made once: adding noise to
             # a whole frame costs more than reading most frames does.
             dy, dx = self._rng.integers(0, 64, 2)
-            noise = np.roll(self._noise[len(self._noisy)], (int(dy), int(dx)), axis=(0, 1))
-            frame = np.clip(picture.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+            # picture + shifted noise, clipped: summed into the shifted copy, in place (a 12 MP frame is
+            # 72 MB at int16; every full-size temporary costs as much as the sum)
+            wide = np.roll(self._noise[len(self._noisy)], (int(dy), int(dx)), axis=(0, 1))
+            wide += picture
+            frame = np.clip(wide, 0, 255, out=wide).astype(np.uint8)
             if self.camera_frames:
                 frame = camera_frame(frame)
             frame.flags.writeable = False
