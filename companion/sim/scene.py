@@ -775,9 +775,9 @@ def _paste(canvas: np.ndarray, texture: np.ndarray, alpha: np.ndarray | None, M:
     if big.ndim == 2:
         big = big[..., None]
     # region * (1 - a) + big * a, computed in place (the same float32 steps, fewer full-size copies)
-    big = big * a[..., None]
+    covered = big * a[..., None]
     region *= (1 - a)[..., None]
-    region += big
+    region += covered
 
 
 def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
