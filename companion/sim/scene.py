@@ -774,10 +774,11 @@ def _paste(canvas: np.ndarray, texture: np.ndarray, alpha: np.ndarray | None, M:
         region *= (1 - 0.3 * sh)[..., None]
     if big.ndim == 2:
         big = big[..., None]
-    # region * (1 - a) + big * a, computed in place (the same float32 steps, fewer full-size copies)
+    # region * (1 - a) + big * a, computed in place in the canvas (the same float32 steps, fewer
+    # full-size copies)
     covered = big * a[..., None]
     region *= (1 - a)[..., None]
-    region += covered
+    np.add(region, covered, out=region)
 
 
 def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
