@@ -128,7 +128,8 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
     if demo:
         from companion.sim.virtual_table import VirtualTable
         from companion.ui.demo import DemoCamera, DemoTable
-        dtable = DemoTable(VirtualTable(1920, 1080, seed))   # a 5 x 5 grid with its gap rows needs 1080 rows
+        # a 5 x 5 grid with its gap rows needs 1080 rows; grey frames with their small pictures, as the Pi's
+        dtable = DemoTable(VirtualTable(1920, 1080, seed, camera_frames=True))
         table = table or TableFeed(DemoCamera(dtable), make_tracker, threaded=threaded, on_frame=dtable.apply)
         buttons, signals = None, NoSignals()
     else:

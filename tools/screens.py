@@ -4,9 +4,12 @@
     .venv/bin/python tools/screens.py OUT_DIR     # somewhere else, to compare before replacing
     .venv/bin/python tools/screens.py OUT_DIR 800x480     # one size only
 
-The row games' screens come from the demo's autoplay (seed 1: simulated players reading the virtual
-table and pressing the buttons), one run per language and size; each name is the first frame of its
-kind (see ``row_shot_name``), so a run gives the same pictures until the kiosk or the demo changes.
+The row games' screens come from the demo's kiosk (the real tracker reading the virtual table) driven
+by a script (``RowTable``): it lays the cards and presses the buttons, reaching each screen by the
+shortest way (the autoplay, which wanders until it has shown every screen, is tested on its own in
+tests/test_demo_games.py). One run per language and size; each name is the first frame of its kind
+(see ``row_shot_name``), and a seeded shuffle picks the cards, so a run gives the same pictures until
+the kiosk changes.
 The board games' screens (exhibition-*, ancient-knowledge-*) come from seeded robot games played
 through the kiosk's command stream with the fake camera of tests/board_kiosk.py; they are driven in
 English and each picture is drawn again in Spanish. The café dashboard's pictures come from the café
@@ -22,6 +25,7 @@ tests/test_ui_type_sizes.py enforces that rule on every screen here, at both siz
 from __future__ import annotations
 
 import os
+import random
 import sys
 import tempfile
 import time
@@ -42,7 +46,6 @@ from companion.ui.canvas import must_read, size_faults  # noqa: E402
 SIZES = ((800, 480), (1920, 1080))
 LANGS = ("en", "es")
 SEED = 1
-MAX_FRAMES = 20000      # a run that has not shown every screen by then has lost its way
 
 
 class Shots:
@@ -121,31 +124,221 @@ ROW_SHOTS = {"attract", "picker", "players", "menu", "history", "settings", "fau
              "cooperative-propose", "cooperative-reset"}
 
 
+class RowTable:
+    """The row games' kiosk as the demo builds it (the virtual table read by the real tracker, every
+    frame), driven by a script instead of the autoplay's dice: each screen is reached by the shortest
+    way there, so a run draws a few dozen tables instead of playing whole games until every screen has
+    turned up. The script lays the cards on the virtual table and presses the buttons, as the demo's
+    players do; the kiosk learns what happened only from the camera."""
+
+    def __init__(self, shots: Shots, lang: str, saved: set[str], deck: str = "DEMO"):
+        from companion.app import build
+        from companion.cards.decks import get_deck
+        from companion.config import Config
+
+        config = Config()
+        config.kiosk.language = lang
+        self.k = build(config, demo=True, windowed=True, size=shots.size, autoplay=True, seed=SEED, threaded=False)
+        self.cards = {c.code: c for c in get_deck(deck).cards.values() if c.code and c.year is not None}
+        self.pile = sorted(self.cards)
+        random.Random(SEED).shuffle(self.pile)
+        self.label = f"{lang}, {shots.size[0]}x{shots.size[1]}"
+
+        def save(_key, _surface) -> None:
+            name = row_shot_name(self.k)
+            if name is not None and name not in saved:
+                saved.add(name)
+                shots.save(self.k, name)
+
+        self.k.on_screen_change = save
+        self.k.step()
+
+    @property
+    def top(self):
+        return self.k.stack.top
+
+    def until(self, what: str, done, frames: int = 90) -> None:
+        """Frames until ``done()``; a kiosk that never gets there stops the run (it lost its way)."""
+        for _ in range(frames):
+            if done():
+                return
+            self.k.step()
+            if self.top is not None and self.top.name == "fault:bug":
+                raise SystemExit(f"the kiosk hit a bug ({self.label}): see {self.k.error_log()}")
+        if not done():
+            raise SystemExit(f"{what} never came ({self.label}); the kiosk shows {self.k.screen_key()}: "
+                             f"{self.k.texts()[:8]}")
+
+    def press(self, kind: str, index: int | None = None) -> None:
+        from companion.inputs.commands import Command
+        self.k.stream.post(Command(kind, index=index))
+        self.k.step()
+
+    def lay(self, layout) -> None:
+        """What lies on the virtual table from the next frame on."""
+        self.k.demo.table.show(layout)
+
+    def year(self, code: str) -> int:
+        return self.cards[code].year
+
+    def take(self, fits) -> str:
+        """The first card of the shuffled pile that ``fits(year)``."""
+        code = next(c for c in self.pile if fits(self.year(c)))
+        self.pile.remove(code)
+        return code
+
+    def start(self, game: str) -> None:
+        """Attract -> picker -> the players' form as it comes -> the table's deal."""
+        if self.top.name == "attract":
+            self.press(OK)
+        while self.top.views[self.top.choice.focus].key != game:
+            self.press(NEXT)
+        self.press(OK)
+        while self.top.rows()[self.top.focus][0] != "start":
+            self.press(NEXT)
+        self.press(OK)
+        self.until("the table's deal", lambda: self.top.name == "table" and self.top.phase == "deal")
+
+    def deal(self, layout) -> None:
+        """Lay the start of the game (or a new grid) and press OK once the camera has read it."""
+        self.lay(layout)
+        self.until("the deal read", lambda: self.top.setup_codes is not None)
+        self.press(OK)
+        self.until("the table", lambda: self.top.name == "table" and self.top.phase in ("watch", "verdict"))
+        if self.top.phase == "verdict":                       # a new grid is a stored action
+            self.press(OK)
+
+    def play(self, layout) -> bool:
+        """Lay ``layout`` (the table with one card more), confirm what the camera proposes; returns the
+        verdict (True: correct) and leaves the verdict on the screen."""
+        self.lay(layout)
+        self.until("the proposal", lambda: self.top.phase == "propose")
+        self.press(OK)
+        self.until("the verdict", lambda: self.top.phase == "verdict")
+        return bool(self.top.view.is_correct(self.top.turns.judged[1]))
+
+    def close(self) -> None:
+        self.k.table.close()
+
+
+def timeline(shots: Shots, lang: str, saved: set[str]) -> None:
+    """The attract screen, the picker, the players' form; a Timeline game of three played to its end
+    (Bruno and Carla each place one card wrong, so Ana alone empties her hand); on the way a shop's
+    leaflet, a sticker of no known card and a pulled camera cable, the menu, the history and the
+    settings."""
+    from companion.vision.layouts import RowLayout
+
+    t = RowTable(shots, lang, saved)
+    t.start("timeline")
+    t.deal(RowLayout([t.pile.pop()]))
+    turn = 0
+    while t.k.session.in_progress() and turn < 30:
+        row = t.top.view.codes_on_table(t.k.session)
+        years = [t.year(c) for c in row]
+        wrong = turn in (4, 5)
+        code = t.take(lambda y, years=years, wrong=wrong: (y < years[0] or y > years[-1]) if wrong
+                      else y not in years)
+        y = t.year(code)
+        right = sum(1 for x in years if x < y)
+        gap = (len(row) if y < years[0] else 0) if wrong else right
+        correct = t.play(RowLayout(row[:gap] + [code] + row[gap:]))
+        assert correct != wrong, (code, gap, row)
+        t.press(OK)
+        turn += 1
+        if turn == 1:
+            tour(t, row[:gap] + [code] + row[gap:])
+    t.until("the score sheet", lambda: t.top.name == "score")
+    t.close()
+
+
+def tour(t: RowTable, row: list[str]) -> None:
+    """What the demo's tour shows at the table: the fault screens, then the menu's history and settings."""
+    from companion.inputs.commands import MENU, UNDO
+    from companion.vision.layouts import RowLayout
+
+    t.until("the table", lambda: t.top.name == "table" and t.top.phase == "watch")
+    for stray, fault in (("https://example.com/shop", "fault:foreign-code"), ("TC:DEMO:999", "fault:unknown-card")):
+        t.lay(RowLayout(row + [stray]))
+        t.until(fault, lambda fault=fault: t.top.name == fault)
+        t.lay(RowLayout(row))
+        t.press(OK)
+    t.until("the table", lambda: t.top.name == "table")
+    t.k.demo.table.unplugged = True
+    t.until("the camera fault", lambda: t.top.name == "fault:camera")
+    t.k.demo.table.unplugged = False
+    t.until("the table again", lambda: t.top.name == "table")
+    for item, back in (("history", OK), ("settings", UNDO)):
+        t.press(MENU)
+        t.press(OK, index=[v for _, v in t.top.choice.items].index(item))
+        t.until(item, lambda item=item: t.top.name == item)
+        t.press(back)
+        t.until("the table", lambda: t.top.name == "table")
+
+
+def cronologia_effect(shots: Shots, lang: str, saved: set[str]) -> None:
+    """Cronología competitive: the five start cards, then a correct card with an icon, of a period already
+    in the row, opens its effects."""
+    from companion.vision.layouts import RowLayout
+
+    t = RowTable(shots, lang, saved)
+    t.start("cronologia-competitive")
+    row = sorted((t.pile.pop() for _ in range(5)), key=t.year)
+    t.deal(RowLayout(row))
+    years = [t.year(c) for c in row]
+    periods = {t.cards[c].period for c in row}                   # an icon counts beside a card of its period
+    code = next(c for c in t.pile if t.cards[c].icons and t.cards[c].period in periods and t.year(c) not in years)
+    gap = sum(1 for x in years if x < t.year(code))
+    assert t.play(RowLayout(row[:gap] + [code] + row[gap:]))
+    t.press(OK)
+    t.until("the effects", lambda: t.top.phase == "effect")
+    t.close()
+
+
+def cooperative(shots: Shots, lang: str, saved: set[str]) -> None:
+    """Cronología cooperative (the demo's HIST deck): a grid dealt, its first column completed (it
+    scores; a new grid is dealt), then wrong cards until the team has no lives left."""
+    from companion.vision.layouts import GridLayout
+
+    t = RowTable(shots, lang, saved, deck="HIST")
+    t.start("cronologia-cooperative")
+
+    def grid():
+        rows = [sorted((t.pile.pop() for _ in range(5)), key=t.year) for _ in range(5)]
+        return [line for r in rows for line in (r, [None] * 5)][:-1]
+
+    def between(k: int, col: int):
+        a, b = sorted((t.year(layout[2 * k][col]), t.year(layout[2 * k + 2][col])))
+        return a, b
+
+    layout = grid()
+    t.deal(GridLayout(layout))
+    col = next(c for c in range(5) if all(b - a > 1 for a, b in (between(k, c) for k in range(4))))
+    for k in range(4):                                  # column 1 complete: the team scores
+        a, b = between(k, col)
+        layout[2 * k + 1][col] = t.take(lambda y, a=a, b=b: a < y < b)
+        assert t.play(GridLayout(layout))
+        t.press(OK)
+    t.until("the new grid's deal", lambda: t.top.phase == "deal")
+    layout = grid()
+    t.deal(GridLayout(layout))
+    while t.k.session.in_progress():
+        a, b = between(0, 0)
+        layout[1][0] = t.take(lambda y, a=a, b=b: y < a or y > b)
+        assert not t.play(GridLayout(layout))
+        layout[1][0] = None
+        t.press(OK)
+        if t.top.name == "table" and t.top.phase == "reset":
+            t.lay(GridLayout(layout))                   # the wrong card goes to the box
+            t.press(OK)
+    t.until("the score sheet", lambda: t.top.name == "score")
+    t.close()
+
+
 def row_games(shots: Shots, lang: str) -> set[str]:
-    """The demo plays on its own until every row game's screenshot is saved; returns the names saved."""
-    from companion.app import build
-    from companion.config import Config
-
-    config = Config()
-    config.kiosk.language = lang
-    kiosk = build(config, demo=True, windowed=True, size=shots.size, autoplay=True, seed=SEED)
+    """Every row game's screenshot, in one language; returns the names saved."""
     saved: set[str] = set()
-
-    def save(_key, _surface) -> None:
-        name = row_shot_name(kiosk)
-        if name is not None and name not in saved:
-            saved.add(name)
-            shots.save(kiosk, name)
-
-    kiosk.on_screen_change = save
-    frames = 0
-    while saved != ROW_SHOTS and frames < MAX_FRAMES:
-        kiosk.demo.tick(kiosk.clock())
-        kiosk.step()
-        if kiosk.stack.top is not None and kiosk.stack.top.name == "fault:bug":
-            raise SystemExit(f"the kiosk hit a bug ({lang}, {shots.size}): see {kiosk.error_log()}")
-        frames += 1
-    kiosk.table.close()
+    for part in (timeline, cronologia_effect, cooperative):
+        part(shots, lang, saved)
     return saved
 
 
@@ -336,7 +529,7 @@ def main(out: str | None = None, only: str | None = None) -> int:
     for line in faults:
         print("too small:", line)
     if missing:
-        print("not shown by the autoplay:", ", ".join(missing), file=sys.stderr)
+        print("not shown:", ", ".join(missing), file=sys.stderr)
         return 1
     print(f"wrote the screenshots to {base} (English) and {base / 'es'} (Spanish)")
     return 0

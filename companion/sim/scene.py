@@ -774,7 +774,11 @@ def _paste(canvas: np.ndarray, texture: np.ndarray, alpha: np.ndarray | None, M:
         region *= (1 - 0.3 * sh)[..., None]
     if big.ndim == 2:
         big = big[..., None]
-    region[:] = region * (1 - a[..., None]) + big * a[..., None]
+    # region * (1 - a) + big * a, computed in place in the canvas (the same float32 steps, fewer
+    # full-size copies)
+    covered = big * a[..., None]
+    region *= (1 - a)[..., None]
+    np.add(region, covered, out=region)
 
 
 def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
@@ -873,7 +877,11 @@ def _sensor(img: np.ndarray, plan: _Plan, rng) -> np.ndarray:
     if plan.noise > 0:
         sig = plan.noise * np.sqrt(0.3 + 0.7 * np.clip(planes, 0, 255) / 128.0)
         planes = planes + rng.standard_normal(planes.shape, dtype=np.float32) * sig
-    out: np.ndarray = np.clip(planes + 0.5, 0, 255).astype(np.uint8)
+    # rounded and clipped in place: ``planes`` is this scene's own picture (or made here), never read again,
+    # and at 12 MP each full-size temporary costs as much as the arithmetic
+    np.add(planes, 0.5, out=planes)
+    np.clip(planes, 0, 255, out=planes)
+    out: np.ndarray = planes.astype(np.uint8)
     if plan.bayer:
         out = cv2.cvtColor(out, cv2.COLOR_BayerRG2BGR_EA)
     return out
@@ -952,7 +960,10 @@ def _light(img, plan: _Plan):
     field_ += p["strength"] * 0.25 * np.exp(-((x - p["bx"]) ** 2 + (y - p["by"]) ** 2) / 0.08)
     field_ *= 1 - p["vign"] * (u * u + v * v) * 2
     field_ = cv2.resize(field_, (w, h), interpolation=cv2.INTER_LINEAR)
-    img *= field_[..., None] * np.asarray(p["tint"], np.float32)[None, None, :]
+    # channel by channel: the same products as field * tint over the whole picture, without a
+    # full-size three-channel temporary (143 MB at 12 MP)
+    for c, t in enumerate(np.asarray(p["tint"], np.float32)):
+        img[..., c] *= field_ * t
 
 
 def _glare(img, plan: _Plan):

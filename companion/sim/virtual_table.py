@@ -59,8 +59,10 @@ LOOK: Look = {"blur": (0.4, 0.6), "noise": 0, "jpeg": None, "glare": 0, "bayer":
 
 class VirtualTable:
     def __init__(self, width: int = 1280, height: int = 720, seed: int = 0, *, px_per_module: float | None = None,
-                 card: tuple[float, float, float, float] | None = None, wrap: bool = False):
+                 card: tuple[float, float, float, float] | None = None, wrap: bool = False,
+                 camera_frames: bool = False):
         self.width, self.height, self.seed = int(width), int(height), seed
+        self.camera_frames = camera_frames      # frames as the Pi camera gives them (``camera_frame``)
         self.fixed_ppm = px_per_module          # a camera plan's scale (None: the largest that fits)
         self.card = card                        # card size and spacing, modules (scene.render_table)
         self.wrap = wrap
@@ -122,8 +124,8 @@ class VirtualTable:
         picture = self.picture()
         if self._noise is None or self._noise[0].shape != picture.shape:
             # a few noise fields, shifted at random: fresh-looking noise at little cost
-            self._noise = [np.clip(self._rng.normal(0, NOISE_SIGMA, picture.shape), -8, 8).astype(np.int16)
-                           for _ in range(NOISE_FIELDS)]
+            self._noise = [np.clip(n, -8, 8, out=n).astype(np.int16)
+                           for n in (self._rng.normal(0, NOISE_SIGMA, picture.shape) for _ in range(NOISE_FIELDS))]
         if self._frames_of is not picture:
             self._frames_of, self._noisy = picture, []
         self._frames += 1
@@ -132,8 +134,13 @@ class VirtualTable:
             # A still table gives NOISE_FIELDS different frames in turn, each made once: adding noise to
             # a whole frame costs more than reading most frames does.
             dy, dx = self._rng.integers(0, 64, 2)
-            noise = np.roll(self._noise[len(self._noisy)], (int(dy), int(dx)), axis=(0, 1))
-            frame = np.clip(picture.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+            # picture + shifted noise, clipped: summed into the shifted copy, in place (a 12 MP frame is
+            # 72 MB at int16; every full-size temporary costs as much as the sum)
+            wide = np.roll(self._noise[len(self._noisy)], (int(dy), int(dx)), axis=(0, 1))
+            wide += picture
+            frame = np.clip(wide, 0, 255, out=wide).astype(np.uint8)
+            if self.camera_frames:
+                frame = camera_frame(frame)
             frame.flags.writeable = False
             self._noisy.append(frame)
             return frame
@@ -141,6 +148,25 @@ class VirtualTable:
 
     def close(self) -> None:
         pass
+
+
+def camera_frame(bgr: np.ndarray):
+    """A frame as the Pi camera gives it (vision/sources.py: ``CameraFrame``): the grey picture with a
+    small grey one for the motion check and a preview for the screen. The demo's table holds still for
+    many frames and repeats its few noisy frames, so each is turned grey and shrunk once, when it is
+    made, instead of by the tracker and the screen at every frame; the pixels are the ones they would
+    compute (the same conversion and whole-number shrinks)."""
+    import cv2
+
+    from companion.vision.shrink import factor, shrink
+    from companion.vision.sources import PREVIEW_WIDTH, CameraFrame
+    from companion.vision.tracker import MOTION_WIDTH
+
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    frame = grey.view(CameraFrame)
+    frame.small = shrink(grey, factor(grey.shape[1], MOTION_WIDTH, at_most=False))
+    frame.preview = shrink(bgr, factor(bgr.shape[1], PREVIEW_WIDTH))
+    return frame
 
 
 def split_foreign(layout):

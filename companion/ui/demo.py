@@ -155,8 +155,8 @@ class DemoPlayers:
             self._last_key, self._since, self._frames_in_state = key, now, 0
         self._frames_in_state += 1
         waited = now - self._since
-        if self.autoplay and self._frames_in_state < 2:
-            return                       # let each screen be drawn (and saved) once
+        if self.autoplay and (not self.kiosk.shown or self.kiosk.shown[-1] != self.kiosk.screen_key()):
+            return          # let each screen be drawn (and saved) once; the frame that changed it drew it
         if not self.autoplay and waited < self.think:
             return
         name = top.name
