@@ -59,13 +59,16 @@ def offences(text: str, lang: str, values_column: bool = False, dated: bool = Tr
 
 
 class Session:
-    """What a board view's score sheet reads: the engine's summary and state."""
+    """What a board view's score sheet reads: the engine's summary and its read model of the table."""
 
     def __init__(self, engine, state):
         self.engine, self.state = engine, state
 
     def summary(self):
         return self.engine.summary(self.state)
+
+    def table(self):
+        return self.engine.table(self.state)
 
 
 def kiosk_lines(view, session, lang: str) -> list[str]:

@@ -222,10 +222,10 @@ def _the_card_that_ends_a_timeline_game(lang):
             code = next(c for c in pile if year[c] not in years)
             gap = sum(1 for y in years if y < year[code])
         pile.remove(code)
-        line = {"type": "place", "player": session.current_player(), "card": code, "gap": gap}
-        if session.engine.summary(session.preview(line)[0])["status"] != "in_progress":
+        action = view.place(session.current_player(), session.card(code), gap)
+        if session.engine.summary(session.preview(action)[0])["status"] != "in_progress":
             break
-        session.confirm(line)
+        session.confirm(action)
     k.session = session
     k.stack.push("table")
     k.demo.table.show(RowLayout(row[:gap] + [code] + row[gap:]))
