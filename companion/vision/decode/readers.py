@@ -221,7 +221,13 @@ def read_plain(gray: np.ndarray, backend: str, found: bool = False) -> tuple[lis
 
 @lru_cache(maxsize=1)
 def other_reader():
+    """The decoder's second thread. From then on OpenCV works on one thread: the decoder splits a
+    frame's work between its two threads itself, and OpenCV's own pool on top of that, on its small
+    pictures (a mosaic of cuts, a half-size frame), spent 8 % more CPU time on busy card art for a
+    few per cent of time (docs/vision.md, "Busy card art"). The setting is the process's: nothing
+    else in the program runs OpenCV on big pictures while it decodes."""
     from concurrent.futures import ThreadPoolExecutor
+    cv2.setNumThreads(1)
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="decode")
 
 
