@@ -221,7 +221,14 @@ def read_plain(gray: np.ndarray, backend: str, found: bool = False) -> tuple[lis
 
 @lru_cache(maxsize=1)
 def other_reader():
+    """The decoder's second thread. From then on OpenCV works on one thread: the decoder splits a
+    frame's work between its two threads itself, and OpenCV's own pool on top of that, on its small
+    pictures (a mosaic of cuts, a half-size frame), spent 3-8 % more CPU time on busy card art and
+    saved no time (docs/vision.md, "Busy card art"). The setting is the process's: the tracker's and
+    the table view's few OpenCV calls a frame (grey, a shrink, a colour conversion) run on one thread
+    too."""
     from concurrent.futures import ThreadPoolExecutor
+    cv2.setNumThreads(1)
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="decode")
 
 
