@@ -312,11 +312,12 @@ def test_a_full_disk_is_said_and_recording_resumes_when_there_is_room(secure, tm
         table.start_publishing()
         play_confirmed(table)
         filler = disk / "filler"
-        with open(filler, "wb") as f:                  # the disk fills up (another program's logs, say)
+        # the disk fills up (another program's logs, say); unbuffered, so that closing the file has
+        # nothing left to write (a buffered file's close raised "No space left on device" again)
+        with open(filler, "wb", buffering=0) as f:
             try:
                 while True:
                     f.write(b"\0" * 65536)
-                    f.flush()
             except OSError:
                 pass
         # the table plays on until the dashboard's database must grow: a game or two may still fit in

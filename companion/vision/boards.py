@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -280,14 +281,26 @@ def _apply(H: np.ndarray, point) -> tuple[float, float]:
     return float(v[0] / v[2]), float(v[1] / v[2])
 
 
-def detect_markers(image: np.ndarray) -> dict[int, list[np.ndarray]]:
+def detect_markers(image: np.ndarray, *, codes: Sequence[Sequence[Sequence[float]]] = ()
+                   ) -> dict[int, list[np.ndarray]]:
     """Every DICT_4X4_50 marker in the picture: id -> list of 4x2 corner arrays (one per copy seen).
-    Big pictures are searched at half size (the markers are large) and the corners refined at full size."""
+    Big pictures are searched at half size (the markers are large) and the corners refined at full size.
+    ``codes``: the corners of the QR codes already decoded in the picture. They are blanked before the
+    search: each finder pattern is a dark square that the detector must open and reject, and a board
+    full of cards took it 58 ms instead of 13 (a marker cannot lie where a code was read)."""
     import cv2
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     scale = 2 if grey.shape[1] > 1400 else 1
     small = cv2.resize(grey, (grey.shape[1] // scale, grey.shape[0] // scale), interpolation=cv2.INTER_AREA) \
         if scale > 1 else grey
+    if len(codes):
+        small = small.copy() if small is grey else small
+        for quad in codes:
+            q = np.asarray(quad, np.float64).reshape(4, 2)
+            middle = q.mean(axis=0)
+            # half a module more all round: the code's anti-aliased edge goes too
+            grown = middle + (q - middle) * (1 + 1 / 21)
+            cv2.fillConvexPoly(small, np.round((grown + 0.5) / scale - 0.5).astype(np.int32), 255)
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     corners, ids, _rejected = cv2.aruco.ArucoDetector(_aruco(), params).detectMarkers(small)

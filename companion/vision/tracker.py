@@ -402,7 +402,7 @@ def board_proposals(expected, frame, detections: list, cards: dict, *, pose=None
         return []
     board = load_board(expected.board)
     if pose is None:
-        markers = detect_markers(frame)
+        markers = detect_markers(frame, codes=[d.corners for d in detections])
         pose, _why = find_board(frame, board, markers=markers)
         if pose is None:
             return [TableDiffers(_board_not_found(board, markers))]
