@@ -142,7 +142,16 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
              and (want_left or len(ways(j.cand.ppm)) > 1)]
     if not want_left and len(again) > len(read_sizes):
         again = [(j, nearly) for j, nearly in again if nearly]
-    second = _look_like_codes(gray, [j for j, _nearly in again])
+    # (a place where zxing-cpp found a code it could not decode needs no look test: art is never found)
+    looks = iter(_look_like_codes(gray, [j for j, nearly in again if not nearly]))
+    looked = next(looks, None)
+    second = []
+    for j, nearly in again:
+        if nearly:
+            second.append(j)
+        elif j is looked:
+            second.append(j)
+            looked = next(looks, None)
     left = []
     if second:
         for j, (hs, _nearly) in zip(second, read_jobs(gray, second, backend, 1), strict=True):
@@ -180,7 +189,10 @@ def _read_while_plain_runs(gray: np.ndarray, places: np.ndarray, pending: Sequen
     dozens of candidates where the plain pass reads few stickers (2.2 px/module): read after it, they
     cost half as much again as the plain pass."""
     out: dict[tuple[float, float, float], tuple[list[Hit], bool]] = {}
-    rows = places[_off_reads(places, [], pending)].tolist()
+    off = places[_off_reads(places, [], pending)]
+    # the stickers on a table are one size and most places are stickers: those nearest the middle size
+    # first, the art of other sizes (which the plain pass's sizes will mostly rule out) last
+    rows = off[np.argsort(np.abs(off[:, 2] - np.median(off[:, 2])), kind="stable")].tolist() if len(off) else []
     for k in range(0, len(rows), EARLY_BATCH):
         if plain_pass.done():
             break
