@@ -37,8 +37,14 @@ def test_a_photo_whose_code_the_plain_pass_read_is_done():
 def test_a_wide_frame_whose_only_texture_is_the_code_read_reads_no_cut(monkeypatch):
     def refuse(*_a, **_k):
         raise AssertionError("a cut was read")
-    monkeypatch.setattr(frame, "read_jobs", refuse)
     img = _big_code("TC:DEMO:002", 8, (1080, 1920), (300, 800))
+    # on two threads, a candidate may be read while the plain pass runs (time the thread would wait),
+    # but none once it has read the code
+    monkeypatch.setattr(frame, "_first_reads", refuse)
+    assert [d.payload for d in decode(img).codes] == ["TC:DEMO:002"]
+    # on one thread, none at all
+    monkeypatch.setattr(readers, "TWO_READERS", False)
+    monkeypatch.setattr(frame, "read_jobs", refuse)
     assert [d.payload for d in decode(img).codes] == ["TC:DEMO:002"]
 
 
