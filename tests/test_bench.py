@@ -25,7 +25,7 @@ def test_bench_engine_reports_each_game():
     assert all(row["games"] == 2 and 0 < row["actions"] <= 80 for row in r["rows"])
 
 
-@pytest.mark.slow
+@pytest.mark.slow(18)
 def test_bench_kiosk_reports_latency_fps_and_memory():
     r = bench("kiosk", "--presses", "5", "--frames", "5", "--turns", "10", "--camera-reps", "1")
     assert set(r["latency_ms"]) >= {"p50", "p99"} and r["table_view_fps_800x480"]["fps"] > 0

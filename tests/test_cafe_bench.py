@@ -2,10 +2,12 @@
 
 import json
 
+import pytest
 from cafe_support import companion, needs_mosquitto
 
 
 @needs_mosquitto
+@pytest.mark.slow(19)
 def test_bench_cafe_reports_throughput_recovery_latency_cpu_and_memory():
     run = companion("bench", "cafe", "--tables", "3", "--minutes", "0.1", "--per-minute", "120", "--json", timeout=180)
     assert run.returncode == 0, run.stderr

@@ -85,6 +85,7 @@ def ready(driver) -> None:
                what="the page's ready signal")
 
 
+@pytest.mark.slow(20)
 def test_tiles_live_offline_and_export(broker, browser, tmp_path):
     import random
 

@@ -12,7 +12,7 @@ from cafe_support import Dashboard, Relay, companion, needs_mosquitto, wait_unti
 
 from companion.cafe.mosquitto import Mosquitto
 
-pytestmark = [needs_mosquitto, pytest.mark.slow]
+pytestmark = [needs_mosquitto, pytest.mark.slow(22)]
 CAFES = {"madrid": "madrid-bridge-pw", "sevilla": "sevilla-bridge-pw"}
 
 

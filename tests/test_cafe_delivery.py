@@ -67,7 +67,7 @@ def test_simulate_prints_the_contract_and_the_dashboard_has_every_action(broker,
     assert len(csv.decode().strip().splitlines()) == 1 + sum(len(p["players"]) for p in plays)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(14)
 def test_broker_and_dashboard_killed_while_tables_play(broker, tmp_path):
     """Each step waits for the event it needs (no fixed sleeps); simulate --until-confirmed exits only
     once the dashboard holds every action, so the comparison after it has nothing left to wait for."""

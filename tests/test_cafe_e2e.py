@@ -47,7 +47,7 @@ def per_table(d: Dashboard) -> dict[str, tuple[int, int]]:
     return out
 
 
-@pytest.mark.slow
+@pytest.mark.slow(20)
 @pytest.mark.parametrize("settings", ["stock", "installed"])
 def test_the_dashboard_away_and_the_broker_killed_lose_no_action(settings, tmp_path):
     port = free_port()

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_ui_kiosk import _choose, make, press, run_until  # noqa: E402
 
 
-@pytest.mark.slow
+@pytest.mark.slow(35)
 def test_the_kiosk_under_random_buttons_and_failing_parts():
     report = run_chaos(steps=2500, seed=3)
     assert report.errors == []

@@ -90,7 +90,7 @@ while True:
 """
 
 
-@pytest.mark.slow
+@pytest.mark.slow(11)
 def test_sigkill_at_random_moments_loses_no_confirmed_action(tmp_path):
     path = tmp_path / "crash.sqlite"
     rng = random.Random(7)

@@ -33,7 +33,7 @@ def test_a_must_read_text_shrinks_no_further_than_the_rule():
     assert all(d.cut for d in c.drawn)        # cut, and so caught by the tests that look for cut text
 
 
-@pytest.mark.slow
+@pytest.mark.slow(12)
 @pytest.mark.parametrize("part", ["row:en", "row:es", "boards"])    # apart, so pytest-xdist spreads them
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
 def test_every_screen_keeps_the_type_size_rule(tmp_path, size, part):

@@ -12,7 +12,7 @@ from companion.vision.decode import DecodeResult, Detection
 from companion.vision.layouts import RowLayout
 
 
-@pytest.mark.slow
+@pytest.mark.slow(15)
 def test_a_small_run_prints_one_json_document(capsys):
     rc = cli.main(["bench", "vision", "--levels", "3.3", "--stickers", "10", "--close-ups", "4,12", "--printed", "1",
                    "--photos", "", "--json"])

@@ -41,7 +41,7 @@ def test_the_default_plan_holds_a_finished_five_player_row():
     assert r["row"]["lines_for"]["lines"] <= r["row"]["lines"]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(36)
 def test_a_five_player_game_is_read_to_the_end_under_the_default_plan():
     deck = get_deck("HIST")
     year = {c.code: c.year for c in deck.cards.values() if c.code}

@@ -21,7 +21,7 @@ def _texts(result):
     return {d.payload for d in result.codes + result.foreign}
 
 
-@pytest.mark.slow
+@pytest.mark.slow(10)
 def test_every_plain_read_is_read_and_no_text_is_wrong(pictures):
     more = 0
     for p in pictures:
