@@ -15,9 +15,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_ui_kiosk import _choose, make, press, run_until  # noqa: E402
 
 
-@pytest.mark.slow(35)
+@pytest.mark.slow(18)
 def test_the_kiosk_under_random_buttons_and_failing_parts():
-    report = run_chaos(steps=2500, seed=3)
+    # 1,500 steps (50 s of kiosk time) meet every part's failure and every screen below with this seed;
+    # `companion bench chaos` runs longer ones
+    report = run_chaos(steps=1500, seed=3)
     assert report.errors == []
     assert {"camera out", "disk full", "clock jump"} <= set(report.faults)
     names = {key.split("-")[0] for key in report.screens}
