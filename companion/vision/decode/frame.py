@@ -182,8 +182,8 @@ EARLY_BATCH = 4      # candidates read at a time while the plain pass runs (it i
 
 def _read_while_plain_runs(gray: np.ndarray, places: np.ndarray, pending: Sequence[Hit], backend: str,
                            plain_pass) -> dict[tuple[float, float, float], tuple[list[Hit], bool]]:
-    """The first reading of the strongest candidates (rows x, y, r), made on this thread while the plain
-    pass runs on the other, a few at a time until it is done. Which candidates are read is still decided
+    """The first reading of the candidates (rows x, y, r), made on this thread while the plain pass runs
+    on the other, a few at a time until it is done. Which candidates are read is still decided
     by what the plain pass reads (``_first_reads`` takes these readings for those it keeps and reads the
     rest): this only moves work into the time this thread would otherwise wait. Busy card art makes
     dozens of candidates where the plain pass reads few stickers (2.2 px/module): read after it, they
