@@ -425,16 +425,10 @@ def board_pose(board_name: str, frame, detections: list) -> Any:
     return pose if pose is not None else _board_not_found(board, markers)
 
 
-def board_proposals(expected, frame, detections: list, cards: dict, *, pose=None) -> list:
+def board_proposals(expected, frame, detections: list, cards: dict, *, pose) -> list:
     """Exhibition / Ancient Knowledge: which card lies on which spot of the board (``pose``: where the
-    board lies in the frame, when known)."""
+    board lies in the frame, ``board_pose``'s)."""
     from companion.vision.boards import spot_of
-    if expected is None:
-        return []
-    if pose is None:
-        pose = board_pose(expected.board, frame, detections)
-        if isinstance(pose, Text):
-            return [TableDiffers(pose)]
     want = {code: spot for spot, code in expected.spots.items() if code}
     found: dict[str, str | None] = {d.payload: spot_of(pose, d.center) for d in detections}
     placed, removed, problems = [], [], []

@@ -143,15 +143,8 @@ def decode_gray(gray: np.ndarray, backend: str, known: Sequence[Detection], upsc
     if not want_left and len(again) > len(read_sizes):
         again = [(j, nearly) for j, nearly in again if nearly]
     # (a place where zxing-cpp found a code it could not decode needs no look test: art is never found)
-    looks = iter(_look_like_codes(gray, [j for j, nearly in again if not nearly]))
-    looked = next(looks, None)
-    second = []
-    for j, nearly in again:
-        if nearly:
-            second.append(j)
-        elif j is looked:
-            second.append(j)
-            looked = next(looks, None)
+    looks = {id(j) for j in _look_like_codes(gray, [j for j, nearly in again if not nearly])}
+    second = [j for j, nearly in again if nearly or id(j) in looks]
     left = []
     if second:
         for j, (hs, _nearly) in zip(second, read_jobs(gray, second, backend, 1), strict=True):
