@@ -264,7 +264,11 @@ def test_the_last_turn_and_the_explained_score_sheet(tmp_path):
     first = scores[0]
     assert drawn(k, "headline") == [f"{first['name']} wins with {first['total']} victory points!"] or \
         len(result["winners"]) > 1
-    assert sheet_page(k, "score-value") == [[str(p["total"]) for p in scores]]
+    values, explains = sheet_page(k, "score-value", "score-explain")
+    assert values == [str(p["total"]) for p in scores]
+    # the tie-break is said beside the players it decided between, and only there
+    tied = [any(o["name"] != p["name"] and o["total"] == p["total"] for o in scores) for p in scores]
+    assert ["Tied on victory points" in text for text in explains] == tied
     press(k, NEXT)
     assert drawn(k, "headline") == [f"{first['name']}: {first['total']} victory points, place {first['place']}"]
     labels, values, explains = sheet_page(k, "score-label", "score-value", "score-explain")

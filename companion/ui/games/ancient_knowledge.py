@@ -545,8 +545,9 @@ class AncientKnowledgeView(BoardView):
                                 for key, label in (("past_vp", N_("Past")), ("endgame_effects", N_("End-game")),
                                                    ("techs", N_("Tech")), ("timeline", N_("In the Timeline")),
                                                    ("lost_knowledge", N_("Lost")))), " · ")
+        # another player on the same total (``entry`` may come from another call of summary(): by name)
         scores = session.summary()["scores"]
-        if any(o is not entry and o["total"] == entry["total"] for o in scores):
+        if any(o["name"] != entry["name"] and o["total"] == entry["total"] for o in scores):
             explain = Words(N_("{parts}. Tied on victory points: fewer lost knowledge wins."), {"parts": explain})
         return explain
 
