@@ -7,9 +7,10 @@
 The row games' screens come from the demo's kiosk (the real tracker reading the virtual table) driven
 by a script (``RowTable``): it lays the cards and presses the buttons, reaching each screen by the
 shortest way (the autoplay, which wanders until it has shown every screen, is tested on its own in
-tests/test_demo_games.py). One run per language and size; each name is the first frame of its kind
-(see ``row_shot_name``), and a seeded shuffle picks the cards, so a run gives the same pictures until
-the kiosk changes.
+tests/test_demo_games.py). One run per size, in English, each picture drawn again in Spanish (the
+game is the same whatever the words); each name is the first frame of its kind (see
+``row_shot_name``), and a seeded shuffle picks the cards, so a run gives the same pictures until the
+kiosk changes.
 The board games' screens (exhibition-*, ancient-knowledge-*) come from seeded robot games played
 through the kiosk's command stream with the fake camera of tests/board_kiosk.py; they are driven in
 English and each picture is drawn again in Spanish. The café dashboard's pictures come from the café
@@ -131,24 +132,22 @@ class RowTable:
     turned up. The script lays the cards on the virtual table and presses the buttons, as the demo's
     players do; the kiosk learns what happened only from the camera."""
 
-    def __init__(self, shots: Shots, lang: str, saved: set[str], deck: str = "DEMO"):
+    def __init__(self, shots: Shots, saved: set[str], deck: str = "DEMO"):
         from companion.app import build
         from companion.cards.decks import get_deck
         from companion.config import Config
 
-        config = Config()
-        config.kiosk.language = lang
-        self.k = build(config, demo=True, windowed=True, size=shots.size, autoplay=True, seed=SEED, threaded=False)
+        self.k = build(Config(), demo=True, windowed=True, size=shots.size, autoplay=True, seed=SEED, threaded=False)
         self.cards = {c.code: c for c in get_deck(deck).cards.values() if c.code and c.year is not None}
         self.pile = sorted(self.cards)
         random.Random(SEED).shuffle(self.pile)
-        self.label = f"{lang}, {shots.size[0]}x{shots.size[1]}"
+        self.label = f"{shots.size[0]}x{shots.size[1]}"
 
         def save(_key, _surface) -> None:
             name = row_shot_name(self.k)
             if name is not None and name not in saved:
                 saved.add(name)
-                shots.save(self.k, name)
+                shots.take(self.k, name)
 
         self.k.on_screen_change = save
         self.k.step()
@@ -221,14 +220,14 @@ class RowTable:
         self.k.table.close()
 
 
-def timeline(shots: Shots, lang: str, saved: set[str]) -> None:
+def timeline(shots: Shots, saved: set[str]) -> None:
     """The attract screen, the picker, the players' form; a Timeline game of three played to its end
     (Bruno and Carla each place one card wrong, so Ana alone empties her hand); on the way a shop's
     leaflet, a sticker of no known card and a pulled camera cable, the menu, the history and the
     settings."""
     from companion.vision.layouts import RowLayout
 
-    t = RowTable(shots, lang, saved)
+    t = RowTable(shots, saved)
     t.start("timeline")
     t.deal(RowLayout([t.pile.pop()]))
     turn = 0
@@ -275,12 +274,12 @@ def tour(t: RowTable, row: list[str]) -> None:
         t.until("the table", lambda: t.top.name == "table")
 
 
-def cronologia_effect(shots: Shots, lang: str, saved: set[str]) -> None:
+def cronologia_effect(shots: Shots, saved: set[str]) -> None:
     """Cronología competitive: the five start cards, then a correct card with an icon, of a period already
     in the row, opens its effects."""
     from companion.vision.layouts import RowLayout
 
-    t = RowTable(shots, lang, saved)
+    t = RowTable(shots, saved)
     t.start("cronologia-competitive")
     row = sorted((t.pile.pop() for _ in range(5)), key=t.year)
     t.deal(RowLayout(row))
@@ -294,12 +293,12 @@ def cronologia_effect(shots: Shots, lang: str, saved: set[str]) -> None:
     t.close()
 
 
-def cooperative(shots: Shots, lang: str, saved: set[str]) -> None:
+def cooperative(shots: Shots, saved: set[str]) -> None:
     """Cronología cooperative (the demo's HIST deck): a grid dealt, its first column completed (it
     scores; a new grid is dealt), then wrong cards until the team has no lives left."""
     from companion.vision.layouts import GridLayout
 
-    t = RowTable(shots, lang, saved, deck="HIST")
+    t = RowTable(shots, saved, deck="HIST")
     t.start("cronologia-cooperative")
 
     def grid():
@@ -334,11 +333,11 @@ def cooperative(shots: Shots, lang: str, saved: set[str]) -> None:
     t.close()
 
 
-def row_games(shots: Shots, lang: str) -> set[str]:
-    """Every row game's screenshot, in one language; returns the names saved."""
+def row_games(shots: Shots) -> set[str]:
+    """Every row game's screenshot, in both languages; returns the names saved."""
     saved: set[str] = set()
     for part in (timeline, cronologia_effect, cooperative):
-        part(shots, lang, saved)
+        part(shots, saved)
     return saved
 
 
@@ -482,22 +481,19 @@ def ancient_knowledge(shots: Shots, tmp: Path) -> None:
     save("score")
 
 
-PARTS = tuple(f"row:{lang}" for lang in LANGS) + ("boards",)
+PARTS = ("row", "boards")
 
 
 def shoot(base: Path, size, parts=PARTS) -> tuple[Shots, list[str]]:
-    """Every screen at ``size`` in both languages (or the ``parts`` named: the row games in one
-    language, ``row:en``, or the board games in both, ``boards``); returns the shots and the screens
-    not shown."""
+    """Every screen at ``size`` in both languages (or the ``parts`` named: the row games, ``row``, or the
+    board games, ``boards``); returns the shots and the screens not shown."""
     shots = Shots(base, size)
     missing = []
-    for lang in LANGS:
-        if f"row:{lang}" not in parts:
-            continue
+    if "row" in parts:
         start = time.monotonic()
-        saved = row_games(shots, lang)
-        missing += [f"{lang}/{name}-{size[0]}x{size[1]}" for name in sorted(ROW_SHOTS - saved)]
-        print(f"row games, {lang} {size[0]}x{size[1]}: {len(saved)} screens in {time.monotonic() - start:.0f} s")
+        saved = row_games(shots)
+        missing += [f"{name}-{size[0]}x{size[1]}" for name in sorted(ROW_SHOTS - saved)]
+        print(f"row games, {size[0]}x{size[1]}: {len(saved)} screens in {time.monotonic() - start:.0f} s")
     if "boards" in parts:
         start = time.monotonic()
         with tempfile.TemporaryDirectory() as tmp:
