@@ -532,6 +532,13 @@ def main(out: str | None = None, only: str | None = None) -> int:
 
 
 if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Every kiosk screenshot, in English and Spanish, at 800x480 and "
+                                                 "1920x1080; prints the smallest text of every screen.")
+    parser.add_argument("out", nargs="?", help="the folder to write them to (docs/screens/ when left out)")
+    parser.add_argument("size", nargs="?", choices=[f"{w}x{h}" for w, h in SIZES], help="one size only")
+    args = parser.parse_args()
     # never the owner's settings (the tests that import this module have their own)
     os.environ["COMPANION_DATA"] = tempfile.mkdtemp(prefix="companion-screens-")
-    sys.exit(main(*sys.argv[1:3]))
+    sys.exit(main(args.out, args.size))
