@@ -56,7 +56,6 @@ class MenuScreen(Screen):
             k.stack.replace("history")
         elif what == "lang":
             k.set_language("es" if k.lang == "en" else "en")
-            self.choice.items = self.items()
         elif what == "settings":
             guarded(k, lambda: k.stack.replace("settings"))
         elif what == "end":
@@ -75,6 +74,8 @@ class MenuScreen(Screen):
         k.stack.reset("attract")
 
     def draw(self, c: Canvas):
+        # the items say the kiosk's state (its language, a game on or not) as it is when drawn
+        self.choice.items = self.items()
         self.draw_frame(c)
         area = self.content_rect(c)
         self.choice.draw(c, area, theme.LARGE, columns=2 if len(self.choice.items) > 5 else 1)
