@@ -9,7 +9,8 @@ cd "$(dirname "$0")"
 
 need_python() {
   for py in python3.13 python3.12 python3.11 python3; do
-    if command -v "$py" >/dev/null && "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    # a pyenv shim of a version not selected is on PATH but fails, with a page of advice: not for the user
+    if command -v "$py" >/dev/null && "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
       echo "$py"; return
     fi
   done
