@@ -191,6 +191,8 @@ def test_csv_errors_name_file_row_and_column(tmp_path):
         "box.csv: row 3, column B (year): 'abc' is not a year (write 1969, -753 or 753 BC)"
     assert err("n,year,colour\n1,1969,red\n").startswith("box.csv: row 1, column C: unknown column 'colour'")
     # cells pasted from a spreadsheet are tab-separated: read as such, and named so when the header is missing
+    assert [(e.year, e.title) for e in parse_cards("n\tyear\ttitle\n1\t1969\tMoon landing\n", "box.csv", "timeline",
+                                                    "BOX")] == [(1969, "Moon landing")]
     assert err("1969\tMoon landing\n1492\tColumbus\n").startswith(
         "box.csv: row 1, column A: unknown column '1969'; the first row names the columns (here tab-separated, as "
         "cells pasted from a spreadsheet are), e.g. n,year,")
