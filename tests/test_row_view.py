@@ -58,3 +58,36 @@ def test_a_24_card_row_is_read_whole_at_the_readable_size(tmp_path, size):
 
 def _drawn(tmp_path, size, lang, name, shots):
     return shots.drawn[f"{lang}/{name}"]
+
+
+@pytest.mark.slow(3)
+def test_a_row_longer_than_a_page_is_paged_with_next(tmp_path, monkeypatch):
+    import screens
+
+    from companion.inputs.commands import NEXT, OK, UNDO
+    pygame.display.init()
+    lines, _next = screens.long_row_lines()
+    k, _feed = screens.resumed(tmp_path, (800, 480), lines, len(lines))
+    view = k.session.view
+    long_row = list(view.row(k.session)) * 4                     # 96 cards: more than a page holds
+    monkeypatch.setattr(view, "row", lambda session: long_row)
+    row = [card.date("en") for card in long_row]
+    assert k.stack.top.turns.hints()[OK] == "see the whole row"
+    screens.press(k, OK)
+    seen: list[str] = []
+    titles = []
+    for _ in range(8):
+        assert k.stack.top.name == "row"
+        titles.append(next(d.text for d in k.last.drawn if d.role == "title"))
+        page = [d for d in k.last.drawn if d.role in ("card", "card-era")]
+        assert not [d for d in k.last.drawn if d.cut] and all(d.px >= READ_TEXT for d in page)
+        seen += _years(page, "en")
+        if len(seen) >= len(row):
+            break
+        screens.press(k, NEXT)
+    assert [y.replace(" ", "\u00a0") for y in seen] == [y.replace(" ", "\u00a0") for y in row]
+    assert len(titles) >= 2 and titles[0].startswith("The row, left to right: cards 1–") and titles[0].endswith(" of 96")
+    screens.press(k, NEXT)                                      # round again to the first page
+    assert next(d.text for d in k.last.drawn if d.role == "title") == titles[0]
+    screens.press(k, UNDO)
+    assert k.stack.top.name == "table" and k.stack.top.phase == "watch"

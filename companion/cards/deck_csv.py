@@ -138,8 +138,8 @@ def parse_cards(text: str, name: str, game: str, deck_id: str, known: Sequence[C
         col = ALIASES.get(h, h)
         where = f"{name}: row 1, column {_column_letter(i)}"
         if col not in COLUMNS:
-            read_as = {"\t": "tab-separated, as cells pasted from a spreadsheet are", ";": "separated by semicolons"}.get(
-                delimiter, "separated by commas")
+            read_as = {"\t": "tab-separated, as cells pasted from a spreadsheet are",
+                       ";": "separated by semicolons"}.get(delimiter, "separated by commas")
             raise BadInput(where, f"unknown column {first[i].strip()!r}; the first row names the columns (here "
                                   f"{read_as}), e.g. {','.join(registry.spec_for(game).deck_columns)}; columns are "
                                   f"{', '.join(COLUMNS)}")

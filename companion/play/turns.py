@@ -71,7 +71,7 @@ class TurnController:
         self.refused_reason: Text | None = None
         self.effects: Choice | None = None
         self.ignored: set = set()         # unknown/foreign codes already reported
-        self.rejected: Any = None         # an action not proposed again until the table changes (or NEXT, for a misread)
+        self.rejected: Any = None         # not proposed again until the table changes (or NEXT: a misread)
         self.misread: Any = None          # the action the players last called a misread
         self.misreads = 0                 # how many times in a row they called it one
         self.camera_fault = None          # the camera-lost screen while it is open

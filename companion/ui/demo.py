@@ -206,7 +206,7 @@ class DemoPlayers:
             self.press(OK)
         elif name.startswith("fault:") and name != "fault:camera":
             self.press(OK)
-        elif name in ("menu", "history", "settings", "confirm", "name", "keyboard", "pin"):
+        elif name in ("menu", "history", "settings", "confirm", "name", "keyboard", "pin", "row"):
             self.press(BACK)
 
     def at_table(self, screen: Any) -> None:
