@@ -138,6 +138,13 @@ def test_placing_by_buttons_and_the_misread_button(tmp_path):
     k.step()
     press(k, UNDO)                                 # the camera misread: nothing is stored
     assert k.stack.top.phase == "watch" and [line["type"] for line in k.session.lines] == ["take", "refill"]
+    k.step()
+    assert k.stack.top.phase == "watch"            # the same reading is not proposed again by itself...
+    press(k, NEXT)                                 # ... but NEXT ("read again") proposes what the camera sees
+    k.step()
+    assert k.stack.top.phase == "propose"
+    press(k, UNDO)                                 # a misread twice: the screen says what to do with the card
+    assert any("lift the card and lay it again" in t for t in k.texts())
     feed.board = {}
     k.step()
     assert drawn(k, "hint:OK") == ["OK: choose the spot"]

@@ -207,7 +207,11 @@ class TurnController:
         self.misreads = self.misreads + 1 if action == self.misread else 1
         self.misread = self.rejected = action
         self.set_phase(Phase.WATCH)
-        if self.misreads > 1:
+        if self.phase != Phase.WATCH:
+            # a question the camera answers too is open again (a board game's turn): NEXT picks in it,
+            # so the table itself must change for the camera to propose again
+            self.table_note = Text(N_("Put the cards as they really are; the camera reads the table again."))
+        elif self.misreads > 1:
             self.table_note = Text(N_("The camera read the same again: lift the card and lay it again, flat and in "
                                       "full view; then press NEXT."))
         else:
