@@ -44,10 +44,12 @@ def read_lines(path: str) -> list[tuple[int, object]]:
 def _not_a_table(text: str, path: str) -> None:
     try:
         doc = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
+        return          # not one JSON document: read line by line, where a bad line is named
+    if not isinstance(doc, dict) or "type" in doc:
         return
-    players = doc.get("players") if isinstance(doc, dict) else None
-    if "type" in doc or not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+    players = doc.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
         return          # a setup line names its players; a table lists each one's cards
     from companion.games import registry
     from companion.paths import command
@@ -55,7 +57,7 @@ def _not_a_table(text: str, path: str) -> None:
     for game in registry.scorable():       # the games whose table this is: their scorers take it
         try:
             registry.spec_for(game).load_scorer().score_table(doc, path)
-        except (BadInput, ValueError, TypeError, KeyError, AttributeError):
+        except Exception:       # only asking which game's table this is; `companion score` says what is wrong
             continue
         scores.append(game)
     games = "|".join(scores or registry.scorable())
