@@ -74,3 +74,11 @@ def test_a_row_game_is_scored_by_its_log(capsys):
     rc, out, err = _run(capsys, "score", "timeline", "table.json")
     assert rc == 2 and out == "" and err.count("\n") == 1
     assert "Timeline is not scored from a table" in err and "replay LOG.jsonl" in err
+
+
+@pytest.mark.parametrize("text", ["5", '"x"', "[1]", '{"players": 3}', '{"players": [{"name": 1e400}]}', "[" * 5000])
+def test_any_one_document_given_to_replay_is_one_clear_line(capsys, tmp_path, text):
+    log = tmp_path / "x.json"
+    log.write_text(text)
+    rc, out, err = _run(capsys, "replay", str(log))
+    assert rc == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
