@@ -651,8 +651,8 @@ class CafeStore:
               until: float | None = None, finished: bool = False) -> list[dict]:
         """The plays, newest first: all of them, a page (``limit`` from ``offset``), or those of ``keys``
         ((table, log, game_id) as :meth:`changes_since` names them); only one ``table``'s, one ``play``
-        (its id, as the page shows it), those the dashboard saw start from ``since`` to before
-        ``until`` (Unix times), or only finished ones."""
+        (its id, as the page shows it), those that started (the kiosk's clock) from ``since`` to
+        before ``until`` (Unix times), or only finished ones."""
         sql = ("SELECT table_name, log, game_id, game, status, started, ended, players, setup_received, "
                "end_received, high, last, actions, first_received, mode, last_received, "
                "(SELECT online FROM tables t WHERE t.name = p.table_name), "
@@ -672,11 +672,11 @@ class CafeStore:
             t, log8, gid = (play.rsplit("-", 2) + ["", ""])[:3]
             where.append("table_name = ? AND substr(log, 1, 8) = ? AND game_id = ?")
             args += (t, log8, int(gid) if gid.isdigit() else -1)
-        if since is not None:
-            where.append("COALESCE(setup_received, started, 0) >= ?")
+        if since is not None:        # when it started, as its kiosk says (a backlog arrives days later)
+            where.append("COALESCE(started, setup_received, first_received, 0) >= ?")
             args += (since,)
         if until is not None:
-            where.append("COALESCE(setup_received, started, 0) < ?")
+            where.append("COALESCE(started, setup_received, first_received, 0) < ?")
             args += (until,)
         if finished:
             where.append("status = 'finished'")
