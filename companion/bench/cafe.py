@@ -44,7 +44,8 @@ BURST_TABLES = 100
 ROWS = ("burst", "away", "steady", "flood", "history")
 FLOOD_TABLE = "FLOOD"
 HISTORY_PAGES = ("/", "/api/tables", "/api/plays", "/api/plays?limit=100&offset=50000", "/api/figures",
-                 "/export/plays.csv", "/export/plays.bgsplay", "/export/plays.bgsplay?table=T001")
+                 "/export/plays.bgsplay?table=T001")
+HISTORY_EXPORTS = ("/export/plays.csv", "/export/plays.bgsplay")     # the whole year, loaded beside the pages
 SLICE_S = 30.0       # steady play's p99 is also given per slice of this long: a tail in one slice is an event
 
 
@@ -354,7 +355,7 @@ def make_history(path: Path, plays: int, tables: int = 100, seed: int = 1) -> fl
 def _history(broker, names: list[str], url, args, folder: Path) -> dict:
     """A dashboard over a year of plays: each page's time while tables play at ``--per-minute``, and
     the latency of their actions before and while the pages render (one page after another, without
-    a pause, for ``--history-seconds``)."""
+    a pause, for ``--history-seconds``, while the whole year's exports are downloaded beside them)."""
     from companion.cafe.fleet import Fleet
     db = folder / "history.sqlite"
     build_s = make_history(db, args.history_plays)
@@ -366,13 +367,20 @@ def _history(broker, names: list[str], url, args, folder: Path) -> dict:
         fleet.go()
         time.sleep(args.history_seconds / 3)
         start = time.time()
-        pages: dict[str, list[float]] = {p: [] for p in HISTORY_PAGES}
+        pages: dict[str, list[float]] = {p: [] for p in HISTORY_PAGES + HISTORY_EXPORTS}
         sizes: dict[str, int] = {}
-        while time.time() - start < args.history_seconds or not all(pages.values()):
-            for path in HISTORY_PAGES:
-                ms, n = dash.get(path)
-                pages[path].append(ms)
-                sizes[path] = n
+
+        def load(paths: tuple[str, ...]) -> None:
+            while time.time() - start < args.history_seconds or not all(pages[p] for p in paths):
+                for path in paths:
+                    ms, n = dash.get(path)
+                    pages[path].append(ms)
+                    sizes[path] = n
+        # the whole year's exports on a thread of their own, so the pages are loaded while they render
+        exports = threading.Thread(target=load, args=(HISTORY_EXPORTS,), daemon=True)
+        exports.start()
+        load(HISTORY_PAGES)
+        exports.join()
         end = time.time()
         fleet.stop()
         per_table = fleet.wait()
