@@ -251,14 +251,8 @@ def test_another_tables_actions_are_stored_while_one_table_floods_the_dashboard(
 @needs_mosquitto
 @pytest.mark.slow(8)
 def test_the_api_pages_the_plays_by_default_and_each_play_has_its_bg_stats_link(broker, tmp_path):
-    store = CafeStore(tmp_path / "cafe.sqlite")
-    rng = random.Random(7)
-    log = uuid.uuid4().hex
-    items = [("log", "T01", m) for g in range(1, 1006)
-             for m in play_items(log, g, rng, NOW - g * 60, "cronologia", "cooperative")]
-    for i in range(0, len(items), 2000):
-        store.record_batch(items[i:i + 2000])
-    store.close()
+    from companion.bench.cafe import make_history
+    make_history(tmp_path / "cafe.sqlite", 1005, tables=3)     # a year of 1,005 plays, as the bench makes it
     d = Dashboard(broker.url, tmp_path / "cafe.sqlite").start()
     try:
         first = d.json("/api/plays")
@@ -267,15 +261,34 @@ def test_the_api_pages_the_plays_by_default_and_each_play_has_its_bg_stats_link(
         assert len(rest["plays"]) == 5 and "next" not in rest
         rows = list(csv.DictReader(io.StringIO(d.get("/export/plays.csv")[1].decode())))
         assert len({r["play"] for r in rows}) == 1005
+        assert d.json("/api/figures")["plays"] == 1005
         page = d.get("/")[1].decode()
-        assert "Won together" in page or "Lost together" in page
         link = page.split('class="export-one" href="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
         one = json.loads(d.get(link)[1])
-        assert len(one["plays"]) == 1 and one["games"][0]["cooperative"] is True
-        day = datetime.fromtimestamp(NOW - 30 * 60).strftime("%Y-%m-%d")
-        some = json.loads(d.get(f"/export/plays.bgsplay?table=T01&from={day}&to={day}")[1])
-        assert 0 < len(some["plays"]) <= 1005
+        assert len(one["plays"]) == 1 and one["games"][0]["name"] == "Timeline"
+        newest = datetime.fromisoformat(first["plays"][0]["started"]).astimezone().strftime("%Y-%m-%d")
+        some = json.loads(d.get(f"/export/plays.bgsplay?table=T001&from={newest}&to={newest}")[1])
+        assert 0 < len(some["plays"]) < 1005
         assert json.loads(d.get("/export/plays.bgsplay?table=T99")[1])["plays"] == []
         assert d.get("/export/plays.bgsplay?from=yesterday")[0] == 400
     finally:
         d.stop()
+
+
+def test_a_cooperative_play_in_the_list_is_won_or_lost_together(tmp_path):
+    from companion.cafe.auth import Gate
+    from companion.cafe.web import Dashboard as Web
+
+    store = CafeStore(tmp_path / "cafe.sqlite")
+    rng = random.Random(2)
+    for gid, won in ((1, True), (2, False)):
+        items = play_items("ab" * 16, gid, rng, NOW - gid, "cronologia", "cooperative")
+        end = items[-1]
+        end["players"] = [{**p, "winner": won} for p in end["players"]]
+        store.record_batch([("log", "T01", m) for m in items])
+    web = Web(store, Gate(None))
+    for lang, words in (("en", ("Won together", "Lost together")),
+                        ("es", ("Victoria del equipo", "Derrota del equipo"))):
+        html = web.renderers[lang].plays(store.plays())
+        assert all(w in html for w in words) and "(won)" not in html and "(ganó)" not in html
+    store.close()
