@@ -24,19 +24,26 @@ def test_the_demo_plays_every_game_the_picker_offers():
 
 
 def play_to_the_score_sheet(key: str):
-    """The summary, the score sheet's headline and the log lines of one autoplayed game of ``key``."""
+    """The summary, the score sheet's headline and the log lines of one autoplayed game of ``key``; every
+    frame of it is read whole in both languages at 800x480 and 1920x1080 (companion/ui/textcheck.py)."""
     from companion import app
+    from companion.ui.textcheck import FrameCheck
 
     k = app.build(Config(), demo=True, windowed=True, size=(800, 480), autoplay=True, threaded=False)
     k.demo.tour = []
     k.demo.games = [key]
+    check = FrameCheck(k)
     for _ in range(FRAMES):
         k.demo.tick(k.clock())
         k.step()
+        check.look()
         top = k.stack.top
         if top is not None and top.name == "score" and k.session is not None:
             assert k.session.view.key == key
             drawn = {d.role: d.text for d in k.last.drawn}
+            # every text of every frame whole, and at its size (the deal, the questions, the verdicts, the
+            # score sheet's pages): none cut, none under its role's floor
+            assert not check.total(), "\n".join(check.lines())
             return k.session.summary(), drawn.get("headline"), list(k.session.lines)
     raise AssertionError(f"no score sheet of {key} after {FRAMES} frames: {k.screen_key()} {k.texts()[:12]}")
 
