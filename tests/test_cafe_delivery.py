@@ -103,7 +103,7 @@ def test_broker_and_dashboard_killed_while_tables_play(broker, tmp_path):
 
 
 def test_a_kiosk_cut_off_publishes_its_backlog_in_order(broker, dashboard, tmp_path):
-    from companion.cafe.broker import parse_broker
+    from companion.broker import parse_broker
     from companion.cafe.simulate import VirtualTable, wait_acknowledged
 
     relay = Relay(broker.port)
@@ -115,7 +115,7 @@ def test_a_kiosk_cut_off_publishes_its_backlog_in_order(broker, dashboard, tmp_p
         game_id = table.log.new_game(setup)
         wait_until(lambda: dashboard.json("/api/plays")["plays"], what="the new game on the dashboard")
         relay.cut()                          # the kiosk's network is gone ...
-        from companion.games.registry import engine_for
+        from companion.registry import engine_for
         engine = engine_for("timeline")
         state = engine.setup(setup)
         played = 0

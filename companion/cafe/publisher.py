@@ -23,10 +23,10 @@ from collections import deque
 
 import paho.mqtt.client  # noqa: F401  (imported before the threads start, as the engines below)
 
+from companion.broker import Broker, confirm_topic, log_topic, online_topic, state_topic
 from companion.cafe import schema
-from companion.cafe.broker import Broker, confirm_topic, log_topic, online_topic, state_topic
 from companion.cafe.outbox import Outbox
-from companion.games.registry import engine_for
+from companion.registry import engine_for
 
 log = logging.getLogger(__name__)
 WINDOW = 200                 # messages the broker has not acknowledged yet, at once
@@ -227,7 +227,7 @@ def for_kiosk(config, store, table_feed=None) -> Publisher | None:
     ``companion doctor`` counts it)."""
     import shutil
 
-    from companion.cafe.broker import parse_broker
+    from companion.broker import parse_broker
     from companion.store.log import MIN_FREE_MB
 
     cafe = config.cafe

@@ -24,8 +24,8 @@ import sys
 import threading
 import time
 
+from companion.broker import TOPIC_ROOT, Broker, confirm_topic, parse_broker, table_of
 from companion.cafe import schema
-from companion.cafe.broker import TOPIC_ROOT, Broker, confirm_topic, parse_broker, table_of
 from companion.cafe.health import Health
 from companion.errors import BadInput
 from companion.i18n import N_

@@ -18,14 +18,14 @@ import threading
 import time
 from pathlib import Path
 
+from companion.broker import Broker, parse_broker
 from companion.cafe import publisher as publisher_module
-from companion.cafe.broker import Broker, parse_broker
 from companion.cafe.fleet import PER_PROCESS, Fleet, FleetError
 from companion.cafe.publisher import Publisher
 from companion.errors import BadInput, output_folder
 from companion.games import random_play
 from companion.games.base import refusal
-from companion.games.registry import engine_for
+from companion.registry import engine_for
 from companion.store.log import GameLog
 from companion.store.replay import fold
 from companion.words import counted
