@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 from numpy.typing import ArrayLike
 
-from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
+from companion.vision.layouts import BoardLayout, GridLayout, RowLayout, RowsLayout
 from companion.vision.stickers import make_sticker_matrix
 
 if TYPE_CHECKING:
@@ -165,7 +165,7 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
                  jpeg=(80, 93), foreign_codes=0, hands: int = 0, occlude: dict | None = None,
                  damage: dict | None = None, bayer: bool = True, art: str = "soft", card=None,
                  wrap: bool = False, card_detail: float = 2.0, faces=None) -> Scene:
-    """One photo-like frame of ``layout`` (RowLayout, GridLayout, BoardLayout or FreeLayout).
+    """One photo-like frame of ``layout`` (RowLayout, GridLayout, RowsLayout, BoardLayout or FreeLayout).
 
     - ``table``: "wood" or "cloth" (default: drawn from the seed); ``blur``: lens blur sigma in
       pixels (a range is drawn from); ``noise``: sensor noise sigma in grey levels at mid grey;
@@ -254,6 +254,8 @@ def _make_plan(layout, width, height, ppm, seed, table, blur, noise, tilt, persp
         items = _row_items(layout.codes, avail_w, avail_h, jitter, rng, card, wrap)
     elif isinstance(layout, GridLayout):
         items = _grid_items(layout.rows, avail_w, avail_h, jitter, rng)
+    elif isinstance(layout, RowsLayout):
+        items = _rows_items(layout.rows, avail_w, avail_h, jitter, rng, card)
     elif isinstance(layout, FreeLayout):
         items = _free_items(layout.codes, avail_w, avail_h, rng)
     elif isinstance(layout, BoardLayout):
@@ -403,6 +405,26 @@ def _grid_items(rows, avail_w, avail_h, jitter, rng) -> list[_Item]:
                                (r - (n_rows - 1) / 2) * py + rng.normal(0, pos),
                                float(np.clip(rng.normal(0, jit / 2), -jit, jit)), w, h, r, c,
                                style=_style(code)))
+    return items
+
+
+def _rows_items(rows, avail_w, avail_h, jitter, rng, card=None) -> list[_Item]:
+    """Several players' own rows, one above the other, each starting at the same left edge (a row
+    grows to the right, as people lay it: a new card moves no other row). Rows that do not fit one
+    below the other overlap, each covering the lower part of the row above (the stickers lie near
+    the top of a card)."""
+    cw, ch, gx, gy = card or (CARD_W, CARD_H, 6.0, 6.0)
+    longest = max((len(r) for r in rows), default=0)
+    px, w = _pitch(longest, avail_w, cw + gx, cw, "in a row")
+    py, h = _pitch(len(rows), avail_h, ch + gy, ch, "rows one below the other")
+    jit = min(_overlap_jitter(px, w, jitter), _overlap_jitter(py, h, jitter))
+    left = -avail_w / 2 + w / 2
+    items = []
+    for r, row in enumerate(rows):
+        for j, code in enumerate(row):
+            items.append(_Item("card", code, left + j * px + rng.normal(0, 0.4),
+                               (r - (len(rows) - 1) / 2) * py + rng.normal(0, 0.8),
+                               float(np.clip(rng.normal(0, jit / 2), -jit, jit)), w, h, r, j, style=_style(code)))
     return items
 
 
@@ -1018,4 +1040,4 @@ def demo_codes(n: int, deck: str = "DEMO", start: int = 1) -> list[str]:
 
 
 __all__ = ["Scene", "TruthCode", "ForeignTruth", "FreeLayout", "render_table", "render_sequence", "demo_codes",
-           "RowLayout", "GridLayout", "BoardLayout", "Sequence"]
+           "RowLayout", "GridLayout", "RowsLayout", "BoardLayout", "Sequence"]

@@ -31,7 +31,7 @@ import numpy as np
 
 from companion.cards.payload import parse_sticker
 from companion.sim.scene import fits, release_scene_caches, render_table
-from companion.vision.layouts import GridLayout, RowLayout
+from companion.vision.layouts import GridLayout, RowLayout, RowsLayout
 
 BEST_PX_PER_MODULE = 3.6      # a well-mounted camera (hardware/camera.md)
 LEAST_PX_PER_MODULE = 1.0     # below this nothing reads; above it a layout is always drawn, never refused
@@ -190,4 +190,7 @@ def split_foreign(layout):
     if isinstance(layout, GridLayout):
         foreign = [c for row in layout.rows for c in row if not card(c)]
         return GridLayout([[c if card(c) else None for c in row] for row in layout.rows]), foreign
+    if isinstance(layout, RowsLayout):
+        foreign = [c for row in layout.rows for c in row if not card(c)]
+        return RowsLayout([[c for c in row if card(c)] for row in layout.rows], layout.owners), foreign
     return layout, []
