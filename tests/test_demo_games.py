@@ -65,6 +65,10 @@ def test_the_autoplay_demo_plays_the_game_to_its_score_sheet(key):
             assert sum(line["type"] == "create" for line in lines) >= 10
             assert sum(line["type"] == "learn" for line in lines) >= 1
             assert sum(line["type"] == "archive" for line in lines) >= 1
+            # a game of normal length: the players learned every technology as soon as it was ready
+            # (a third of their actions), and the game ran 30 rounds; now 21
+            assert summary["round"] <= 24, summary["round"]
+            assert sum(line["type"] == "learn" for line in lines) <= 12
             unit = "victory points"
         winner = summary["scores"][0]
         assert winner["place"] == 1 and winner["total"] > 0, (winner["total"], headline)

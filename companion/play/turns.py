@@ -8,7 +8,8 @@ fault. Phases (``phase``):
 
 - ``deal``: before the first action: what to lay out; the camera reads it; OK starts the game.
   Cooperative Cronología comes back here after a column scores (the new grid is a ``deal`` line).
-- ``watch``: waiting for the player whose turn it is. The camera's proposals arrive here.
+- ``watch``: waiting for the player whose turn it is. The camera's proposals arrive here. NEXT reads
+  the table again; OK opens the view's optional actions, or (a row game) the whole row, a page at a time.
 - ``propose``: OK confirms (stored, then judged), UNDO says the camera misread: the players fix the
   table and the camera reads it again, or they press NEXT ("read again") and it proposes what it
   sees now, the same card included. The same card called a misread twice: lift it and lay it again.
@@ -70,7 +71,7 @@ class TurnController:
         self.refused_reason: Text | None = None
         self.effects: Choice | None = None
         self.ignored: set = set()         # unknown/foreign codes already reported
-        self.rejected: Any = None         # an action not proposed again until the table changes (or NEXT, for a misread)
+        self.rejected: Any = None         # not proposed again until the table changes (or NEXT: a misread)
         self.misread: Any = None          # the action the players last called a misread
         self.misreads = 0                 # how many times in a row they called it one
         self.camera_fault = None          # the camera-lost screen while it is open
@@ -141,6 +142,8 @@ class TurnController:
             more = self.optional_actions()
             if more is not None:
                 h[OK] = more.hint
+            elif getattr(self.view, "pages_row", False):
+                h[OK] = N_("see the whole row")
             return h
         if p == Phase.ASK:
             ask = self.asks[-1][0]
@@ -170,7 +173,11 @@ class TurnController:
             elif cmd.kind == NEXT:
                 self.read_again()
             elif cmd.kind == OK:
-                self.open_ask(self.optional_actions())
+                more = self.optional_actions()
+                if more is not None:
+                    self.open_ask(more)
+                elif getattr(self.view, "pages_row", False):
+                    stack.push("row")
         elif p == Phase.ASK:
             self.command_ask(cmd)
         elif p == Phase.PROPOSE:

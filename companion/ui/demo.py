@@ -80,6 +80,19 @@ def _board_players(view: Any) -> type[BoardPlayers] | None:
     return spec_for(view.engine_id).load_demo()
 
 
+def row_gap(years: list[int], year: int, rng: random.Random, wrong_rate: float) -> int:
+    """Where a player who knows some history puts a card of ``year`` into a row of ``years``: in a
+    right gap, or (``wrong_rate`` of the time) in the gap next to them, as people do who misjudge a
+    date by a little: a card never lands centuries off (the one gap beside the right ones, where
+    there is one; a row with no wrong gap takes it right)."""
+    right = [g for g in range(len(years) + 1)
+             if (g == 0 or years[g - 1] <= year) and (g == len(years) or year <= years[g])]
+    near = [g for g in (right[0] - 1, right[-1] + 1) if 0 <= g <= len(years)]
+    if near and rng.random() < wrong_rate:
+        return rng.choice(near)
+    return rng.choice(right)
+
+
 class DemoPlayers:
     # A grid game (Cronología's cooperative one) deals 25 cards and 4 to each player: from the 40 DEMO
     # cards it would end at the first mistake, nobody holding a card (and no second grid could be dealt).
@@ -204,7 +217,7 @@ class DemoPlayers:
             self.press(OK)
         elif name.startswith("fault:") and name != "fault:camera":
             self.press(OK)
-        elif name in ("menu", "history", "settings", "confirm", "name", "keyboard", "pin"):
+        elif name in ("menu", "history", "settings", "confirm", "name", "keyboard", "pin", "row"):
             self.press(BACK)
 
     def at_table(self, screen: Any) -> None:
@@ -312,14 +325,7 @@ class DemoPlayers:
             self.place_in_grid(hand)
             return
         code = self.rng.choice(hand)
-        want_right = self.rng.random() >= self.wrong_rate
-        y = self.year(code)
-        years = [self.year(c) for c in self.row]
-        right = [g for g in range(len(years) + 1)
-                 if (g == 0 or years[g - 1] <= y) and (g == len(years) or y <= years[g])]
-        wrong = [g for g in range(len(years) + 1) if g not in right]
-        gaps = right if (want_right or not wrong) else wrong
-        gap = self.rng.choice(gaps)
+        gap = row_gap([self.year(c) for c in self.row], self.year(code), self.rng, self.wrong_rate)
         self.row.insert(gap, code)
         self.placed = Placed(code, gap)
         self.show_row()

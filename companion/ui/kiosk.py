@@ -49,7 +49,8 @@ class Kiosk:
         self.last: Canvas | None = None
         self.last_input = clock()
         self.frames = 0
-        self.shown: list[str] = []          # every screen shown, in order (name/phase), for screenshots
+        self.shown: list[str] = []          # the screens shown, in order (name/phase; the last 100 to 200)
+        self.kinds_shown: set[str] = set()  # every kind of screen shown since the start
         self.on_screen_change = None        # callable(key, surface): autoplay saves a PNG
         self.on_frame = None                # callable(): the service's watchdog tick
         self.unlocked = False               # the café PIN was entered in this visit to the menu
@@ -106,6 +107,7 @@ class Kiosk:
         key = self.screen_key()
         if not self.shown or self.shown[-1] != key:
             self.shown.append(key)
+            self.kinds_shown.add(key)
             if len(self.shown) > 200:
                 del self.shown[:100]
             if self.on_screen_change:
