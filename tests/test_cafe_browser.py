@@ -140,7 +140,8 @@ def test_tiles_live_offline_and_export(broker, browser, tmp_path):
                         timeout=120)
         assert done.returncode == 0, done.stderr
         playing = subprocess.Popen([sys.executable, "-m", "companion", "cafe", "simulate", "--broker", broker.url,
-                                    "--tables", "3", "--seed", "9", "--per-minute", "30", "--prefix", "T"], stdout=subprocess.DEVNULL)
+                                    "--tables", "3", "--seed", "9", "--per-minute", "30", "--prefix", "T"],
+                                   stdout=subprocess.DEVNULL)
         try:
             browser.get(dash.url + "?lang=en")
             ready(browser)

@@ -150,7 +150,8 @@ def test_plays_come_in_pages_and_the_exports_hold_exactly_the_plays_asked_for(tm
     seen = [p for p in store.plays(since=since, until=until)]
     assert seen and len(seen) < len(everything)
     assert all(since <= datetime.fromisoformat(p["started"]).timestamp() < until for p in seen)
-    assert len(seen) == len([p for p in everything if since <= datetime.fromisoformat(p["started"]).timestamp() < until])
+    assert len(seen) == len([p for p in everything
+                             if since <= datetime.fromisoformat(p["started"]).timestamp() < until])
     store.close()
 
 

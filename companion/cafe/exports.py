@@ -53,18 +53,15 @@ def plays_csv(plays: list[dict], header: bool = True) -> str:
     """One row per player per play (with the header line unless ``header`` is False: the pages of
     an export after its first)."""
     out = io.StringIO()
-    w = csv.DictWriter(out, CSV_FIELDS, lineterminator="\r\n")
+    w = csv.writer(out, lineterminator="\r\n")
     if header:
-        w.writeheader()
+        w.writerow(CSV_FIELDS)
     for p in plays:
         minutes = "" if p["duration_s"] is None else f"{p['duration_s'] / 60:.1f}"
-        for seat, pl in enumerate(p["players"], 1):
-            w.writerow({"play": cell(p["id"]), "table": cell(p["table"]), "game": cell(p["game"]),
-                        "mode": cell(p.get("mode") or ""),
-                        "status": cell(p["status"]), "started": p["started"] or "", "ended": p["ended"] or "",
-                        "minutes": minutes, "actions": p["actions"], "player": cell(pl["name"]), "seat": seat,
-                        "score": "" if pl["score"] is None else cell(pl["score"]),
-                        "winner": "yes" if pl["winner"] else "no"})
+        play = [cell(p["id"]), cell(p["table"]), cell(p["game"]), cell(p.get("mode") or ""), cell(p["status"]),
+                p["started"] or "", p["ended"] or "", minutes, p["actions"]]
+        w.writerows(play + [cell(pl["name"]), seat, "" if pl["score"] is None else cell(pl["score"]),
+                            "yes" if pl["winner"] else "no"] for seat, pl in enumerate(p["players"], 1))
     return out.getvalue()
 
 

@@ -203,7 +203,7 @@ def why_waiting(tables: list[VirtualTable], confirmed: bool) -> str:
             why = ("the dashboard has confirmed nothing for over a minute" if now - p.confirmed_at > 60 else
                    "the dashboard confirms, not yet every action")
         reasons.setdefault(why, []).append(t.name)
-    parts = [", ".join(names[:5]) + (f" and {counted(len(names) - 5, 'more')}" if len(names) > 5 else "") + f": {why}"
+    parts = [", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "") + f": {why}"
              for why, names in reasons.items()]
     verb = "waits" if len(tables) == 1 else "wait"
     return f"{counted(len(tables), 'table')} still {verb}: " + "; ".join(parts)

@@ -103,6 +103,7 @@ CREATE TABLE IF NOT EXISTS figure_lengths (
 _INDEXES = """
 CREATE INDEX IF NOT EXISTS plays_recent ON plays (COALESCE(setup_received, started, 0) DESC, table_name);
 CREATE INDEX IF NOT EXISTS plays_open ON plays (table_name, status);
+CREATE INDEX IF NOT EXISTS plays_simulated ON plays (table_name) WHERE simulated = 1;
 """
 # version 2: what a play holds with none missing, its last seq, when the dashboard saw it start and end
 # (and kept as they arrive, so no page counts them again: the entries received, the first one's time)
