@@ -23,6 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.games.base import winners
+from companion.registry import GAMES
 from companion.store import replay
 from companion.store.log import GameLog
 
@@ -180,7 +181,8 @@ def result(setup: dict, summary: dict | None) -> list[dict]:
     """Each player's final score (None when the game keeps none) and whether they won."""
     summary = summary or {}
     scores = {s.get("name"): s.get("total") for s in summary.get("scores") or [] if isinstance(s, dict)}
-    if summary.get("mode") == "cooperative":     # the team wins or loses together (a lost game says "lost")
+    spec = GAMES.get(str(summary.get("game", setup.get("game"))))
+    if spec is not None and spec.cooperative(summary.get("mode", setup.get("mode"))):    # the team wins or loses
         won = summary.get("status") == "finished"
         return [{"name": n, "score": summary.get("score"), "winner": won} for n in player_names(setup)]
     won_by = set(winners(summary))
