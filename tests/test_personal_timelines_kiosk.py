@@ -1,0 +1,88 @@
+"""Personal timelines everywhere a game plays: the kiosk's demo (four simulated players, every row read
+from one picture of the whole table at the default camera plan, every frame's text at its size),
+``companion replay``, an own deck's stickers and print-and-play cards."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from companion.cli import main
+from companion.games.personal_timelines import engine
+from companion.games.personal_timelines.autoplay import random_game
+
+KEY = "personal-timelines"
+
+
+@pytest.mark.slow(60)
+def test_a_four_player_demo_game_is_read_from_one_picture_per_turn_at_the_default_camera_plan():
+    from companion import app
+    from companion.config import Config
+    from companion.sim.virtual_table import VirtualTable
+    from companion.ui.canvas import size_faults
+    from companion.vision.layouts import RowsLayout
+
+    k = app.build(Config(), demo=True, windowed=True, size=(800, 480), autoplay=True, threaded=False)
+    k.demo.tour = []
+    k.demo.games = [KEY]
+    # the kiosk's camera: the default camera plan's picture of the whole table, every size true
+    k.demo.table.vtable = VirtualTable.default_plan(seed=7)
+    k.demo.table.vtable.camera_frames = True
+    faults: list[str] = []
+    pictures: set[int] = set()
+    for _ in range(1500):
+        top = k.stack.top
+        if top is not None and top.name == "players":
+            top.values["goal"] = 5          # the players choose the short game (the picker's option)
+        k.demo.tick(k.clock())
+        k.step()
+        top = k.stack.top
+        faults += [f"{k.screen_key()}: {f}" for f in size_faults(k.last.drawn, k.last.u)]
+        faults += [f"{k.screen_key()}: cut {d.text!r}" for d in k.last.drawn if d.cut]
+        if top.name == "table" and str(getattr(top.phase, "value", top.phase)) == "propose":
+            layout = k.demo.table.vtable.layout
+            assert isinstance(layout, RowsLayout) and len(layout.rows) == 4     # every row in the one picture
+            pictures.add(len(k.session.lines))
+        if top.name == "score" and k.session is not None:
+            break
+    else:
+        raise AssertionError(f"no score sheet: {k.screen_key()} {k.texts()[:10]}")
+    assert faults == []
+    summary = k.session.summary()
+    lines = [line for line in k.session.lines if line.get("type") == "place"]
+    assert summary["status"] == "finished" and summary["winners"] and len(summary["rows"]) == 4
+    assert all(line["row"] == line["player"] for line in lines) and len(lines) >= 8
+    assert len(pictures) == len(lines)       # each placement proposed from the table's one picture
+    players = k.demo.boards
+    assert [[players.year(c) for c in row] for row in players.rows] == list(summary["rows"].values())
+
+
+def test_replay_reads_a_stored_game_in_words_and_as_json(tmp_path, capsys):
+    lines = random_game(random.Random(4))
+    path = tmp_path / "game.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert main(["replay", str(path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["game"] == KEY and doc["status"] == "finished" and doc["winners"]
+    assert main(["replay", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Personal timelines: finished")
+    assert main(["replay", str(path), "--lang", "es"]) == 0
+    assert capsys.readouterr().out.startswith("Personal timelines: terminada, ")      # the game's name as registered
+
+
+def test_any_dated_deck_plays_it_and_an_own_deck_prints_its_stickers_and_cards(tmp_path):
+    from companion.cards.decks import get_deck
+    assert get_deck("HIST").plays(KEY)
+    deck = tmp_path / "mine.json"
+    deck.write_text(json.dumps({"id": "MINE", "name": "Family history", "game": KEY,
+                                "cards": [{"n": i, "year": 1900 + 7 * i, "title": f"Day {i}"} for i in range(1, 13)]}),
+                    encoding="utf-8")
+    assert main(["stickers", str(deck), "--out", str(tmp_path / "stickers.pdf")]) == 0
+    assert main(["cards", str(deck), "--out", str(tmp_path / "cards.pdf")]) == 0
+    assert (tmp_path / "stickers.pdf").stat().st_size > 1000 and (tmp_path / "cards.pdf").stat().st_size > 1000
+    setup = engine.complete_setup({"type": "setup", "game": KEY, "players": ["Ana", "Bo"],
+                                   "starts": ["TC:HIST:001", "TC:HIST:002"]})
+    assert engine.setup(setup).pile == len(get_deck("HIST")) - 2
