@@ -12,7 +12,7 @@ from companion.play.proposals import CardPlacedInRow
 from companion.ui import theme
 from companion.ui.canvas import READ_TEXT, Literal
 from companion.ui.games import Option, ScoreRow, TurnInfo, known_cards, register
-from companion.ui.games._draw import card_tile, tile_height, year_fits
+from companion.ui.games._draw import _window, card_tile, tile_height, year_fits
 from companion.ui.games.timeline import RowGameView, card_of, title_of, tr
 from companion.words import Words, later
 
@@ -206,7 +206,7 @@ def _row(c, area: pygame.Rect, cards: list, gap_mark: int | None, new_card, focu
     for count in range(n, 0, -1):                 # the most cards first, with their titles if they fit
         room = area.w - (2 * (more_w + gap) if count < n else 0)
         w = min(c.px(130), (room - gap * (count - 1)) // count)
-        start = max(0, n - count) // 2 if focus is None else max(0, min(n - count, focus - count // 2))
+        start = _window(n, count, focus)
         shown = items[start:start + count]
         if not all(year_fits(c, it, w) for it in shown if it != "new"):
             continue
