@@ -1,5 +1,6 @@
 """Personal timelines engine: the rules file's worked example (docs/personal-timelines.md §8), one test
-per decision of its table (P1-P9), illegal actions and bad lines, and properties (hypothesis)."""
+per decision of its table (P1-P10; P9, whose row is whose, in tests/test_personal_timelines_kiosk.py), illegal
+actions and bad lines, and properties (hypothesis)."""
 
 import pytest
 from hypothesis import given, settings
@@ -149,7 +150,7 @@ def test_p8_seating_order_the_first_listed_plays_first_and_rounds_count():
     assert s.current == "A" and s.round == 2 and any(e.kind == "round_ended" for e in events)
 
 
-def test_p9_goals_and_players_allowed():
+def test_p10_goals_and_players_allowed():
     for goal in (5, 7, 10):
         assert setup(goal=goal).rules.goal == goal
     assert setup().rules.goal == 10

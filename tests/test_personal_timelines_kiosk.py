@@ -86,3 +86,42 @@ def test_any_dated_deck_plays_it_and_an_own_deck_prints_its_stickers_and_cards(t
     setup = engine.complete_setup({"type": "setup", "game": KEY, "players": ["Ana", "Bo"],
                                    "starts": ["TC:HIST:001", "TC:HIST:002"]})
     assert engine.setup(setup).pile == len(get_deck("HIST")) - 2
+
+
+def _session(tmp_path, players=("Ana", "Bo", "Cy")):
+    from companion.play.session import GameSession
+    from companion.store.log import GameLog
+    from companion.ui.games import view_for
+    view = view_for(KEY)
+    line = view.setup_line(list(players), {"goal": 5}, [f"TC:DEMO:{n:03d}" for n in (10, 20, 30)][:len(players)])
+    return view, GameSession.start(GameLog(tmp_path / "games.sqlite"), view, line)
+
+
+def test_the_view_reads_the_first_cards_top_down_and_a_card_in_a_row_as_its_owners(tmp_path):
+    """P9: whose row is whose is where it lies, the first player's at the top; P7: a card laid in
+    another player's row is put to the engine as laid there, and refused in words."""
+    from types import SimpleNamespace
+
+    from companion.cards.decks import resolve
+    from companion.games.base import refusal
+    from companion.play.proposals import CardPlacedInRow
+    from companion.vision.layouts import RowsLayout
+
+    view, session = _session(tmp_path)
+    codes = ["TC:DEMO:010", "TC:DEMO:020", "TC:DEMO:030"]
+    dets = [SimpleNamespace(payload=c, card=resolve(c), center=(100.0 + 40 * i, 300.0 - 100 * i))
+            for i, c in enumerate(codes)]
+    new_game = {"players": ["Ana", "Bo", "Cy"], "options": {}}
+    read, _note = view.read_setup(dets, new_game, None)
+    assert read == codes[::-1]                            # the top card is the first player's
+    read, note = view.read_setup(dets[:2], new_game, None)
+    assert read is None and note.render("en") == ("The camera sees 2 of the 3 first cards: lay one card for each "
+                                                   "player.")
+    assert view.expected_layout(session) == RowsLayout([[c] for c in codes], ["Ana", "Bo", "Cy"])
+    mine = view.action_for(CardPlacedInRow("TC:DEMO:005", 0, 0), session)
+    assert (mine.player, mine.row, mine.gap) == ("Ana", "Ana", 0)
+    theirs = view.action_for(CardPlacedInRow("TC:DEMO:005", 1, 0), session)
+    _state, events = session.preview(theirs)
+    assert refusal(events).render("es") == ("Ana juega en su propia fila, no en la de Bo: pasa la carta a la fila "
+                                            "de Ana")
+    assert view.action_for(CardPlacedInRow("TC:DEMO:005", 5, 0), session) is None
