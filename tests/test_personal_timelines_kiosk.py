@@ -69,6 +69,7 @@ def test_replay_reads_a_stored_game_in_words_and_as_json(tmp_path, capsys):
     assert main(["replay", str(path)]) == 0
     text = capsys.readouterr().out
     assert text.startswith("Personal timelines: finished")
+    assert all(f"{player}'s row: " in text for player in doc["rows"])     # every row, by its owner
     assert main(["replay", str(path), "--lang", "es"]) == 0
     assert capsys.readouterr().out.startswith("Personal timelines: terminada, ")      # the game's name as registered
 
