@@ -23,9 +23,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.games.base import winners
-from companion.registry import engine_for
+from companion.registry import GAMES
+from companion.store import replay
 from companion.store.log import GameLog
-from companion.store.replay import fold
 
 END_SEQ = -1          # the seq an ``end`` message carries
 
@@ -136,40 +136,35 @@ class Outbox:
 
     # -- the table's state --------------------------------------------------------------------------
     def table_state(self) -> dict:
-        """The newest game, as its engine sees it: what the staff's tile shows. The fold is kept and
-        moved on by the new entries only (an undo folds the lines in force again)."""
+        """The newest game, as its engine sees it: what the staff's tile shows. The stored lines are read
+        as ``companion replay`` reads them (companion/store/replay.py: their card facts applied); the
+        replay is kept and moved on by the new entries only (an undo replays the lines in force again)."""
         newest = self.log.newest_game()
         if newest is None:
             return {"game": None, "status": "idle", "players": [], "turn": None, "round": None, "started": None}
         gid, setup = newest["id"], newest["setup"]
         f = self._fold
         if f is None or f["id"] != gid:
-            f = self._fold = {"id": gid, "seq": 0, "lines": [], "state": None, "engine": None, "broken": False}
+            f = self._fold = {"id": gid, "seq": 0, "lines": [], "replayed": None}
             try:
-                f["engine"] = engine_for(newest["game"])
-                f["state"] = f["engine"].setup(setup)
+                f["replayed"] = replay.start(setup)
             except Exception:   # a log this program cannot replay (a newer game) still gets its tile
-                f["broken"] = True
+                f["replayed"] = None
         news = self.log.entries_after(gid, f["seq"])
         if news:
             f["seq"] = news[-1][0]
-            if any(kind == "undo" for _seq, kind, _line, _at in news):
-                f["lines"] = self.log.lines(gid)        # GameLog's undo rule, not a copy of it
-                refold = True
-            else:
-                f["lines"] += [line for _seq, _kind, line, _at in news]
-                refold = False
-            if not f["broken"]:
-                engine = f["engine"]
+            undone = any(kind == "undo" for _seq, kind, _line, _at in news)
+            f["lines"] = self.log.lines(gid) if undone else f["lines"] + [line for _seq, _kind, line, _at in news]
+            if f["replayed"] is not None:
                 try:
-                    if refold:
-                        f["state"] = fold(engine, setup, f["lines"])
-                    else:
-                        for _seq, _kind, line, _at in news:
-                            f["state"], _events = engine.apply(f["state"], engine.parse_action(line))
+                    r = replay.start(setup) if undone else f["replayed"]   # GameLog's undo rule, not a copy
+                    for line in (f["lines"] if undone else [line for _seq, _kind, line, _at in news]):
+                        r = replay.step(r, line, "log")
+                    f["replayed"] = r
                 except Exception:
-                    f["broken"] = True
-        summary = {} if f["broken"] else f["engine"].summary(f["state"])
+                    f["replayed"] = None
+        r = f["replayed"]
+        summary = {} if r is None else r.engine.summary(r.state)
         return {"game": newest["game"], "status": newest["status"], "players": player_names(setup),
                 "turn": summary.get("turn"), "round": summary.get("round"), "started": newest["started"],
                 "actions": len(f["lines"])}
@@ -186,7 +181,8 @@ def result(setup: dict, summary: dict | None) -> list[dict]:
     """Each player's final score (None when the game keeps none) and whether they won."""
     summary = summary or {}
     scores = {s.get("name"): s.get("total") for s in summary.get("scores") or [] if isinstance(s, dict)}
-    if summary.get("mode") == "cooperative":     # the team wins or loses together (a lost game says "lost")
+    spec = GAMES.get(str(summary.get("game", setup.get("game"))))
+    if spec is not None and spec.cooperative(summary.get("mode", setup.get("mode"))):    # the team wins or loses
         won = summary.get("status") == "finished"
         return [{"name": n, "score": summary.get("score"), "winner": won} for n in player_names(setup)]
     won_by = set(winners(summary))

@@ -22,13 +22,20 @@ def _card(rng: random.Random, icons: bool = False) -> dict:
     return card
 
 
-def _sorted_cards(rng: random.Random, n: int) -> list[dict]:
-    return sorted((_card(rng) for _ in range(n)), key=lambda c: c["year"])
+SETUP_DECK = "HIST"      # the cards laid at setup are a real box's, by sticker code, as a kiosk's camera reads them
+
+
+def _sorted_cards(rng: random.Random, n: int) -> list[str]:
+    """``n`` cards of the box, oldest first, by sticker code (the stored setup line records their facts, as
+    a kiosk's does)."""
+    from companion.cards.decks import get_deck
+    cards = [c for c in get_deck(SETUP_DECK).cards.values() if c.code and c.year is not None]
+    return [str(c.code) for c in sorted(rng.sample(cards, n), key=lambda c: c.year or 0)]
 
 
 def timeline_setup(rng: random.Random, players: int = 3, **options) -> dict:
     return {"type": "setup", "game": "timeline", "players": [f"P{i + 1}" for i in range(players)],
-            "hand": rng.choice((3, 4, 5)), "start": _card(rng), **options}
+            "hand": rng.choice((3, 4, 5)), "start": _sorted_cards(rng, 1)[0], **options}
 
 
 def competitive_setup(rng: random.Random, players: int = 3, **options) -> dict:

@@ -69,10 +69,11 @@ class DemoCamera:
 
 
 def demo_games() -> list[str]:
-    """The picker's games (every registered game's views), in its order: a row or grid game is played
-    by the players below, a board game by its spec's ``demo`` players (companion/ui/demo_boards.py)."""
+    """The picker's games (every registered game's views), in its order: a game whose spec names
+    ``demo`` players (companion/ui/demo_boards.py's contract) is played by them, whatever its table
+    (boards, several rows); a row or grid game without them by the players below."""
     from companion.ui.games import available_views
-    return [v.key for v in available_views() if v.table_kind != "board" or _board_players(v) is not None]
+    return [v.key for v in available_views() if v.table_kind in ("row", "grid") or _board_players(v) is not None]
 
 
 def _board_players(view: Any) -> type[BoardPlayers] | None:
@@ -204,7 +205,7 @@ class DemoPlayers:
                 self.press(NEXT)
         elif name == "players":
             rows = top.rows()
-            board = _board_players(top.view) if top.view.table_kind == "board" else None
+            board = _board_players(top.view)
             count = board.PLAYERS if board is not None else top.count
             if top.count != count and top.view.min_players <= count <= top.view.max_players:
                 self.press(OK, index=0)   # "Players: n" counts up, round and round
@@ -224,7 +225,7 @@ class DemoPlayers:
         k = self.kiosk
         phase = screen.phase
         view = screen.view
-        if view.table_kind == "board":
+        if view.table_kind not in ("row", "grid") or _board_players(view) is not None:
             self.at_board(screen)
             return
         if self.tour and self.tour[0][0] != "screen" and k.session is not None and phase == "watch" \
@@ -269,9 +270,9 @@ class DemoPlayers:
                 self.press(OK)
 
     def at_board(self, screen: Any) -> None:
+        kind = _board_players(screen.view)
         if self.boards is None or (screen.phase == "deal" and self.kiosk.session is None and
-                                   self.boards.board != screen.view.board):
-            kind = _board_players(screen.view)
+                                   type(self.boards) is not kind):
             if kind is None:
                 return                    # a board game without demo players: the person at the keyboard plays
             self.boards = kind(self.table, self.rng, self.press, self.wrong_rate / 2)
