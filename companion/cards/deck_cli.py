@@ -41,7 +41,7 @@ from companion.cards.decks import (
 from companion.cards.model import year_label
 from companion.cards.payload import format_payload
 from companion.errors import BadInput, present
-from companion.games import registry
+from companion import registry
 from companion.paths import command
 from companion.words import counted
 

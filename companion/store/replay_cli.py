@@ -49,7 +49,7 @@ def _not_a_table(text: str, path: str) -> None:
     players = doc.get("players") if isinstance(doc, dict) else None
     if "type" in doc or not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
         return          # a setup line names its players; a table lists each one's cards
-    from companion.games import registry
+    from companion import registry
     from companion.paths import command
     scores = []
     for game in registry.scorable():       # the games whose table this is: their scorers take it
