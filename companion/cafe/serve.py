@@ -230,7 +230,7 @@ class Subscriber:
         with self._rivals_lock:
             for kind, table, body in items:
                 seen = body.get("dashboards") if kind == "state" and isinstance(body, dict) else None
-                if not seen or not seen.get("registered"):
+                if not seen or not seen.get("registered") or "/" in table:   # a bridged café counts its own
                     continue
                 registered, other, at = seen["registered"], seen.get("other"), seen.get("other_at")
                 if registered != own:
