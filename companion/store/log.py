@@ -388,15 +388,23 @@ class GameLog:
                 self._through(db, through, first)
             db.executemany("DELETE FROM cafe_confirmed WHERE game_id = ?", [(g,) for g in forget])
             for gid, (seq, ended) in marks.items():
-                row = db.execute("SELECT status, (SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?) "
-                                 "FROM games WHERE id = ?", (gid, gid)).fetchone()
-                if row is None:
-                    continue
-                status, last = row
-                seq, ended = min(seq, last), ended and status != "in_progress"
-                db.execute("INSERT OR REPLACE INTO cafe_confirmed (game_id, seq, ended, done) VALUES (?, ?, ?, ?)",
-                           (gid, seq, int(ended), int(ended and seq >= last)))
+                mark = self._mark(db, gid, seq, ended)
+                if mark is not None:
+                    db.execute("INSERT OR REPLACE INTO cafe_confirmed (game_id, seq, ended, done) VALUES (?, ?, ?, ?)",
+                               (gid, *mark))
         self._write(step)
+
+    @staticmethod
+    def _mark(db, gid: int, seq: int, ended: bool) -> tuple[int, int, int] | None:
+        """(seq, ended, done) of a dashboard's mark as this log can hold it (None: no such game): no seq
+        beyond the game's last, no end of a game still going; done when it holds all of it."""
+        row = db.execute("SELECT status, (SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?) "
+                         "FROM games WHERE id = ?", (gid, gid)).fetchone()
+        if row is None:
+            return None
+        status, last = row
+        seq, ended = min(seq, last), ended and status != "in_progress"
+        return seq, int(ended), int(ended and seq >= last)
 
     def cafe_forget_marks(self) -> None:
         """Nothing confirmed any more (another dashboard's database: it says itself what it holds)."""
@@ -431,18 +439,11 @@ class GameLog:
             if through > 0:
                 self._through(db, through)
             for gid, (seq, ended) in marks.items():
-                row = db.execute("SELECT status, (SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?) "
-                                 "FROM games WHERE id = ?", (gid, gid)).fetchone()
-                if row is None:
-                    continue
-                status, last = row
-                seq = min(seq, last)
-                ended = ended and status != "in_progress"
-                done = ended and seq >= last
-                db.execute("INSERT INTO cafe_confirmed (game_id, seq, ended, done) VALUES (?, ?, ?, ?) "
-                           "ON CONFLICT(game_id) DO UPDATE SET seq = MAX(seq, excluded.seq), "
-                           "ended = MAX(ended, excluded.ended), done = MAX(done, excluded.done)",
-                           (gid, seq, int(ended), int(done)))
+                mark = self._mark(db, gid, seq, ended)
+                if mark is not None:
+                    db.execute("INSERT INTO cafe_confirmed (game_id, seq, ended, done) VALUES (?, ?, ?, ?) "
+                               "ON CONFLICT(game_id) DO UPDATE SET seq = MAX(seq, excluded.seq), "
+                               "ended = MAX(ended, excluded.ended), done = MAX(done, excluded.done)", (gid, *mark))
         self._write(step)
 
     def in_progress(self) -> tuple[int, dict, list[dict]] | None:
