@@ -46,6 +46,8 @@ RIVAL_TOOK = N_("another dashboard (database {db}) took the connection at {time}
 RIVAL_COUNTS = N_("{table} counts the dashboard database {db}, not this one ({own}): another dashboard is the "
                   "café's, or this one takes its place with --replaces {db}")
 RIVAL_SHOWN_S = 600.0       # another dashboard heard: said this long after the last word of it
+RECONNECT_DELAY_S = (0.5, 5)
+YIELD_DELAY_S = (30, 60)    # the tables count another database: reconnect slowly (the login is shared)
 CONFIRM_EVERY_S = 0.25
 CONFIRM_PAUSE_S = 0.002
 
@@ -97,7 +99,7 @@ class Subscriber:
         self.client.on_connect_fail = self._on_connect_fail
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
-        self.client.reconnect_delay_set(0.5, 5)
+        self.client.reconnect_delay_set(*RECONNECT_DELAY_S)
         self._stop = threading.Event()
         self._loop: threading.Thread | None = None
         self._confirmer: threading.Thread | None = None
@@ -108,6 +110,7 @@ class Subscriber:
         self._writer = threading.Thread(target=self._write, name="cafe-writer", daemon=True)
         self._rivals: dict[str, tuple[float, str, dict]] = {}   # table -> (when, msgid, params): another dashboard
         self._rivals_lock = threading.Lock()
+        self._yielding = False
 
     def start(self) -> None:
         self._writer.start()
@@ -247,6 +250,12 @@ class Subscriber:
             for table in [t for t, (at, _, _) in self._rivals.items() if now - at > RIVAL_SHOWN_S]:
                 self._rivals.pop(table)
             newest = max(self._rivals.values(), key=lambda r: r[0], default=None)
+            counts_another = any(msgid == RIVAL_COUNTS for _, msgid, _ in self._rivals.values())
+        # a dashboard whose tables count another database gives the login's connection back: it takes it
+        # again only after a while when it loses it (alone on the login, it never loses it)
+        if counts_another != self._yielding:
+            self._yielding = counts_another
+            self.client.reconnect_delay_set(*(YIELD_DELAY_S if counts_another else RECONNECT_DELAY_S))
         if newest is None:
             self.health.clear("rival")
         else:
