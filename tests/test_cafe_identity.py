@@ -12,6 +12,7 @@ written by the real game session:
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 import threading
@@ -288,4 +289,59 @@ def test_a_log_takes_a_new_identity_on_another_machine_and_keeps_its_chain(tmp_p
     assert other.log_id != box.log_id and other.first == 2 and other.pending(10) == []
     assert other.origin == {"log": box.log_id, "why": "copied", "first": 2}
     assert Outbox(copy, machine="pi-2").log_id == other.log_id          # taken once, at its first start
+    k.close()
+
+
+def test_another_history_under_the_same_log_is_refused_and_a_fuller_mark_is_lowered(tmp_path):
+    """The rules themselves, without a broker: the dashboard refuses an item whose chain differs from the
+    one it holds under the same key, and a kiosk follows its database's word down as well as up."""
+    from companion.cafe import schema
+    from companion.cafe.outbox import Outbox
+    from companion.cafe.store import CafeStore
+
+    store = CafeStore(tmp_path / "cafe.sqlite")
+
+    def deliver(box: Outbox) -> list:
+        return store.record_batch([("log", "T01", schema.log_item(m)) for m in box.pending(10 ** 6)])
+
+    def hear(box: Outbox) -> bool:
+        return box.confirmed(schema.confirmation(schema.parse(json.dumps(store.confirmation("T01")).encode())))
+
+    k = Kiosk("T01", tmp_path, "mqtt://127.0.0.1:1", machine="pi-1")
+    box = Outbox(k.path, machine="pi-1")
+    k.play(1)
+    assert all(r is None for r in deliver(box)) and hear(box) and box.all_confirmed()
+    box.close()
+    k.close()
+    image = tmp_path / "image.sqlite"
+    copy_db(k.path, image)                       # the card's image, after game 1
+    k = Kiosk("T01", tmp_path, "mqtt://127.0.0.1:1", machine="pi-1")
+    box = Outbox(k.path, machine="pi-1")
+    k.play(1)
+    assert all(r is None for r in deliver(box)) and hear(box) and box.all_confirmed()
+    box.close()
+    k.close()
+
+    copy_db(image, k.path)                       # restored on the same Pi; game 2 played again, differently
+    k = Kiosk("T01", tmp_path, "mqtt://127.0.0.1:1", machine="pi-1", seed=9)
+    k.play(1)
+    restored = Outbox(k.path, machine="pi-1")
+    assert restored.log_id == box.log_id         # same machine, same id: only the dashboard can tell
+    refusals = deliver(restored)
+    assert any(r and "not the one held" in r for r in refusals)
+    assert len(store.plays()) == 2               # nothing merged into the first game 2
+    # the first confirmation it hears names an item its log does not hold: a new log, from game 2
+    assert hear(restored) and restored.log_id != box.log_id and restored.first == 2
+    assert restored.origin == {"log": box.log_id, "why": "restored", "first": 2}
+    assert all(r is None for r in deliver(restored))
+    assert hear(restored) and restored.all_confirmed()
+    assert len(store.plays()) == 3               # games 1 and 2 as first played, and the new game 2 apart
+
+    # a database that holds less (an older copy, same identity) lowers the marks: game 2 goes out again
+    older = {"db": store.db_id, "replaces": None,
+             "logs": {restored.log_id: {"through": 1, "games": {}, "held": 1, "upto": 1}}}
+    assert restored.confirmed(older) and not restored.all_confirmed()
+    assert restored.pending(1)[0]["game_id"] == 2
+    store.close()
+    restored.close()
     k.close()
