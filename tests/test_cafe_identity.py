@@ -307,20 +307,19 @@ def test_another_history_under_the_same_log_is_refused_and_a_fuller_mark_is_lowe
     def hear(box: Outbox) -> bool:
         return box.confirmed(schema.confirmation(schema.parse(json.dumps(store.confirmation("T01")).encode())))
 
-    k = Kiosk("T01", tmp_path, "mqtt://127.0.0.1:1", machine="pi-1")
-    box = Outbox(k.path, machine="pi-1")
-    k.play(1)
-    assert all(r is None for r in deliver(box)) and hear(box) and box.all_confirmed()
-    box.close()
-    k.close()
+    def one_game_confirmed(seed: int) -> tuple[Kiosk, Outbox]:
+        k = Kiosk("T01", tmp_path, "mqtt://127.0.0.1:1", machine="pi-1", seed=seed)
+        box = Outbox(k.path, machine="pi-1")
+        k.play(1)
+        assert all(r is None for r in deliver(box)) and hear(box) and box.all_confirmed()
+        box.close()
+        k.close()
+        return k, box
+
+    k, box = one_game_confirmed(1)
     image = tmp_path / "image.sqlite"
     copy_db(k.path, image)                       # the card's image, after game 1
-    k = Kiosk("T01", tmp_path, "mqtt://127.0.0.1:1", machine="pi-1")
-    box = Outbox(k.path, machine="pi-1")
-    k.play(1)
-    assert all(r is None for r in deliver(box)) and hear(box) and box.all_confirmed()
-    box.close()
-    k.close()
+    k, box = one_game_confirmed(2)
 
     copy_db(image, k.path)                       # restored on the same Pi; game 2 played again, differently
     k = Kiosk("T01", tmp_path, "mqtt://127.0.0.1:1", machine="pi-1", seed=9)
