@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.broker import parse_broker
 from companion.cafe.auth import FAILURE_WINDOW_S, MAX_FAILURES, Gate, check_password, hash_password
-from companion.cafe.broker import parse_broker
 from companion.cafe.exports import bgstats, cell, plays_csv
 from companion.cafe.outbox import END_SEQ, Outbox, result
 from companion.cafe.schema import log_item
@@ -144,7 +144,7 @@ def test_a_reopened_outbox_keeps_the_dashboards_marks_and_its_name(tmp_path):
 
 def test_the_tables_state_moves_on_with_the_log_and_its_undos(tmp_path):
     """The outbox folds the newest game as it grows; it agrees with a fold of the lines in force."""
-    from companion.games.registry import engine_for
+    from companion.registry import engine_for
     from companion.store.replay import fold
 
     table = played_log(tmp_path, 8, games=1)

@@ -27,7 +27,7 @@ from cafe_support import (  # noqa: F401  (the broker fixture)
     wait_until,
 )
 
-from companion.cafe.broker import parse_broker
+from companion.broker import parse_broker
 from companion.cafe.mosquitto import Mosquitto, mosquitto_binary
 from companion.cafe.publisher import Publisher
 from companion.games import random_play

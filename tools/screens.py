@@ -42,7 +42,8 @@ from board_kiosk import Detection, choose, detection, make_kiosk, press, start_g
 
 from companion.games.base import refusal  # noqa: E402
 from companion.inputs.commands import NEXT, OK  # noqa: E402
-from companion.ui.canvas import must_read, size_faults  # noqa: E402
+from companion.ui.canvas import MIN_TEXT, READ_TEXT, must_read, size_faults  # noqa: E402
+from companion.ui.textcheck import FrameCheck  # noqa: E402
 
 SIZES = ((800, 480), (1920, 1080))
 LANGS = ("en", "es")
@@ -503,6 +504,62 @@ def shoot(base: Path, size, parts=PARTS) -> tuple[Shots, list[str]]:
             ancient_knowledge(shots, Path(tmp))
         print(f"board games, {size[0]}x{size[1]}: {time.monotonic() - start:.0f} s")
     return shots, missing
+
+
+# -- every frame of whole games, in both languages at both sizes -----------------------------------------
+
+def play_whole_game(key: str, seed: int = SEED, frames: int = 6000) -> FrameCheck:
+    """The demo's simulated players play one game of ``key`` to its end (the virtual table read by the real
+    tracker, every question answered with the buttons, the tour of the fault screens, the menu and the
+    history on the way), and every frame is checked in each language at each size; the score sheet's
+    pages are all drawn. Raises SystemExit when the game gets stuck."""
+    from companion.app import build
+    from companion.config import Config
+
+    k = build(Config(), demo=True, windowed=True, size=SIZES[0], autoplay=True, seed=seed, threaded=False)
+    k.demo.games = [key]
+    check = FrameCheck(k, SIZES, LANGS)
+    try:
+        for _ in range(frames):
+            k.demo.tick(k.clock())
+            k.step()
+            check.look()
+            top = k.stack.top
+            if top is not None and top.name == "fault:bug":
+                raise SystemExit(f"the kiosk hit a bug in {key}: see {k.error_log()}")
+            if top is not None and top.name == "score" and k.session is not None:
+                return check
+        raise SystemExit(f"{key}: no score sheet after {frames} frames; the kiosk shows {k.screen_key()}")
+    finally:
+        k.table.close()
+
+
+def check_games(games=None, out=sys.stdout) -> int:
+    """``--check``: every game of the registry played to its end, every frame checked in both languages at
+    both sizes; prints the counts and every fault; returns the number of faults."""
+    from companion.ui.games import available_views
+
+    games = games or [v.key for v in available_views() if type(v).__module__.startswith("companion.")]
+    total = 0
+    print(f"{'game':24} {'lang':4} {'size':9} {'frames':>6} {'cut':>4} {'<24 must-read':>13} {'<16 any':>7}",
+          file=out)
+    listed = []
+    for key in games:
+        start = time.monotonic()
+        check = play_whole_game(key)
+        for variant in check.variants:
+            lang, (w, h) = variant
+            n = check.counts(variant)
+            total += sum(n.values())
+            print(f"{key:24} {lang:4} {w}x{h:<5} {check.frames[variant]:6} {n['cut']:4} {n['under-read']:13} "
+                  f"{n['under-min']:7}", file=out)
+        listed += check.lines(f"{key} ")
+        print(f"  ({key}: {time.monotonic() - start:.0f} s)", file=out)
+    for line in listed:
+        print(line, file=out)
+    print(f"{total} faults: player-facing texts cut, under {READ_TEXT} px (must-read roles) or under "
+          f"{MIN_TEXT} px (any)", file=out)
+    return total
 
 
 def main(out: str | None = None, only: str | None = None) -> int:

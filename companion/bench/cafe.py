@@ -200,7 +200,7 @@ def _split(tap: Path, received: dict[tuple, float]) -> dict:
 
 
 def run(args) -> int:
-    from companion.cafe.broker import parse_broker
+    from companion.broker import parse_broker
     from companion.cafe.fleet import Fleet
     from companion.cafe.mosquitto import Mosquitto, mosquitto_binary
     from companion.cafe.simulate import MAX_TABLES, table_names

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from companion.games.base import winners
-from companion.games.registry import engine_for
+from companion.registry import engine_for
 from companion.store.log import GameLog
 from companion.store.replay import fold
 

@@ -23,10 +23,10 @@ from collections import deque
 
 import paho.mqtt.client  # noqa: F401  (imported before the threads start, as the engines below)
 
+from companion.broker import Broker, confirm_topic, log_topic, online_topic, state_topic
 from companion.cafe import schema
-from companion.cafe.broker import Broker, confirm_topic, log_topic, online_topic, state_topic
 from companion.cafe.outbox import Outbox
-from companion.games.registry import engine_for
+from companion.registry import engine_for
 
 log = logging.getLogger(__name__)
 WINDOW = 200                 # messages the broker has not acknowledged yet, at once
@@ -41,9 +41,12 @@ BACKOFF_S = (0.5, 1, 2, 5, 10, 30)
 
 class Publisher:
     def __init__(self, table: str, log_path, broker: Broker, health=None, client_id: str | None = None,
-                 unconfirmed: int | None = UNCONFIRMED, poll_s: float = POLL_S, machine: str | None = None):
+                 unconfirmed: int | None = UNCONFIRMED, poll_s: float = POLL_S, simulated: bool = False,
+                 machine: str | None = None):
         self.table = table
         self.machine = machine              # None: this machine's (companion.store.log.machine_id)
+        # every item of a simulated table (cafe simulate) says so: the staff can remove them from the history
+        self.envelope = {"table": table, **({"sim": True} if simulated else {})}
         self.poll_s = poll_s                # a writer that pokes on every write can let it look less often
         self.log_path = log_path
         self.broker = broker
@@ -52,6 +55,7 @@ class Publisher:
         self.unconfirmed = unconfirmed      # None: no limit (cafe simulate without --until-confirmed)
         self.connected = False
         self.refused: str | None = None     # the broker's answer when it refused the login
+        self.confirmed_at: float | None = None   # when a dashboard's confirmation last arrived
         self.caught_up = False              # connected, every item sent and acknowledged by the broker
         self.sessions = 0                   # connections the broker accepted
         self.published = 0                  # log items published, offered again ones included
@@ -130,6 +134,7 @@ class Publisher:
         client.on_publish = on_publish
 
         def on_message(c, userdata, msg):
+            self.confirmed_at = time.time()
             self._confirmations.append(msg.payload)
             self._wake.set()
         client.on_message = on_message
@@ -192,7 +197,7 @@ class Publisher:
                 # back; its answer brings the rest. An absent dashboard costs one message, not a backlog
                 probe = box.first_unconfirmed()
                 if probe is not None and len(inflight) < WINDOW:
-                    info = client.publish(log_topic(self.table), json.dumps({"table": self.table, **probe}), qos=1)
+                    info = client.publish(log_topic(self.table), json.dumps({**self.envelope, **probe}), qos=1)
                     inflight.add(info.mid)
                     self.published += 1
                     last_sent = now
@@ -203,7 +208,7 @@ class Publisher:
                 room = min(room, self.unconfirmed - due)
             fresh: list[dict] = box.pending(room) if room > 0 and box.may_offer() else []
             for m in fresh:
-                info = client.publish(log_topic(self.table), json.dumps({"table": self.table, **m}), qos=1)
+                info = client.publish(log_topic(self.table), json.dumps({**self.envelope, **m}), qos=1)
                 inflight.add(info.mid)
             if fresh:
                 self.published += len(fresh)
@@ -228,7 +233,7 @@ def for_kiosk(config, store, table_feed=None) -> Publisher | None:
     ``companion doctor`` counts it)."""
     import shutil
 
-    from companion.cafe.broker import parse_broker
+    from companion.broker import parse_broker
     from companion.store.log import MIN_FREE_MB
 
     cafe = config.cafe

@@ -16,6 +16,8 @@ import re
 MAX_PAYLOAD = 64 * 1024          # bytes of one message (the broker's message_size_limit is above this)
 MAX_DEPTH = 16                   # nesting of a log item's line
 MAX_TEXT = 200                   # characters of a name, a game, a turn
+MAX_LINE = 8 * 1024              # bytes of an action's line as JSON (a real one is a few hundred)
+MODE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")    # a game's mode (cooperative, competitive)
 MAX_PLAYERS = 16
 MAX_SEQ = 10 ** 7                # entries of one game (a game of years)
 MAX_GAME_ID = 2 ** 53            # games of one log
@@ -23,7 +25,7 @@ MAX_SCORE = 10 ** 9
 MAX_ROUND = 10 ** 6
 EARLIEST = 946684800.0           # 2000-01-01: a kiosk time before it is a clock that was never set
 LATEST = 4102444800.0            # 2100-01-01
-TABLE_LEVEL = re.compile(r"^[A-Za-z0-9_-]{1,32}$")    # as companion.cafe.broker.TABLE_NAME
+TABLE_LEVEL = re.compile(r"^[A-Za-z0-9_-]{1,32}$")    # as companion.broker.TABLE_NAME
 RESERVED = ("dashboard",)        # the dashboard's login: no table has its name (the ACL's patterns)
 LOG_ID = re.compile(r"^[0-9a-f]{8,64}$")        # a kiosk log's id, a dashboard database's id, a chain hash
 ORIGINS = ("restored", "copied")
@@ -120,6 +122,9 @@ def log_item(m: object) -> dict:
         line = m.get("line")
         if not isinstance(line, dict):
             raise BadMessage("line: the setup line is a JSON object")
+        mode = line.get("mode")
+        if mode is not None and (not isinstance(mode, str) or not MODE.match(mode)):
+            raise BadMessage(f"line.mode: {_show(mode)} is not a mode (1 to 32 lowercase letters, digits, - or _)")
         out["line"] = line
         out["players"] = players_of_setup(line)
         origin = m.get("origin")
@@ -143,7 +148,11 @@ def log_item(m: object) -> dict:
             raise BadMessage("line: an action's line is a JSON object")
         if kind == "undo" and line is not None:
             raise BadMessage("line: an undo carries no line")
+        if line is not None and len(json.dumps(line)) > MAX_LINE:
+            raise BadMessage(f"line: more than {MAX_LINE} bytes (an action's line is a few hundred)")
         out["line"] = line
+    if m.get("sim") is True:         # played by cafe simulate: the staff can remove it from the history
+        out["sim"] = True
     return out
 
 

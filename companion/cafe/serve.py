@@ -25,9 +25,10 @@ import threading
 import time
 from datetime import datetime
 
+from companion.broker import TOPIC_ROOT, Broker, confirm_topic, parse_broker, table_of
 from companion.cafe import schema
-from companion.cafe.broker import TOPIC_ROOT, Broker, confirm_topic, parse_broker, table_of
 from companion.cafe.health import Health
+from companion.cafe.limits import RateLimits
 from companion.errors import BadInput
 from companion.i18n import N_
 
@@ -107,6 +108,8 @@ class Subscriber:
         # login write cafe/<its name>/)
         self.own_login = (broker.username or "").lower() or None
         self._queue: queue.Queue = queue.Queue()
+        self.limits = RateLimits()
+        self._said: dict[str | None, float] = {}
         self._writer = threading.Thread(target=self._write, name="cafe-writer", daemon=True)
         self._rivals: dict[str, tuple[float, str, dict]] = {}   # table -> (when, msgid, params): another dashboard
         self._rivals_lock = threading.Lock()
@@ -183,29 +186,36 @@ class Subscriber:
                     self._queue.put(None)
                     break
                 got.append(more)
-            self._store(got)
-            for _, _, mid, qos, _ in got:
+            for mid, qos in self._store(got):
                 self.client.ack(mid, qos)
 
-    def _store(self, got: list[tuple]) -> None:
-        """Check each message, store the good ones in one transaction, count the others."""
+    def _store(self, got: list[tuple]) -> list[tuple[int, int]]:
+        """Check each message, store the good ones in one transaction, count the others. A message
+        refused by the checks (over its table's rate, too big, not valid) costs no database work and
+        is acknowledged at once; the returned ones (mid, qos) once the good ones are committed."""
         items: list[tuple[str, str, object]] = []
         retained: list[bool] = []
-        for topic, payload, _, _, old in got:
+        stored: list[tuple[int, int]] = []
+        for topic, payload, mid, qos, old in got:
             table = table_of(topic)
             if not self._is_table(table):
                 table = None                 # counted with no tile: a name that is no table makes none
             try:
+                if not self.limits.allow(table):
+                    raise schema.BadMessage(self.limits.reason())
                 items.append(self._check(topic, table, payload))
                 retained.append(old)
+                stored.append((mid, qos))
+                continue
             except schema.BadMessage as e:
-                log.warning("skipped a message on %s: %s", topic, e)
+                self._skipped(topic, str(e))
                 self._count(table, f"{topic}: {e}")
             except Exception as e:          # a fault of ours must not stop the café's recording either
                 log.exception("could not read a message on %s", topic)
                 self._count(table, f"{topic}: {type(e).__name__}: {e}")
+            self.client.ack(mid, qos)
         if not items:
-            return
+            return stored
         try:
             refusals = self.store.record_batch(items, retained)
             if self.health.has("disk"):
@@ -214,17 +224,28 @@ class Subscriber:
         except _disk_full() as e:
             # not stored, so not confirmed: its kiosk offers it again once there is room
             self.health.set("disk", DISK_FULL, error=str(e))
-            return
+            return stored
         except Exception as e:
             log.exception("could not store %d messages", len(items))
             for _, table, _ in items:
                 self._count(table, f"{type(e).__name__}: {e}")
-            return
+            return stored
         self._notice_rivals(items)
         for (kind, table, _), refused in zip(items, refusals, strict=True):
             if refused:
-                log.warning("skipped a message on %s: %s", table, refused)
+                self._skipped(table, refused)
                 self._count(table, f"{table} {kind}: {refused}")
+        return stored
+
+    def _skipped(self, where: str | None, why: str) -> None:
+        """Said in the log, at most once a second per table: a table sending thousands of bad messages
+        must not fill the disk with their lines (the page counts every one)."""
+        now = time.monotonic()
+        if now - self._said.get(where, 0.0) >= 1.0:
+            if len(self._said) > 10_000:
+                self._said.clear()
+            self._said[where] = now
+            log.warning("skipped a message on %s: %s", where, why)
 
     def _notice_rivals(self, items: list[tuple[str, str, object]]) -> None:
         """Another dashboard, as the kiosks' states tell it: a table that counts another database, or
@@ -292,6 +313,7 @@ class Subscriber:
                 if self.health.has("disk") and self.store.can_write():
                     self.health.clear("disk")               # room again: writing resumes by itself, and
                     self.store.touch_all()                  # every table hears what is still missing
+                self.store.flush_rejected()
                 if not self.connected.is_set():
                     continue
                 for table in self.store.touched_tables():

@@ -1,6 +1,7 @@
-"""Random but legal games of Timeline and Cronología, as log lines: the material of the property
-tests and of ``companion bench engine``. Players pick a random card (year) and a random gap, so
-about half the placements are wrong, as with real players guessing."""
+"""Random but legal games of Timeline and Cronología, as log lines (their ``GameSpec.random_game``:
+``timeline_game``, ``cronologia_game``, the contract's ``RandomGame``): the material of the property
+tests, ``companion cafe simulate`` and ``companion bench engine``. Players pick a random card (year) and
+a random gap, so about half the placements are wrong, as with real players guessing."""
 
 from __future__ import annotations
 
@@ -39,6 +40,17 @@ def cooperative_setup(rng: random.Random, players: int = 3, **options) -> dict:
     return {"type": "setup", "game": "cronologia", "mode": "cooperative", "level": rng.choice(("experto", "medio")),
             "players": [f"P{i + 1}" for i in range(players)], "grid": [_sorted_cards(rng, 5) for _ in range(5)],
             **options}
+
+
+def timeline_game(rng: random.Random, max_actions: int = 200) -> list[dict]:
+    setup = timeline_setup(rng, players=rng.randint(2, 6))
+    return [setup, *play(setup, rng, max_actions)]
+
+
+def cronologia_game(rng: random.Random, max_actions: int = 200) -> list[dict]:
+    """A competitive or a cooperative game, one in two."""
+    setup = rng.choice((competitive_setup, cooperative_setup))(rng, players=rng.randint(2, 6))
+    return [setup, *play(setup, rng, max_actions)]
 
 
 def play(setup: dict, rng: random.Random, max_actions: int = 200) -> list[dict]:

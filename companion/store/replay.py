@@ -13,7 +13,7 @@ from types import ModuleType
 from companion.cards.decks import cards_as_recorded, codes_named, facts_in, without_facts
 from companion.errors import BadInput
 from companion.games.base import fold, refusal
-from companion.games.registry import engine_for
+from companion.registry import engine_for
 from companion.store.log import in_force
 
 

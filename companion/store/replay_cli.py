@@ -75,8 +75,8 @@ def format_summary(s: dict, lang: str = "en", cards=None) -> str:
     printed cards write them ("c. 300,000 BC", Spanish "h. 300 000 a. C."); without them, from the years."""
     from companion.games.base import winners
     from companion.games.explained import sheet_lines
-    from companion.games.registry import GAMES
     from companion.i18n import N_, Text
+    from companion.registry import GAMES
     from companion.words import Words, date_words
 
     def t(msgid, **params):
