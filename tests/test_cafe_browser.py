@@ -92,7 +92,7 @@ def test_tiles_live_offline_and_export(broker, browser, tmp_path):
     from selenium.webdriver.common.by import By
 
     from companion.games import random_play
-    from companion.games.registry import engine_for
+    from companion.registry import engine_for
     from companion.store.log import GameLog
 
     dash = Dashboard(broker.url, tmp_path / "cafe.sqlite").start()

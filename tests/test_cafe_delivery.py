@@ -19,6 +19,8 @@ from cafe_support import (  # noqa: F401  (the fixtures broker and dashboard)
     wait_until,
 )
 
+from companion.registry import GAMES
+
 pytestmark = needs_mosquitto
 
 
@@ -61,7 +63,7 @@ def test_simulate_prints_the_contract_and_the_dashboard_has_every_action(broker,
     assert [t["table"] for t in tables] == ["SIM01", "SIM02", "SIM03"]
     for t in tables:
         assert {"table", "online", "game", "status", "players", "updated"} <= set(t)
-        assert t["game"] in ("timeline", "cronologia") and t["players"]
+        assert t["game"] in GAMES and t["players"]
     status, csv = dashboard.get("/export/plays.csv")
     assert status == 200
     assert len(csv.decode().strip().splitlines()) == 1 + sum(len(p["players"]) for p in plays)
@@ -103,28 +105,26 @@ def test_broker_and_dashboard_killed_while_tables_play(broker, tmp_path):
 
 
 def test_a_kiosk_cut_off_publishes_its_backlog_in_order(broker, dashboard, tmp_path):
-    from companion.cafe.broker import parse_broker
+    from companion.broker import parse_broker
     from companion.cafe.simulate import VirtualTable, wait_acknowledged
 
     relay = Relay(broker.port)
     table = VirtualTable("T09", tmp_path, parse_broker(f"mqtt://127.0.0.1:{relay.port}"), games=1, seed=3)
     table.start_publishing()
     try:
+        from companion.cafe.simulate import final_summary
         from companion.games import random_play
-        setup = random_play.timeline_setup(table.rng, players=3)
+        setup, *lines = random_play.timeline_game(table.rng)
         game_id = table.log.new_game(setup)
         wait_until(lambda: dashboard.json("/api/plays")["plays"], what="the new game on the dashboard")
         relay.cut()                          # the kiosk's network is gone ...
-        from companion.games.registry import engine_for
-        engine = engine_for("timeline")
-        state = engine.setup(setup)
         played = 0
-        while engine.summary(state)["status"] == "in_progress":
-            line, state = table._legal_step(engine, state)
+        for line in lines:
             table.log.append(game_id, line)  # ... and the players play on: the kiosk never waits
             played += 1
             table.publisher.poke()
-        table.log.finish(game_id, engine.summary(state))
+        assert final_summary(setup, lines)["status"] == "finished"
+        table.log.finish(game_id, final_summary(setup, lines))
         wait_until(lambda: not table.publisher.connected, what="the kiosk to notice its network is gone")
         assert received(dashboard).get("T09", 0) == 0
         relay.mend()

@@ -11,8 +11,8 @@ import uuid
 import pytest
 from cafe_support import Dashboard, broker_fixture, needs_mosquitto, wait_until  # noqa: F401
 
+from companion.broker import parse_broker
 from companion.cafe.auth import Gate
-from companion.cafe.broker import parse_broker
 from companion.cafe.fleet import Fleet
 from companion.cafe.schema import log_item
 from companion.cafe.simulate import table_names

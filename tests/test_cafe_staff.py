@@ -120,8 +120,9 @@ def test_a_play_whose_kiosk_went_away_or_moved_on_is_shown_abandoned(tmp_path):
 
 def test_each_game_mode_is_its_own_row_and_a_cooperative_game_is_won_or_lost_together(tmp_path):
     team = ("Ana", "Bo", "Cai")
-    won = result({"players": list(team)}, {"mode": "cooperative", "status": "finished", "score": 7})
-    lost = result({"players": list(team)}, {"mode": "cooperative", "status": "lost", "score": 2})
+    setup = {"game": "cronologia", "players": list(team)}
+    won = result(setup, {"mode": "cooperative", "status": "finished", "score": 7})
+    lost = result(setup, {"mode": "cooperative", "status": "lost", "score": 2})
     assert {p["winner"] for p in won} == {True} and {p["winner"] for p in lost} == {False}
     assert {p["score"] for p in won} == {7}
     duel = [{"name": "Ana", "score": 9, "winner": True}, {"name": "Bo", "score": 4, "winner": False}]

@@ -238,7 +238,7 @@ def _flood(broker, dash: _DashboardProcess, names: list[str], url, args, folder:
     latency of the other tables' actions before and during the flood."""
     import uuid
 
-    from companion.cafe.broker import parse_broker
+    from companion.broker import parse_broker
     from companion.cafe.fleet import Fleet
 
     (folder / "flood").mkdir()
@@ -406,7 +406,7 @@ class _Cafe:
     """The bench's café: its broker, its dashboard (over ``cafe.sqlite``) and the actions it holds."""
 
     def __init__(self, broker, dash: _DashboardProcess, folder: Path, names: list[str]):
-        from companion.cafe.broker import parse_broker
+        from companion.broker import parse_broker
         self.broker, self.dash, self.folder, self.names = broker, dash, folder, names
         self.url = parse_broker(broker.url)
         self.total = 0          # actions every row so far played (the dashboard holds them all)

@@ -19,9 +19,8 @@ from datetime import datetime
 
 from companion.cafe.store import game_key
 from companion.i18n import N_, translate
+from companion.registry import GAMES
 
-GAME_NAMES = {"timeline": "Timeline", "cronologia": "Cronología", "exhibition": "Exhibition",
-              "ancient-knowledge": "Ancient Knowledge"}
 _NS = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/table-companion/companion/cafe")
 CSV_FIELDS = ["play", "table", "game", "mode", "status", "started", "ended", "minutes", "actions", "player", "seat",
               "score", "winner"]
@@ -34,8 +33,15 @@ def game_name(game: str | None, lang: str = "en") -> str:
     """``Timeline``; a game with its mode (``cronologia:cooperative``, as the figures key it):
     ``Cronología (cooperative)``."""
     base, _, mode = (game or "").partition(":")
-    name = GAME_NAMES.get(base, base or "?")
+    name = GAMES[base].name if base in GAMES else base or "?"
     return f"{name} ({translate(MODE_NAMES.get(mode, mode), lang)})" if mode else name
+
+
+def cooperative(game: str) -> bool:
+    """Whether a game of the figures (``cronologia:cooperative``) is won or lost by the team together, as
+    its spec says (``GameSpec.cooperative_modes``)."""
+    base, _, mode = game.partition(":")
+    return base in GAMES and GAMES[base].cooperative(mode)
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -107,7 +113,7 @@ class BGStatsFile:
         # a cooperative mode is its own game in the app, marked cooperative: everyone wins or loses together
         return {
             "games": [{"id": i, "uuid": _uuid("game", g), "name": game_name(g), "noPoints": g not in self.scored,
-                       "highestWins": True, "cooperative": g.endswith(":cooperative"), "usesTeams": False}
+                       "highestWins": True, "cooperative": cooperative(g), "usesTeams": False}
                       for g, i in self.games.items()],
             "players": [{"id": i, "uuid": _uuid("player", n), "name": n, "isAnonymous": False}
                         for n, i in self.players.items()],

@@ -2,9 +2,10 @@
 playing complete games through the real engines. It is how a café tries its broker and dashboard,
 and how the tests and ``companion bench cafe`` make load.
 
-Each table plays random but legal games (``companion.games.random_play``), writes every action to a
-real :class:`~companion.store.log.GameLog` (now and then taking one back with UNDO, as players do),
-and a real :class:`~companion.cafe.publisher.Publisher` sends the log to the broker.
+Each table plays random but legal games of every registered game (each ``GameSpec.random_game``),
+writes every action to a real :class:`~companion.store.log.GameLog` as a kiosk does, with the facts of
+the cards it names (now and then taking one back with UNDO, as players do), and a real
+:class:`~companion.cafe.publisher.Publisher` sends the log to the broker.
 """
 
 from __future__ import annotations
@@ -19,19 +20,19 @@ import threading
 import time
 from pathlib import Path
 
+from companion.broker import Broker, check_table_name, parse_broker
 from companion.cafe import publisher as publisher_module
-from companion.cafe.broker import Broker, check_table_name, parse_broker
 from companion.cafe.fleet import PER_PROCESS, Fleet, FleetError
 from companion.cafe.publisher import Publisher
+from companion.cards.decks import facts_in, with_facts
 from companion.errors import BadInput, output_folder
-from companion.games import random_play
-from companion.games.base import refusal
-from companion.games.registry import engine_for
+from companion.games.base import fold
+from companion.registry import GAMES, engine_for
 from companion.store.log import GameLog
-from companion.store.replay import fold
 from companion.words import counted
 
 UNDO_CHANCE = 0.05
+MAX_ACTIONS = 3000        # a random game's longest (Ancient Knowledge's end after about a thousand)
 BUSY_TIMEOUT_MS = 120_000
 SIM_POLL_S = 2.0
 SIM_PREFIX = "SIM"
@@ -65,6 +66,12 @@ def table_names(n: int, prefix: str = SIM_PREFIX) -> list[str]:
     return [f"{prefix}{i:0{width}d}" for i in range(1, n + 1)]
 
 
+def final_summary(setup: dict, lines: list[dict]) -> dict:
+    """The summary a whole random game ends in."""
+    engine = engine_for(setup["game"])
+    return engine.summary(fold(engine, setup, lines))
+
+
 class VirtualTable:
     """One table: a game log in ``folder``, its publisher, and players who play ``games`` games."""
 
@@ -94,7 +101,7 @@ class VirtualTable:
             self.publisher.start()
 
     def play(self) -> None:
-        makers = (random_play.timeline_setup, random_play.competitive_setup, random_play.cooperative_setup)
+        games = list(GAMES.values())           # every registered game, each by its spec's random games
         # tables told 'go' together sit down at different moments, as a café's do: not a thousand
         # setups in one instant either
         if not self._think():
@@ -102,40 +109,41 @@ class VirtualTable:
         for _ in range(self.games_wanted):
             if self.stop.is_set():
                 return
-            setup = self.rng.choice(makers)(self.rng, players=self.rng.randint(2, 4))
-            self._one_game(setup)
+            spec = self.rng.choice(games)
+            self._one_game(spec.load_random_game()(self.rng, MAX_ACTIONS))
 
-    def _one_game(self, setup: dict) -> None:
-        engine = engine_for(setup["game"])
-        game_id = self.log.new_game(setup)
+    def _one_game(self, game: list[dict]) -> None:
+        """Store a whole game as a kiosk does (each line with the facts of the cards it names first),
+        one action at a time, now and then taking the newest back with UNDO and playing it again."""
+        setup, lines = game[0], game[1:]
+        facts: dict[str, dict] = {}
+        stored_setup = with_facts(setup, facts)
+        facts.update(facts_in(stored_setup))
+        game_id = self.log.new_game(stored_setup)
         self._poke()
-        state = engine.setup(setup)
-        kept: list[dict] = []
+        kept = 0
         # the players think before every move, the game's first one included: a thousand tables told
         # 'go' together do not all write their first action in the same instant
-        while engine.summary(state)["status"] == "in_progress" and self._think():
+        while kept < len(lines) and self._think():
             if kept and self.rng.random() < UNDO_CHANCE:
                 self.log.undo(game_id)
-                kept.pop()
-                state = fold(engine, setup, kept)
+                kept -= 1
             else:
-                line, state = self._legal_step(engine, state)
-                self.log.append(game_id, line)
-                kept.append(line)
+                stored = with_facts(lines[kept], facts)
+                facts.update(facts_in(stored))
+                self.log.append(game_id, stored)
+                kept += 1
             self.actions += 1
             self._poke()
         if self.stop.is_set():
             return
-        self.log.finish(game_id, engine.summary(state))
+        summary = final_summary(setup, lines)
+        if summary["status"] == "in_progress":      # cut at MAX_ACTIONS: the players leave it unfinished
+            self.log.abandon(game_id)
+        else:
+            self.log.finish(game_id, summary)
         self.games_done += 1
         self._poke()
-
-    def _legal_step(self, engine, state):
-        while True:
-            line = random_play._next_line(engine, state, self.rng)
-            new, events = engine.apply(state, engine.parse_action(line))
-            if refusal(events) is None:
-                return line, new
 
     def _poke(self) -> None:
         if self.publisher is not None:

@@ -21,6 +21,7 @@ import re
 import sqlite3
 import threading
 import time
+import uuid
 from collections import deque
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -31,8 +32,9 @@ from companion.errors import BadInput
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 _SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (
     name     TEXT PRIMARY KEY,
     online   INTEGER NOT NULL DEFAULT 0,
@@ -111,7 +113,14 @@ _PLAY_COLUMNS = {"high": "INTEGER NOT NULL DEFAULT -1", "last": "INTEGER", "setu
                  "end_received": "REAL", "actions": "INTEGER NOT NULL DEFAULT 0", "first_received": "REAL",
                  "last_received": "REAL", "mode": "TEXT",
                  # version 3: whether a simulated table (cafe simulate) played it; what it adds to the figures
-                 "simulated": "INTEGER NOT NULL DEFAULT 0", "figure": "TEXT"}
+                 "simulated": "INTEGER NOT NULL DEFAULT 0", "figure": "TEXT",
+                 # version 4: the chain hash of the setup and of the end held (see _ADDED_COLUMNS)
+                 "setup_hash": "TEXT", "end_hash": "TEXT"}
+# version 4: the chain hash of each item held (a restored or copied card's other history is refused, not
+# merged), and where a log came from (a kiosk log that took a new id from a copied or restored card)
+_ADDED_COLUMNS = {"actions": {"hash": "TEXT"},
+                  "logs": {"origin": "TEXT", "why": "TEXT", "first_game": "INTEGER NOT NULL DEFAULT 1",
+                           "noticed": "REAL"}}
 ABANDONED_AFTER_S = 3600.0   # a play is shown abandoned once its kiosk is offline and silent this long
 CHECKPOINT_EVERY_S = 1.0
 CHANGES_KEPT = 100_000      # changes remembered for the live page (it reads them twice a second)
@@ -165,6 +174,8 @@ class CafeStore:
         self.history_version = 0         # plays removed (the page's history is drawn again)
         self._figures: tuple[int, dict] | None = None
         self._touched: dict[str, dict[str, set[int]]] = {}     # what to confirm next, per table and log
+        self._answered: set[tuple[str, str | None]] = set()     # (table, log) confirmed since the start
+        self.replaces: str | None = None    # the database this one takes the place of (serve --replaces)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=10)
@@ -181,6 +192,15 @@ class CafeStore:
             for name, decl in _PLAY_COLUMNS.items():
                 if name not in have:
                     self._db.execute(f"ALTER TABLE plays ADD COLUMN {name} {decl}")
+            for table, columns in _ADDED_COLUMNS.items():
+                there = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+                for name, decl in columns.items():
+                    if name not in there:
+                        self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {decl}")
+            # the database's identity: made with it, kept in it, so a copy restored from a backup keeps it;
+            # every confirmation carries it, and a kiosk counts only the database the café registered
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('db', ?)", (uuid.uuid4().hex[:16],))
+            self.db_id: str = self._db.execute("SELECT value FROM meta WHERE key = 'db'").fetchone()[0]
             if "actions" not in have:        # counted once for a database from before the count was kept
                 self._db.execute("UPDATE plays SET (actions, first_received) = (SELECT COUNT(*), MIN(a.received) "
                                  "FROM actions a WHERE a.table_name = plays.table_name AND a.log = plays.log "
@@ -284,6 +304,12 @@ class CafeStore:
         with self._news:                 # after the commit: the page reads only what is stored
             for table, log_id, gid in touched:
                 self._touched.setdefault(table, {}).setdefault(log_id, set()).add(gid)
+            for kind, table, body in items:
+                # a kiosk's state names its log: confirmed once even when nothing of it is held here (an
+                # empty or older database, another dashboard's), so the kiosk offers all it lacks
+                log_id = body.get("log") if kind == "state" and isinstance(body, dict) else None
+                if log_id and (table, log_id) not in self._answered:
+                    self._touched.setdefault(table, {}).setdefault(log_id, set())
             self._changed(changes)
         return refusals
 
@@ -346,26 +372,36 @@ class CafeStore:
         log, gid, kind = key[1], key[2], m["kind"]
         game, status, last, high, mode = row
         if kind == "setup":
-            if high >= 0:
-                return None                   # the first setup stands
+            if high >= 0:                     # the first setup stands; another one is another history
+                held = db.execute("SELECT setup_hash FROM plays WHERE table_name = ? AND log = ? AND game_id = ?",
+                                  key).fetchone()[0]
+                return None if _same(held, m.get("chain")) else _forked(gid, 0, log)
+            if m.get("origin"):
+                self._origin(db, table, log, m["origin"], now, changes)
             names = [{"name": n, "score": None, "winner": False} for n in m["players"]]
             mode = m["line"].get("mode") if isinstance(m.get("line"), dict) else None
             db.execute("UPDATE plays SET game = ?, started = ?, players = COALESCE(players, ?), "
-                       "setup_received = ?, last_received = ?, mode = ? WHERE table_name = ? AND log = ? "
-                       "AND game_id = ?", (m["game"], m["at"], json.dumps(names), now, now,
-                                           mode if isinstance(mode, str) and mode.isidentifier() else None, *key))
+                       "setup_received = ?, last_received = ?, mode = ?, setup_hash = ? WHERE table_name = ? "
+                       "AND log = ? AND game_id = ?", (m["game"], m["at"], json.dumps(names), now, now,
+                                                       mode if isinstance(mode, str) and mode.isidentifier() else None,
+                                                       m.get("chain"), *key))
             self._advance(db, key, 0)
             changes.append(("play", key))
         elif kind == "end":
             if status != "in_progress":
+                held = db.execute("SELECT end_hash FROM plays WHERE table_name = ? AND log = ? AND game_id = ?",
+                                  key).fetchone()[0]
+                if last == m["last"] and not _same(held, m.get("chain")):
+                    return _forked(gid, -1, log)
                 return None if last == m["last"] else f"game {gid} of log {log[:8]} has already ended"
             beyond = db.execute("SELECT MAX(seq) FROM actions WHERE table_name = ? AND log = ? AND game_id = ?",
                                 key).fetchone()[0]
             if beyond is not None and beyond > m["last"]:
                 return f"the end of game {gid} says {m['last']} entries, but entry {beyond} is stored"
             db.execute("UPDATE plays SET status = ?, ended = ?, players = ?, game = COALESCE(game, ?), last = ?, "
-                       "end_received = ? WHERE table_name = ? AND log = ? AND game_id = ?",
-                       (m["status"], m["at"], json.dumps(m["players"]), m["game"], m["last"], now, *key))
+                       "end_received = ?, end_hash = ? WHERE table_name = ? AND log = ? AND game_id = ?",
+                       (m["status"], m["at"], json.dumps(m["players"]), m["game"], m["last"], now, m.get("chain"),
+                        *key))
             if m["status"] == "finished":     # the table's newest result, for its tile
                 db.execute("INSERT INTO table_results VALUES (?, ?, ?, ?) ON CONFLICT(table_name) DO UPDATE SET "
                            "players = excluded.players, mode = excluded.mode, end_received = excluded.end_received "
@@ -375,8 +411,14 @@ class CafeStore:
         else:
             if last is not None and m["seq"] > last:
                 return f"entry {m['seq']} comes after the end of game {gid} (its last entry is {last})"
-            new = db.execute("INSERT OR IGNORE INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                             (*key, m["seq"], kind, json.dumps(m["line"]), m["at"], now))
+            new = db.execute("INSERT OR IGNORE INTO actions (table_name, log, game_id, seq, kind, line, at, received, "
+                             "hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             (*key, m["seq"], kind, json.dumps(m["line"]), m["at"], now, m.get("chain")))
+            if new.rowcount == 0:
+                held = db.execute("SELECT hash FROM actions WHERE table_name = ? AND log = ? AND game_id = ? "
+                                  "AND seq = ?", (*key, m["seq"])).fetchone()[0]
+                if not _same(held, m.get("chain")):
+                    return _forked(gid, m["seq"], log)
             if new.rowcount == 1:
                 db.execute("UPDATE plays SET actions = actions + 1, first_received = COALESCE(first_received, ?), "
                            "last_received = ? WHERE table_name = ? AND log = ? AND game_id = ?", (now, now, *key))
@@ -390,18 +432,44 @@ class CafeStore:
     def _known(self, key: tuple, m: dict) -> tuple[bool, str | None] | None:
         """A delivery the database already holds (QoS 1 redelivers; kiosks offer again what they do not
         see confirmed): answered by a read, with nothing to write or sync. None: it needs the write."""
-        row = self._rows("SELECT game, status, last, high FROM plays WHERE table_name = ? AND log = ? AND game_id = ?",
-                         key)
+        row = self._rows("SELECT game, status, last, high, setup_hash, end_hash FROM plays WHERE table_name = ? "
+                         "AND log = ? AND game_id = ?", key)
         if not row or (row[0][0] is not None and row[0][0] != m["game"]):
             return None
-        _game, status, last, high = row[0]
+        _game, status, last, high, setup_hash, end_hash = row[0]
         if m["kind"] == "setup":
-            return (True, None) if high >= 0 else None
+            return (True, None) if high >= 0 and _same(setup_hash, m.get("chain")) else None
         if m["kind"] == "end":
-            return (True, None) if status != "in_progress" and last == m["last"] else None
-        held = self._rows("SELECT 1 FROM actions WHERE table_name = ? AND log = ? AND game_id = ? AND seq = ?",
+            return ((True, None) if status != "in_progress" and last == m["last"] and _same(end_hash, m.get("chain"))
+                    else None)
+        held = self._rows("SELECT hash FROM actions WHERE table_name = ? AND log = ? AND game_id = ? AND seq = ?",
                           (*key, m["seq"]))
-        return (True, None) if held else None
+        return (True, None) if held and _same(held[0][0], m.get("chain")) else None
+
+    @staticmethod
+    def _origin(db, table: str, log: str, origin: dict, now: float, changes: list) -> None:
+        """A kiosk log that took a new id (a copied card, or one restored from an older copy): where it
+        came from, kept for the table's tile (the first word stands)."""
+        if db.execute("UPDATE logs SET origin = ?, why = ?, first_game = ?, noticed = ? WHERE table_name = ? "
+                      "AND log = ? AND origin IS NULL", (origin["log"], origin["why"], origin["first"], now, table,
+                                                         log)).rowcount:
+            changes.append(("table", table))
+
+    def origins(self, names: list[str] | None = None) -> dict[str, dict]:
+        """Per table, the newest of its logs that came from a copied or restored card: ``why``
+        (restored | copied), ``first`` (its first game), ``from_table`` (where the original log played),
+        ``noticed`` (ISO)."""
+        sql = ("SELECT l.table_name, l.why, l.first_game, l.noticed, (SELECT o.table_name FROM logs o WHERE "
+               "o.log = l.origin ORDER BY o.updated LIMIT 1) FROM logs l WHERE l.origin IS NOT NULL")
+        args: tuple = ()
+        if names is not None:
+            sql += f" AND l.table_name IN ({', '.join('?' * len(names))})"
+            args = tuple(names)
+        out: dict[str, dict] = {}
+        for table, why, first, noticed, from_table in self._read(sql + " ORDER BY l.noticed", args):
+            out[table] = {"why": why if why in schema.ORIGINS else "copied", "first": first,
+                          "from_table": from_table or table, "noticed": iso(noticed)}
+        return out
 
     @staticmethod
     def _advance(db, key: tuple, high: int) -> None:
@@ -491,8 +559,10 @@ class CafeStore:
         def steps(db) -> dict:
             out = {}
             for log in sorted(logs):
-                row = db.execute("SELECT through FROM logs WHERE table_name = ? AND log = ?", (table, log)).fetchone()
-                through = was = row[0] if row else 0
+                row = db.execute("SELECT through, first_game FROM logs WHERE table_name = ? AND log = ?",
+                                 (table, log)).fetchone()
+                # a log that took a new id from a copied or restored card begins at its first game
+                through = was = max(row[0], row[1] - 1) if row else 0
                 for gid, status, high, last in db.execute(
                         "SELECT game_id, status, high, last FROM plays WHERE table_name = ? AND log = ? "
                         "AND game_id > ? ORDER BY game_id", (table, log, through)).fetchall():
@@ -503,20 +573,51 @@ class CafeStore:
                     db.execute("UPDATE logs SET through = ? WHERE table_name = ? AND log = ?", (through, table, log))
                 wanted = touched.get(log, set())
                 games = {}
+                upto = through
                 for n, (gid, status, high, _last) in enumerate(db.execute(
                         "SELECT game_id, status, high, last FROM plays WHERE table_name = ? AND log = ? "
                         "AND game_id > ? ORDER BY game_id", (table, log, through)).fetchall()):
+                    if n < CONFIRM_GAMES:
+                        upto = gid
                     if n < CONFIRM_GAMES or gid in wanted:
                         games[str(gid)] = [high, status != "in_progress"]
-                out[log] = {"through": through, "games": games}
-            return {"logs": out}
+                out[log] = {"through": through, "games": games, **self._held(db, table, log, through, upto)}
+            answer = {"db": self.db_id, "logs": out}
+            return {**answer, "replaces": self.replaces} if self.replaces else answer
         try:
-            return self._write(steps)
+            answer = self._write(steps)
+            with self._news:
+                self._answered.update((table, log) for log in logs)
+            return answer
         except DiskFull:
             with self._news:
                 for log, gids in touched.items():      # confirmed on the next round
                     self._touched.setdefault(table, {}).setdefault(log, set()).update(gids)
             raise
+
+    @staticmethod
+    def _held(db, table: str, log: str, through: int, upto: int) -> dict:
+        """What a confirmation says this database does not hold of a log, so a kiosk whose marks came
+        from a fuller copy lowers them: ``held``, the newest game it holds anything of (nothing after
+        it); ``upto``, up to which game the listing is whole (a game after ``through`` not listed holds
+        nothing); ``head``, its newest item ``[game, seq, chain]`` (seq -1: the end), which the kiosk's
+        log must hold too, or the card went back to an older copy."""
+        row = db.execute("SELECT game_id, status, high, end_hash, setup_hash FROM plays WHERE table_name = ? "
+                         "AND log = ? AND (high >= 0 OR actions > 0 OR status != 'in_progress') "
+                         "ORDER BY game_id DESC LIMIT 1", (table, log)).fetchone()
+        held = db.execute("SELECT COALESCE(MAX(game_id), 0) FROM plays WHERE table_name = ? AND log = ?",
+                          (table, log)).fetchone()[0]
+        out: dict = {"held": max(held, through), "upto": max(upto, held) if upto == through else upto}
+        if row is None:
+            return out
+        gid, status, high, end_hash, setup_hash = row
+        if status != "in_progress":
+            out["head"] = [gid, -1, end_hash]
+            return out
+        top = db.execute("SELECT seq, hash FROM actions WHERE table_name = ? AND log = ? AND game_id = ? "
+                         "ORDER BY seq DESC LIMIT 1", (table, log, gid)).fetchone()
+        out["head"] = [gid, top[0], top[1]] if top else [gid, 0, setup_hash]
+        return out
 
     # -- the prepared summaries (written with the plays they count) -------------------------------
     _FIGURE_ROW = ("SELECT game, table_name, started, ended, setup_received, end_received, first_received, mode, "
@@ -645,6 +746,10 @@ class CafeStore:
                         "rejected_reason": reason})
             if out[-1]["status"] == "finished" and name in results:
                 out[-1]["result"], out[-1]["mode"] = results[name]
+        origins = self.origins(names)
+        for tb in out:
+            if tb["table"] in origins:
+                tb["origin"] = origins[tb["table"]]
         return sorted(out, key=lambda tb: tb["sort"])
 
     def plays(self, limit: int | None = None, offset: int = 0, keys: list[tuple] | None = None,
@@ -780,6 +885,16 @@ class CafeStore:
         with self._lock:
             self._db.close()
 
+
+def _same(held: str | None, chain: str | None) -> bool:
+    """The same item of the log, as far as the chain tells (an item from before the chain tells nothing)."""
+    return held is None or chain is None or held == chain
+
+
+def _forked(gid: int, seq: int, log: str) -> str:
+    what = "the setup" if seq == 0 else "the end" if seq < 0 else f"entry {seq}"
+    return (f"{what} of game {gid} of log {log[:8]} is not the one held: another history under the same log "
+            "(an SD card restored from an older copy, or copied); its kiosk sends it under a new log")
 
 def figure_of(game, table, started, ended, s_rx, e_rx, first_rx, mode, status) -> list | None:
     """What one play adds to the figures: [game and mode, table, the local hour it started, its length

@@ -48,14 +48,20 @@ TEMPLATE_WORDS = (N_("Messages skipped (not valid): {n}"), N_("waiting for {n} m
                   N_("Won together"), N_("Lost together"), N_("Won: {names}"), N_("Retire"),
                   N_("Retire every offline table"),
                   N_("The {n} busiest of {total} tables; every table: /api/figures"), N_("BG Stats"),
-                  N_("simulated"), N_("Remove the simulated plays ({n})"), N_("From"), N_("To"))
-BADGES = {None: N_("live"), "broker": N_("no broker"), "disk": N_("disk full"), "subscriber": N_("not recording")}
+                  N_("simulated"), N_("Remove the simulated plays ({n})"), N_("From"), N_("To"),
+                  N_("Its SD card was restored from an older copy: its games from game {first} on are kept apart."),
+                  N_("Its SD card is a copy of {table}'s: its own games from game {first} on, kept apart."),
+                  N_("Its SD card is a copy of another kiosk's: its own games from game {first} on, kept apart."))
+BADGES = {None: N_("live"), "broker": N_("no broker"), "disk": N_("disk full"), "subscriber": N_("not recording"),
+          "rival": N_("another dashboard")}
 BANNERS = {"broker": N_("No contact with the broker since {time}: {reason}. Nothing new is recorded; the kiosks keep "
                         "every play and send it when the dashboard is back."),
            "disk": N_("Nothing recorded since {time}: the dashboard's disk is full. The kiosks keep every play; "
                       "recording resumes by itself when there is room."),
            "subscriber": N_("Nothing recorded since {time}: {reason}. Restart the dashboard; the kiosks keep every "
-                            "play.")}
+                            "play."),
+           "rival": N_("Another dashboard: {reason}. Nothing is lost: the kiosks keep every play and offer this "
+                       "dashboard whatever it lacks.")}
 
 
 class Renderer:

@@ -841,6 +841,11 @@ def summary(state: GameState) -> dict:
     }
     if s.finished:
         out.update(scored(final_score(s)))
+        # how it ended (spec 6): these players reached END_PAST monuments in their Past, and the round was
+        # played out; the places are final_score's (more VP, then fewer lost knowledge; A7)
+        out["end_reason"] = "past"
+        out["end_past"] = END_PAST
+        out["past_reached_by"] = [b.name for b in s.boards if len(b.past) >= END_PAST]
     return out
 
 

@@ -430,10 +430,49 @@ class AncientKnowledgeView(BoardView):
             if e.kind == "learnt":
                 return Verdict(True, t(N_("{card} learnt"), lang, card=name(d["card"])),
                                t(N_("From tile {tile}. The requirement holds."), lang, tile=d["tile"]), then)
-        if any(e.kind in ("turn_started", "game_over") for e in events):
+        if any(e.kind == "game_over" for e in events):
+            return Verdict(None, t(N_("End of {player}'s turn"), lang, player=before.board.name),
+                           Literal(" ".join(x for x in (declined, self.end_words(session, lang)) if x)), None)
+        if any(e.kind == "turn_started" for e in events):
             return Verdict(None, t(N_("End of {player}'s turn"), lang, player=before.board.name),
                            Literal(declined or translate(N_("Nothing declined."), lang)), news)
         return Verdict(None, t(N_("Recorded"), lang), Literal(self.history_text(line, session, lang)), then)
+
+    def end_words(self, session, lang) -> str:
+        """Why the game ended and why the winner won, from the engine's summary: who reached the Past's
+        limit, then the places (more victory points; on a tie, less lost knowledge)."""
+        s = session.summary()
+        reached = s.get("past_reached_by") or []
+        out = []
+        if reached:
+            one, more = NP_("{players} has {n} or more monuments in the Past: the round was played to its end.",
+                            "{players} have {n} or more monuments in the Past: the round was played to its end.")
+            out.append(Plural(one, {"players": " & ".join(reached), "n": s["end_past"],
+                                    "count": len(reached)}, plural=more, count="count").render(lang))
+        scores = s.get("scores") or []
+        firsts = [p for p in scores if p["place"] == 1]
+        others = [p for p in scores if p["place"] != 1]
+        lost = {p["name"]: p["explain"]["lost_knowledge_tokens"] for p in scores}
+        if len(firsts) > 1:
+            out.append(t(N_("{players} tie: {total} victory points and {lost} lost knowledge each."), lang,
+                         players=" & ".join(p["name"] for p in firsts), total=firsts[0]["total"],
+                         lost=lost[firsts[0]["name"]]))
+        elif firsts:
+            first = firsts[0]
+            tied = [p for p in others if p["total"] == first["total"]]
+            if tied:
+                out.append(t(N_("{player} and {other} both have {total} victory points; {player} lost less "
+                                "knowledge ({lost} to {other_lost})."), lang, player=first["name"],
+                             other=tied[0]["name"], total=first["total"], lost=lost[first["name"]],
+                             other_lost=lost[tied[0]["name"]]))
+            elif others:
+                out.append(t(N_("{player} has the most victory points: {total}, against {others}."), lang,
+                             player=first["name"], total=first["total"],
+                             others=", ".join(f"{p['name']} {p['total']}" for p in others)))
+            else:
+                out.append(t(N_("{player} scores {total} victory points."), lang, player=first["name"],
+                             total=first["total"]))
+        return " ".join(out)
 
     def decline_news(self, events, before, session, lang) -> str:
         """What the Decline phase did, and the slide the players make on their mat."""
