@@ -343,9 +343,10 @@ def make_history(path: Path, plays: int, tables: int = 100, seed: int = 1) -> fl
         con.executemany("INSERT INTO plays (table_name, log, game_id, game, players, status, started, ended, "
                         "setup_received, end_received, high, last, actions, first_received, mode, last_received) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", play_rows)
-        con.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", action_rows)
-        con.executemany("INSERT INTO logs VALUES (?, ?, ?, ?)", [(t, log, games[t], time.time())
-                                                                 for t, log in logs.items()])
+        con.executemany("INSERT INTO actions (table_name, log, game_id, seq, kind, line, at, received) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", action_rows)
+        con.executemany("INSERT INTO logs (table_name, log, through, updated) VALUES (?, ?, ?, ?)",
+                        [(t, log, games[t], time.time()) for t, log in logs.items()])
         con.execute("PRAGMA user_version = 2")     # the summaries are counted when the dashboard opens it
     con.close()
     CafeStore(path).close()
