@@ -18,8 +18,8 @@ from datetime import datetime
 import pytest
 from cafe_support import Dashboard, broker_fixture, needs_mosquitto, wait_until  # noqa: F401
 
-from companion.cafe import store as store_module
 from companion.broker import parse_broker
+from companion.cafe import store as store_module
 from companion.cafe.exports import bgstats, bgstats_stream, csv_stream, plays_csv
 from companion.cafe.limits import RateLimits
 from companion.cafe.mosquitto import Mosquitto
