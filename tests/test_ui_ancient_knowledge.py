@@ -98,7 +98,7 @@ def test_create_knowledge_and_the_decline_at_the_end_of_the_turn(tmp_path):
     reason = next(d for d in k.last.drawn if d.role == "reason")
     assert verdict.rect[0] == reason.rect[0]           # no mark: the title starts where the words below it do
     assert drawn(k, "turn") == ["Bruno's turn"]        # a search is no card ("Bruno's card" before)
-    assert "Tiwanaku went to the Past; its 2 knowledge became lost knowledge." in drawn(k, "reason")
+    assert "Tiwanaku went to the Past; its 2 knowledge tokens are lost." in drawn(k, "reason")
     s = k.session.summary()
     bruno = s["players"][1]
     assert bruno["past_count"] == 1 and bruno["lost_knowledge"] == 2 and s["turn"] == "Ana"

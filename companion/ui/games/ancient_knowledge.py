@@ -42,7 +42,7 @@ from companion.games.ancient_knowledge.actions import (
 from companion.games.ancient_knowledge.catalog import catalog
 from companion.games.ancient_knowledge.score import card_rows, explained_rows
 from companion.games.base import refusal
-from companion.i18n import N_, NP_, Plural, Text, translate
+from companion.i18n import N_, NP_, Plural, Text, plural, translate
 from companion.play.proposals import CardPlacedOnSpot
 from companion.ui.canvas import Literal
 from companion.ui.games import Ask, BoardView, Choices, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
@@ -480,9 +480,12 @@ class AncientKnowledgeView(BoardView):
         for e in events:
             d = e.data
             if e.kind == "to_past" and d.get("why") == "decline":
-                msg = N_("{card} went to the Past; its {n} knowledge became lost knowledge.") if d["lost_knowledge"] \
-                    else N_("{card} went to the Past.")
-                out.append(t(msg, lang, card=name(d["card"]), n=d["lost_knowledge"]))
+                if d["lost_knowledge"]:
+                    out.append(plural(NP_("{card} went to the Past; its {n} knowledge token is lost.",
+                                          "{card} went to the Past; its {n} knowledge tokens are lost."),
+                                      d["lost_knowledge"], card=name(d["card"])).render(lang))
+                else:
+                    out.append(t(N_("{card} went to the Past."), lang, card=name(d["card"])))
             elif e.kind == "self_discarded":
                 out.append(t(N_("{card} discarded itself."), lang, card=name(d["card"])))
             elif e.kind == "decline_skipped":
