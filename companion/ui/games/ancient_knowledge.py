@@ -40,7 +40,7 @@ from companion.games.ancient_knowledge.actions import (
     ToPast,
 )
 from companion.games.ancient_knowledge.catalog import catalog
-from companion.games.ancient_knowledge.score import card_rows, explained_rows
+from companion.games.ancient_knowledge.score import explained_rows
 from companion.games.base import refusal
 from companion.i18n import N_, NP_, Plural, Text, plural, translate
 from companion.play.proposals import CardPlacedOnSpot
@@ -51,7 +51,6 @@ from companion.ui.games._menus import numbers, paged, pick_several
 from companion.words import Words, joined, later
 
 DECK = "AK"
-ROWS_PER_PAGE = 6
 EFFECT_LINES = ("draw", "discard", "hand", "knowledge", "lost_knowledge", "move", "swap", "place", "destroy",
                 "to_past", "straighten", "gain_tech", "skip_decline")
 ROWS = {"lower": N_("lower"), "upper": N_("upper")}
@@ -564,15 +563,9 @@ class AncientKnowledgeView(BoardView):
     # -- the score sheet -----------------------------------------------------------------------
     def _pages(self, session) -> list:
         scores = session.summary().get("scores") or []
-        pages: list = [None]
-        for entry in scores:
-            pages.append((entry, self._player_rows(entry), 0, 0))
-            endgame = entry["explain"]["endgame"]
-            parts = -(-len(endgame) // ROWS_PER_PAGE)
-            for i in range(parts):
-                rows = card_rows(entry)[i * ROWS_PER_PAGE:(i + 1) * ROWS_PER_PAGE]     # in words, as `score`
-                pages.append((entry, rows, i + 1, parts))
-        return pages
+        # one page of each player's figures: the end-game effects' row names the cards that scored
+        # (`companion score` lists every card, in words)
+        return [None] + [(entry, self._player_rows(entry), 0, 0) for entry in scores]
 
     def _player_rows(self, entry) -> list[ScoreRow]:
         return explained_rows(entry)
@@ -594,9 +587,6 @@ class AncientKnowledgeView(BoardView):
         return explain
 
     def page_headline(self, entry, part, parts, summary):
-        if part:
-            return Text(N_("{player}: end-game effects ({part}/{parts})"),
-                        {"player": entry["name"], "part": part, "parts": parts})
         return Text(N_("{player}: {total} victory points, place {place}"),
                     {"player": entry["name"], "total": entry["total"], "place": entry["place"]})
 
