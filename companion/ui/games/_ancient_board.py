@@ -10,7 +10,6 @@ import pygame
 from companion.i18n import N_, NP_, Text, plural
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal, font, hyphenate
-from companion.words import Words
 
 # Okabe-Ito colours; the Past also names the kinds, so colour is never the only cue
 KIND_COLOURS = {"city": (0, 114, 178), "megalith": (0, 158, 115), "pyramid": (230, 159, 0),

@@ -325,7 +325,8 @@ class TableScreen(Screen):
         y = prompt.bottom + c.px(6)
         note = None
         if ask.note:
-            note = pygame.Rect(inner.x, y, inner.w, c.height_of(ask.note, inner.w, theme.SMALL * 0.8, False, "ask-note"))
+            note_h = c.height_of(ask.note, inner.w, theme.SMALL * 0.8, False, "ask-note")
+            note = pygame.Rect(inner.x, y, inner.w, note_h)
             y = note.bottom + c.px(6)
         menu = pygame.Rect(inner.x, y + c.px(4), inner.w, inner.bottom - y - c.px(4))
         fits = menu.h > 0 and choice_size(c, choice, menu, theme.BODY, columns, "choice")[1]
