@@ -41,7 +41,7 @@ def test_every_screen_keeps_the_type_size_rule(tmp_path, size, part):
     pygame.display.init()
     shots, missing = screens.shoot(tmp_path, size, parts=(part,))
     assert not missing
-    assert len(shots.smallest) == 2 * (10 if part == "boards" else len(screens.ROW_SHOTS))
+    assert len(shots.smallest) == 2 * (12 if part == "boards" else len(screens.ROW_SHOTS))
     faults = [f"{key}: {fault}" for key, found in shots.faults.items() for fault in found]
     assert not faults, "\n".join(faults)
     assert not shots.cut, "\n".join(shots.cut)

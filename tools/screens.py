@@ -495,14 +495,7 @@ def ancient_knowledge(shots: Shots, tmp: Path) -> None:
     lines, turn_starts = robot_game()
     cut = max(i for i in turn_starts if any(line["type"] == "create" for line in lines[i:]))
     k, feed = resumed(tmp / "ak-end", shots.size, lines, cut)
-
-    def question(key, _surface):                               # a declining monument: Past, or discarded?
-        if key == "table-ask" and "decline_effect" in str(k.session.summary()["pending_prompt"]):
-            k.on_screen_change = None
-            save("question")
-    k.on_screen_change = question
     play_through_the_kiosk(k, feed, lines[cut:])
-    k.on_screen_change = None
     save("standings")
     press(k, NEXT)
     save("score")
