@@ -313,3 +313,28 @@ def test_every_ancient_knowledge_screen_fits(tmp_path, size):
             assert x >= 0 and y >= 0 and x + dw <= w and y + dh <= h, (key, d)
     cut = sorted({(key, d.role, d.text) for key, texts in seen for d in texts if d.cut})
     assert not cut, "\n".join(map(repr, cut))
+
+
+def test_the_last_verdict_says_why_the_game_ended_and_why_the_winner_won(tmp_path):
+    k, feed, last = _resume_for_the_last_turn(tmp_path)
+    said = []
+    step = k.step
+
+    def look():
+        step()
+        top = k.stack.top
+        if top.name == "table" and top.phase == "verdict" and top.turns.ending:
+            said.append((drawn(k, "verdict"), drawn(k, "reason")))
+    k.step = look
+    play_through_the_kiosk(k, feed, last)
+    result = k.session.summary()
+    first, second = result["scores"][:2]
+    assert result["end_reason"] == "past" and result["past_reached_by"]
+    verdict, reason = said[-1]
+    assert verdict == [f"{first['name']} wins the game!"] or len(result["winners"]) > 1
+    reached = " & ".join(result["past_reached_by"])
+    assert f"{reached} {'has' if len(result['past_reached_by']) == 1 else 'have'} 14 or more monuments in the " \
+           "Past: the round was played to its end." in reason[0]
+    if first["total"] > second["total"]:
+        assert reason[0].endswith(f"{first['name']} has the most victory points: {first['total']}, against "
+                                  f"{second['name']} {second['total']}.")
