@@ -816,7 +816,7 @@ def _board_json(s: GameState, b: Board) -> dict:
 def summary(state: GameState) -> dict:
     """The ``companion replay --json`` document, rich enough for the kiosk's board view."""
     s = state
-    out = {
+    out: dict[str, Any] = {
         "game": GAME_ID,
         "status": "finished" if s.finished else "in_progress",
         "round": s.round,

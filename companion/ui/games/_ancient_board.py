@@ -10,7 +10,6 @@ import pygame
 from companion.i18n import N_, NP_, Text, plural
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal, font, hyphenate
-from companion.words import Words
 
 # Okabe-Ito colours; the Past also names the kinds, so colour is never the only cue
 KIND_COLOURS = {"city": (0, 114, 178), "megalith": (0, 158, 115), "pyramid": (230, 159, 0),
@@ -130,13 +129,13 @@ def _past(c: Canvas, area: pygame.Rect, player: dict) -> None:
     for kind, n in kinds.items():
         words = plural(KIND_COUNTS.get(kind, ("{n} " + kind, "{n} " + kind)), n)
         # a narrow column: the count over the kind's name, rather than a name cut short
-        two = not c.fits(words, (0, 0, inner.w - c.px(14), line), 16, role="past-kind")
-        if y + line * (1 + two) > inner.bottom - line:
+        lines = -(-c.height_of(words, inner.w - c.px(14), 16, role="past-kind") // line)
+        if y + line * lines > inner.bottom - line:
             break
         c.box(pygame.Rect(inner.x, y + c.px(4), c.px(10), c.px(10)), KIND_COLOURS.get(kind, theme.MUTED), radius=2)
-        c.paragraph(words, (inner.x + c.px(14), y, inner.w - c.px(14), line * (1 + two)), 16, theme.TEXT,
+        c.paragraph(words, (inner.x + c.px(14), y, inner.w - c.px(14), line * lines), 16, theme.TEXT,
                     role="past-kind")
-        y += line * (1 + two)
+        y += line * lines
     rotated = sum(1 for card in player["past"] if card.get("rotated"))
     excavated = Text(N_("{n} excavated"), {"n": rotated})
     two = not c.fits(excavated, (0, 0, inner.w, line), 16, role="past-kind")

@@ -69,7 +69,9 @@ def tile(c: Canvas, rect: pygame.Rect, card, highlight=None, role: str = "card")
                theme.CARD_TEXT, anchor="center", max_width=room, role=role + "-continent")
         return
     if card.white == "einstein":
-        bottom = ""                 # "E=mc²" alone: it fits where a year and its code do, "Einstein" does not
+        bottom = ""                 # "E=mc²" alone: it fits where a year and its code do, "Einstein" does not;
+        if font(c.px(READ_TEXT)).size(top)[0] > room:     # where only a year fits, its end, as printed
+            top = "mc²"
     year_w = font(c.px(READ_TEXT), True).size(top)[0]
     code_w = font(c.px(MIN_TEXT)).size(bottom)[0] if bottom else 0
     if bottom and year_w + c.px(5) + code_w <= room:

@@ -40,9 +40,9 @@ from companion.games.ancient_knowledge.actions import (
     ToPast,
 )
 from companion.games.ancient_knowledge.catalog import catalog
-from companion.games.ancient_knowledge.score import card_rows, explained_rows
+from companion.games.ancient_knowledge.score import explained_rows
 from companion.games.base import refusal
-from companion.i18n import N_, NP_, Plural, Text, translate
+from companion.i18n import N_, NP_, Plural, Text, plural, translate
 from companion.play.proposals import CardPlacedOnSpot
 from companion.ui.canvas import Literal
 from companion.ui.games import Ask, BoardView, Choices, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
@@ -51,7 +51,6 @@ from companion.ui.games._menus import numbers, paged, pick_several
 from companion.words import Words, joined, later
 
 DECK = "AK"
-ROWS_PER_PAGE = 6
 EFFECT_LINES = ("draw", "discard", "hand", "knowledge", "lost_knowledge", "move", "swap", "place", "destroy",
                 "to_past", "straighten", "gain_tech", "skip_decline")
 ROWS = {"lower": N_("lower"), "upper": N_("upper")}
@@ -480,9 +479,12 @@ class AncientKnowledgeView(BoardView):
         for e in events:
             d = e.data
             if e.kind == "to_past" and d.get("why") == "decline":
-                msg = N_("{card} went to the Past; its {n} knowledge became lost knowledge.") if d["lost_knowledge"] \
-                    else N_("{card} went to the Past.")
-                out.append(t(msg, lang, card=name(d["card"]), n=d["lost_knowledge"]))
+                if d["lost_knowledge"]:
+                    out.append(plural(NP_("{card} went to the Past; its {n} knowledge token is lost.",
+                                          "{card} went to the Past; its {n} knowledge tokens are lost."),
+                                      d["lost_knowledge"], card=name(d["card"])).render(lang))
+                else:
+                    out.append(t(N_("{card} went to the Past."), lang, card=name(d["card"])))
             elif e.kind == "self_discarded":
                 out.append(t(N_("{card} discarded itself."), lang, card=name(d["card"])))
             elif e.kind == "decline_skipped":
@@ -561,15 +563,9 @@ class AncientKnowledgeView(BoardView):
     # -- the score sheet -----------------------------------------------------------------------
     def _pages(self, session) -> list:
         scores = session.summary().get("scores") or []
-        pages: list = [None]
-        for entry in scores:
-            pages.append((entry, self._player_rows(entry), 0, 0))
-            endgame = entry["explain"]["endgame"]
-            parts = -(-len(endgame) // ROWS_PER_PAGE)
-            for i in range(parts):
-                rows = card_rows(entry)[i * ROWS_PER_PAGE:(i + 1) * ROWS_PER_PAGE]     # in words, as `score`
-                pages.append((entry, rows, i + 1, parts))
-        return pages
+        # one page of each player's figures: the end-game effects' row names the cards that scored
+        # (`companion score` lists every card, in words)
+        return [None] + [(entry, self._player_rows(entry), 0, 0) for entry in scores]
 
     def _player_rows(self, entry) -> list[ScoreRow]:
         return explained_rows(entry)
@@ -591,9 +587,6 @@ class AncientKnowledgeView(BoardView):
         return explain
 
     def page_headline(self, entry, part, parts, summary):
-        if part:
-            return Text(N_("{player}: end-game effects ({part}/{parts})"),
-                        {"player": entry["name"], "part": part, "parts": parts})
         return Text(N_("{player}: {total} victory points, place {place}"),
                     {"player": entry["name"], "total": entry["total"], "place": entry["place"]})
 

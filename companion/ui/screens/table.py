@@ -239,7 +239,22 @@ class TableScreen(Screen):
         c.box(rect, theme.PANEL)
         # the end of the game is framed as such: a big red cross beside "Ana wins" would read as her loss
         c.box(rect, theme.ACCENT if end else colour, width=c.px(8))
-        radius = min(c.px(64), rect.h // 4)
+        reason = v.reason
+        if end:
+            said, why = render(v.headline, c.lang), render(v.reason or "", c.lang)
+            reason = Literal(f"{said}{' ' if said[-1:] in '!?.' else ': '}{why}" if why else said)
+        # what the players do now; what the camera sees waits for the table view (an orange "board not in
+        # view" beside a green verdict read as a contradiction)
+        then = None if end else v.then
+        small = c.px(16)            # the card's own verdict beside the reason, when the game ends
+        left = rect.x + c.px(30) + (small * 2 + c.px(14) if end and v.correct is not None else 0)
+        width = rect.right - c.px(30) - left
+        reason_need = c.height_of(reason, width, theme.LARGE, False, "reason") if reason else 0
+        then_need = c.height_of(then, rect.w - c.px(60), theme.BODY, False, "then") + c.px(22) if then else 0
+        # the mark and the headline give up height where the words under them need it to be read whole
+        for radius in (min(c.px(64), rect.h // 4), c.px(44), c.px(32)):
+            if rect.h - radius * 2 - c.px(52) >= reason_need + then_need:
+                break
         centre = (rect.x + radius + c.px(30), rect.y + radius + c.px(24))
         if end or v.correct is None:         # no mark, and no empty room for one before the words
             x = rect.x + c.px(30)
@@ -253,28 +268,15 @@ class TableScreen(Screen):
         c.paragraph(headline, (x, rect.y + c.px(20), rect.right - x - c.px(20), radius * 2 + c.px(8)), theme.HUGE,
                     theme.ACCENT if end else colour, bold=True, role="verdict", valign="middle")
         y = rect.y + radius * 2 + c.px(40)
-        reason = v.reason
-        left = rect.x + c.px(30)
         if end:
-            said, why = render(v.headline, c.lang), render(v.reason or "", c.lang)
-            reason = Literal(f"{said}{' ' if said[-1:] in '!?.' else ': '}{why}" if why else said)
-            # the card's own verdict, small, where its words start
-            small = c.px(16)
             if v.correct:
-                c.tick_mark((left + small, y + small + c.px(4)), small)
+                c.tick_mark((rect.x + c.px(30) + small, y + small + c.px(4)), small)
             elif v.correct is False:
-                c.cross_mark((left + small, y + small + c.px(4)), small)
-            if v.correct is not None:
-                left += small * 2 + c.px(14)
-        # what the players do now; what the camera sees waits for the table view (an orange "board not in
-        # view" beside a green verdict read as a contradiction)
-        then = None if end else v.then
+                c.cross_mark((rect.x + c.px(30) + small, y + small + c.px(4)), small)
         if reason:
             # the reason whole first (its room at its floor at least), then what to do in what is left
-            width = rect.right - c.px(30) - left
-            then_need = c.height_of(then, rect.w - c.px(60), theme.BODY, False, "then") + c.px(22) if then else 0
             room = max((rect.bottom - y) * 0.55 if then else rect.bottom - y - c.px(12),
-                       min(c.height_of(reason, width, theme.LARGE, False, "reason"), rect.bottom - y - then_need))
+                       min(reason_need, rect.bottom - y - then_need))
             used = c.paragraph(reason, (left, y, width, room), theme.LARGE, role="reason")
             y = used.bottom + c.px(10)
         if then:
@@ -291,11 +293,11 @@ class TableScreen(Screen):
     def draw_ask(self, c: Canvas, rect: pygame.Rect):
         """The board on the left (what the question is about), the question and its menu on the right;
         where the question and its answers cannot be read whole beside the board, the board gives up
-        its room (narrower, or none)."""
+        its room (a narrower board would cut its own words)."""
         ask, choice = self.turns.asks[-1]
         n = len(choice.items)
         wanted = ask.columns or (1 if n <= 5 else 2 if n <= 12 else 3)
-        plans = [(share, cols) for share in (0.54, 0.42, 0.0) for cols in range(wanted, 0, -1)]
+        plans = [(share, cols) for share in (0.54, 0.0) for cols in range(wanted, 0, -1)]
         for share, columns in plans:
             layout = self.ask_layout(c, rect, share, ask, choice, columns)
             if layout[-1]:
@@ -323,7 +325,8 @@ class TableScreen(Screen):
         y = prompt.bottom + c.px(6)
         note = None
         if ask.note:
-            note = pygame.Rect(inner.x, y, inner.w, c.height_of(ask.note, inner.w, theme.SMALL * 0.8, False, "ask-note"))
+            note_h = c.height_of(ask.note, inner.w, theme.SMALL * 0.8, False, "ask-note")
+            note = pygame.Rect(inner.x, y, inner.w, note_h)
             y = note.bottom + c.px(6)
         menu = pygame.Rect(inner.x, y + c.px(4), inner.w, inner.bottom - y - c.px(4))
         fits = menu.h > 0 and choice_size(c, choice, menu, theme.BODY, columns, "choice")[1]
