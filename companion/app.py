@@ -179,7 +179,7 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
 
 
 def make_tracker(kind: str):
-    """A sticker tracker for a table of this kind (row, grid, board)."""
+    """A sticker tracker for a table of this kind (row, grid, rows, board)."""
     from companion.vision.tracker import Tracker
     return Tracker(kind)
 

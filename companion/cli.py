@@ -13,13 +13,13 @@ import importlib
 import os
 import sys
 
-from companion import __version__
+from companion import __version__, registry
 from companion.errors import BadInput
 
 COMMANDS = {
     "kiosk": ("companion.app", "start the kiosk (--demo: virtual table and keyboard, no hardware)"),
     "replay": ("companion.store.replay_cli", "replay a game log (JSONL) and print the resulting state"),
-    "score": ("companion.games.score_cli", "score a finished table (exhibition, ancient-knowledge)"),
+    "score": ("companion.games.score_cli", "score a finished table ({scorable})"),
     "scan": ("companion.vision.scan_cli", "find the card stickers in photos of the table"),
     "deck": ("companion.cards.deck_cli", "list, create and edit decks; import/export CSV"),
     "stickers": ("companion.print.stickers", "print a sheet of stickers for a deck (PDF)"),
@@ -58,6 +58,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="<command>")
     chosen = _chosen(argv)
     for name, (module, help_text) in COMMANDS.items():
+        help_text = help_text.format(scorable=", ".join(registry.scorable()))    # the games, from the registry
         p = sub.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
         if name == chosen:
             mod = importlib.import_module(module)

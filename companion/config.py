@@ -42,7 +42,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from companion.cafe.broker import check_table_name, parse_broker
+from companion.broker import check_table_name, parse_broker
 from companion.errors import BadInput, json_path, read_text
 from companion.paths import config_file
 

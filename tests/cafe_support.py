@@ -180,7 +180,7 @@ def dashboard_fixture(broker, tmp_path):
 
 KIOSK_SCRIPT = """
 import sys, time
-from companion.cafe.broker import parse_broker
+from companion.broker import parse_broker
 from companion.cafe.publisher import Publisher
 Publisher(sys.argv[1], sys.argv[2], parse_broker(sys.argv[3])).start()
 print("started", flush=True)

@@ -41,3 +41,6 @@ python
 
 # Messages marked for translation that only the café's templates say (companion/cafe/templates)
 TEMPLATE_WORDS
+
+# Named by module path in a string: the sixth game's GameSpec.demo ("module:Class"), imported by the demo
+DemoRowsPlayers

@@ -21,7 +21,8 @@ def bench(*args):
 
 def test_bench_engine_reports_each_game():
     r = bench("engine", "--games", "2", "--actions", "40")
-    assert [row["game"] for row in r["rows"]] == ["timeline", "cronologia-competitive", "cronologia-cooperative"]
+    from companion.registry import GAMES
+    assert [row["game"] for row in r["rows"]] == list(GAMES)
     assert all(row["games"] == 2 and 0 < row["actions"] <= 80 for row in r["rows"])
 
 

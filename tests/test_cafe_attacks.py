@@ -20,7 +20,7 @@ import uuid
 import pytest
 from cafe_support import Dashboard, needs_mosquitto, wait_until
 
-from companion.cafe.broker import parse_broker
+from companion.broker import parse_broker
 from companion.cafe.mosquitto import Mosquitto
 from companion.cafe.simulate import VirtualTable, wait_acknowledged
 

@@ -19,6 +19,8 @@ from cafe_support import (  # noqa: F401  (the fixtures broker and dashboard)
     wait_until,
 )
 
+from companion.registry import GAMES
+
 pytestmark = needs_mosquitto
 
 
@@ -47,7 +49,7 @@ def test_simulate_prints_the_contract_and_the_dashboard_has_every_action(broker,
     totals = json.loads(run.stdout)
     assert set(totals) == {"tables", "games", "actions", "per_table"}
     assert totals["tables"] == 3 and totals["games"] == 6
-    assert list(totals["per_table"]) == ["T01", "T02", "T03"]
+    assert list(totals["per_table"]) == ["SIM01", "SIM02", "SIM03"]     # never a café's own T01
     assert all(v["games"] == 2 for v in totals["per_table"].values())
     assert sum(v["actions"] for v in totals["per_table"].values()) == totals["actions"]
 
@@ -58,10 +60,10 @@ def test_simulate_prints_the_contract_and_the_dashboard_has_every_action(broker,
         assert set(p) == {"table", "game", "status", "started", "ended", "actions", "players"}
         assert p["players"] and all(set(pl) == {"name", "score", "winner"} for pl in p["players"])
     tables = dashboard.json("/api/tables")["tables"]
-    assert [t["table"] for t in tables] == ["T01", "T02", "T03"]
+    assert [t["table"] for t in tables] == ["SIM01", "SIM02", "SIM03"]
     for t in tables:
         assert {"table", "online", "game", "status", "players", "updated"} <= set(t)
-        assert t["game"] in ("timeline", "cronologia") and t["players"]
+        assert t["game"] in GAMES and t["players"]
     status, csv = dashboard.get("/export/plays.csv")
     assert status == 200
     assert len(csv.decode().strip().splitlines()) == 1 + sum(len(p["players"]) for p in plays)
@@ -103,28 +105,26 @@ def test_broker_and_dashboard_killed_while_tables_play(broker, tmp_path):
 
 
 def test_a_kiosk_cut_off_publishes_its_backlog_in_order(broker, dashboard, tmp_path):
-    from companion.cafe.broker import parse_broker
+    from companion.broker import parse_broker
     from companion.cafe.simulate import VirtualTable, wait_acknowledged
 
     relay = Relay(broker.port)
     table = VirtualTable("T09", tmp_path, parse_broker(f"mqtt://127.0.0.1:{relay.port}"), games=1, seed=3)
     table.start_publishing()
     try:
+        from companion.cafe.simulate import final_summary
         from companion.games import random_play
-        setup = random_play.timeline_setup(table.rng, players=3)
+        setup, *lines = random_play.timeline_game(table.rng)
         game_id = table.log.new_game(setup)
         wait_until(lambda: dashboard.json("/api/plays")["plays"], what="the new game on the dashboard")
         relay.cut()                          # the kiosk's network is gone ...
-        from companion.games.registry import engine_for
-        engine = engine_for("timeline")
-        state = engine.setup(setup)
         played = 0
-        while engine.summary(state)["status"] == "in_progress":
-            line, state = table._legal_step(engine, state)
+        for line in lines:
             table.log.append(game_id, line)  # ... and the players play on: the kiosk never waits
             played += 1
             table.publisher.poke()
-        table.log.finish(game_id, engine.summary(state))
+        assert final_summary(setup, lines)["status"] == "finished"
+        table.log.finish(game_id, final_summary(setup, lines))
         wait_until(lambda: not table.publisher.connected, what="the kiosk to notice its network is gone")
         assert received(dashboard).get("T09", 0) == 0
         relay.mend()
@@ -150,7 +150,7 @@ def test_the_dashboard_says_when_the_broker_is_gone_and_catches_up(broker, dashb
     run = companion("cafe", "simulate", "--broker", broker.url, "--tables", "1", "--json", "--until-confirmed",
                     timeout=120)
     assert run.returncode == 0, run.stderr
-    assert received(dashboard) == {"T01": json.loads(run.stdout)["actions"]}
+    assert received(dashboard) == {"SIM01": json.loads(run.stdout)["actions"]}
 
 
 @pytest.mark.parametrize("args, where", [

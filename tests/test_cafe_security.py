@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 from cafe_support import Dashboard, companion, needs_mosquitto, wait_until
 
-from companion.cafe.broker import parse_broker
+from companion.broker import parse_broker
 from companion.cafe.mosquitto import Mosquitto
 
 pytestmark = needs_mosquitto

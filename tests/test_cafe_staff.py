@@ -80,9 +80,17 @@ def test_the_staff_retire_every_simulated_table_at_once(broker, tmp_path):
         own = urllib.request.Request(d.url + "tables/retire", data=form,
                                      headers={"Origin": d.url.rstrip("/"), "Accept": "application/json"})
         with urllib.request.urlopen(own, timeout=10) as r:
-            assert json.load(r) == {"retired": ["T01", "T02", "T03"]}
+            assert json.load(r) == {"retired": ["SIM01", "SIM02", "SIM03"]}
         assert d.json("/api/tables")["tables"] == []
         assert len(d.json("/api/plays")["plays"]) == 3
+        # the trial's plays leave the history, the figures and the exports at the staff's word
+        assert "Remove the simulated plays (3)" in d.get("/")[1].decode()
+        remove = urllib.request.Request(d.url + "plays/remove-simulated", data=b"",
+                                        headers={"Origin": d.url.rstrip("/"), "Accept": "application/json"})
+        with urllib.request.urlopen(remove, timeout=10) as r:
+            assert json.load(r) == {"removed": 3, "retired": ["SIM01", "SIM02", "SIM03"]}
+        assert d.json("/api/plays")["plays"] == [] and d.json("/api/figures")["plays"] == 0
+        assert "Remove the simulated plays" not in d.get("/")[1].decode()
     finally:
         assert d.stop() == 0
     d.start()                                   # retained states come again at the new subscription
@@ -112,8 +120,9 @@ def test_a_play_whose_kiosk_went_away_or_moved_on_is_shown_abandoned(tmp_path):
 
 def test_each_game_mode_is_its_own_row_and_a_cooperative_game_is_won_or_lost_together(tmp_path):
     team = ("Ana", "Bo", "Cai")
-    won = result({"players": list(team)}, {"mode": "cooperative", "status": "finished", "score": 7})
-    lost = result({"players": list(team)}, {"mode": "cooperative", "status": "lost", "score": 2})
+    setup = {"game": "cronologia", "players": list(team)}
+    won = result(setup, {"mode": "cooperative", "status": "finished", "score": 7})
+    lost = result(setup, {"mode": "cooperative", "status": "lost", "score": 2})
     assert {p["winner"] for p in won} == {True} and {p["winner"] for p in lost} == {False}
     assert {p["score"] for p in won} == {7}
     duel = [{"name": "Ana", "score": 9, "winner": True}, {"name": "Bo", "score": 4, "winner": False}]

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
+from companion import registry
 from companion.errors import BadInput
-from companion.games import registry
 from companion.games.base import refusal
 from companion.games.exhibition import autoplay, engine
 from companion.games.exhibition.actions import Finish, Move, Place, Refill, Secret, Take, action_to_json, parse_action

@@ -14,10 +14,10 @@ import pytest
 from cafe_support import broker_fixture, wait_until  # noqa: F401  (the fixture broker)
 from test_play_turns import Host, Reading, Seen
 
+from companion import registry
 from companion.cards.decks import parse_deck
 from companion.cli import main
 from companion.errors import BadInput
-from companion.games import registry
 from companion.i18n import N_
 
 LATER = registry.GameSpec(
@@ -99,7 +99,7 @@ def _dated_cards():
 
 
 def _subscribe(broker, topic: str) -> tuple[object, list[dict]]:
-    from companion.cafe.broker import parse_broker
+    from companion.broker import parse_broker
     got: list[dict] = []
     subscribed = threading.Event()
     client = parse_broker(broker.url).client("fifth-game-watcher")
@@ -113,7 +113,7 @@ def _subscribe(broker, topic: str) -> tuple[object, list[dict]]:
 
 
 def test_the_fifth_game_picked_played_replayed_stickered_and_published(later, broker, tmp_path, capsys):
-    from companion.cafe.broker import log_topic, parse_broker
+    from companion.broker import log_topic, parse_broker
     from companion.cafe.publisher import Publisher
     from companion.inputs.commands import OK, Command
     from companion.play.proposals import CardPlaced

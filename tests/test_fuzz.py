@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from companion.bench import fuzz
 from companion.cards.decks import reload_decks
+from companion.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = Path(tempfile.mkdtemp(prefix="companion-fuzz-test-"))
@@ -102,7 +103,7 @@ def test_score_of_a_real_table_with_any_value_anywhere(game, value, path_keys):
 
 
 @settings(max_examples=150, **QUICK)
-@given(st.sampled_from(["timeline", "cronologia", "exhibition", "ancient-knowledge"]),
+@given(st.sampled_from(list(GAMES)),
        st.lists(st.lists(st.text(max_size=12) | st.sampled_from(fuzz.CELLS[:20]), min_size=1, max_size=6),
                 max_size=6))
 def test_deck_import_of_any_cells(game, rows):

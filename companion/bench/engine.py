@@ -1,11 +1,11 @@
 """``companion bench engine``: how fast the engines replay long generated games.
 
-Random legal games of Timeline, Cronología competitive and Cronología cooperative (random_play.py) are
-generated first; then their logs are replayed from the JSON text, as ``companion replay`` and the
-kiosk's resume do: parse each line, check it, apply it. The figure is actions per second. The
-reference, measured in the same process on the same lines, is ``json.loads`` alone, so the ratio
-says how many JSON parses one verdict costs; the target is >= 20,000 actions/s, so no verdict ever
-waits on the engine.
+Random legal games of every registered game (each ``GameSpec.random_game``) are generated first; then
+their logs are replayed from the JSON text, as ``companion replay`` and the kiosk's resume do: parse
+each line, check it, apply it. The figure is actions per second, one row per game. The reference,
+measured in the same process on the same lines, is ``json.loads`` alone, so the ratio says how many
+JSON parses one verdict costs; the target is >= 20,000 actions/s, so no verdict ever waits on the
+engine.
 """
 
 from __future__ import annotations
@@ -15,14 +15,9 @@ import random
 import time
 
 from companion.errors import BadInput
-from companion.games import random_play
+from companion.registry import GAMES
 from companion.store import replay
 
-GAMES = {
-    "timeline": random_play.timeline_setup,
-    "cronologia-competitive": random_play.competitive_setup,
-    "cronologia-cooperative": random_play.cooperative_setup,
-}
 TARGET = 20_000
 
 
@@ -33,24 +28,14 @@ def add_arguments(parser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
 
 
-def _long_setup(make, rng):
-    setup = make(rng, players=rng.randint(2, 8))
-    if setup["game"] == "timeline":
-        setup["hand"] = 20                    # long games: many rounds before anyone empties a hand
-    return setup
-
-
 def run(args) -> int:
     if args.games < 1:
         raise BadInput("--games", f"{args.games} is not a number of games: 1 or more")
     rng = random.Random(args.seed)
     rows: list[dict] = []
-    for name, make in GAMES.items():
-        logs = []
-        for _ in range(args.games):
-            setup = _long_setup(make, rng)
-            lines = random_play.play(setup, rng, args.actions)
-            logs.append([json.dumps(setup)] + [json.dumps(x) for x in lines])
+    for name, spec in GAMES.items():
+        random_game = spec.load_random_game()
+        logs = [[json.dumps(line) for line in random_game(rng, args.actions)] for _ in range(args.games)]
         actions = sum(len(log) - 1 for log in logs)
 
         t0 = time.perf_counter()

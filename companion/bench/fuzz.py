@@ -243,13 +243,11 @@ def _write(folder: Path, name: str, data: bytes | str) -> Path:
 # -- the inputs ---------------------------------------------------------------------------------------
 
 def _log_seeds(rng: random.Random) -> list[list[str]]:
-    from companion.games import random_play
+    from companion.registry import GAMES
     seeds = [p.read_text(encoding="utf-8").splitlines() for p in sorted((DOCS / "examples").glob("*.jsonl"))]
     seeds.append((DOCS / "exhibition" / "game.jsonl").read_text(encoding="utf-8").splitlines())
-    for make in (random_play.timeline_setup, random_play.competitive_setup, random_play.cooperative_setup):
-        setup = make(rng, players=rng.randint(2, 4))
-        seeds.append([json.dumps(line) for line in [setup, *random_play.play(setup, rng, max_actions=30)]])
-    seeds.append([json.dumps({"type": "setup", "game": "ancient-knowledge", "players": ["Ana", "Bo"]})])
+    for spec in GAMES.values():             # a random legal game of every registered game
+        seeds.append([json.dumps(line) for line in spec.load_random_game()(rng, 30)])
     return seeds
 
 
@@ -353,7 +351,8 @@ def make_deck_csv(rng: random.Random, folder: Path) -> Case:
         csv.writer(out, delimiter=rng.choice((",", ",", ";"))).writerows(rows)
         data, note = out.getvalue().encode("utf-8", "surrogatepass"), "csv:" + "+".join(notes)
     path = _write(folder, "cards.csv", data)
-    deck_id = "FZ" + {"timeline": "TL", "cronologia": "CR", "exhibition": "EX", "ancient-knowledge": "AK"}[deck.game]
+    from companion.registry import GAMES
+    deck_id = "FZIMP" + str(list(GAMES).index(deck.game))
     return Case("deck-import", ["deck", "import", deck_id, str(path), "--game", deck.game], names=(str(path),),
                 note=note)
 
@@ -373,8 +372,9 @@ _ADD_VALUES = {
 
 def make_deck_add(rng: random.Random, folder: Path) -> Case:
     from companion.cards.decks import DeckFile, reload_decks, save_user_deck, user_deck_path
-    game = rng.choice(("timeline", "cronologia", "exhibition", "ancient-knowledge"))
-    deck_id = "FZADD" + str(("timeline", "cronologia", "exhibition", "ancient-knowledge").index(game))
+    from companion.registry import GAMES
+    game = rng.choice(list(GAMES))
+    deck_id = "FZADD" + str(list(GAMES).index(game))
     path = user_deck_path(deck_id)
     fresh = rng.random() < 0.02                     # now and then start again from an empty deck
     if fresh or not path.exists():

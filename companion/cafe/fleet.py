@@ -27,7 +27,7 @@ import sys
 import threading
 from pathlib import Path
 
-from companion.cafe.broker import Broker
+from companion.broker import Broker
 
 PER_PROCESS = 50          # ~500 descriptors a process: far from select()'s 1024
 

@@ -14,6 +14,7 @@ import sys
 
 from pydantic import ValidationError
 
+from companion import registry
 from companion.cards.deck_csv import (
     parse_continent,
     parse_icons,
@@ -41,7 +42,6 @@ from companion.cards.decks import (
 from companion.cards.model import year_label
 from companion.cards.payload import format_payload
 from companion.errors import BadInput, present
-from companion.games import registry
 from companion.paths import command
 from companion.words import counted
 

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from companion import registry
 from companion.cards.decks import MAX_CARDS, CardEntry, DeckFile, _CardError, facts_of
 from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES
 from companion.errors import BadInput, read_text
-from companion.games import registry
 
 COLUMNS = ("n", "year", "circa", "title", "title_es", "period", "icons", "continent", "white", "ak_id", "review")
 ALIASES = {"number": "n", "no": "n", "#": "n", "número": "n", "numero": "n", "año": "year", "ano": "year",

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from companion import registry
 from companion.cards.model import CONTINENTS, ICONS, PERIODS, WHITES, Card
 from companion.cards.payload import format_payload, parse_sticker
 from companion.errors import BadInput, json_path, read_json
-from companion.games import registry
 from companion.i18n import N_, Text
 from companion.paths import assets_dir, command, data_dir
 

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from companion.cards.decks import cards_as_recorded, facts_in, without_facts
+from companion.cards.decks import FACTS_KEY, cards_as_recorded, facts_in, without_facts
 from companion.errors import BadInput
 from companion.i18n import Text
 from companion.words import counted
@@ -139,15 +139,30 @@ def outcome_of(summary: dict) -> Outcome:
                    how if isinstance(how, str) else None)
 
 
+def read_setup(engine, line, facts: dict[str, dict], where: str = "setup"):
+    """The one way to read a stored setup line (the kiosk, ``replay`` and the café's fold all read it so):
+    the card facts it records are added to ``facts``, and the engine sets up from the line without them,
+    each card it names the card recorded. BadInput for a line the engine refuses."""
+    facts.update(facts_in(line, where))
+    with cards_as_recorded(facts, where):
+        return engine.setup(without_facts(line))
+
+
+def read_action(engine, line, facts: dict[str, dict], where: str = ""):
+    """The one way to read a stored action line: its card facts added to ``facts``, then the line without
+    them parsed by the engine, each card it names the card recorded (or today's deck's, for a code the
+    log holds no facts of). BadInput for a malformed line."""
+    facts.update(facts_in(line, where))
+    with cards_as_recorded(facts, where or FACTS_KEY):
+        return engine.parse_action(without_facts(line))
+
+
 def fold(engine, setup_line: dict, lines: list[dict]):
     """The state after ``lines`` (already known to be legal: the store holds only confirmed ones). A
     card the log recorded is the card it recorded, whatever its deck says today (an older log's codes
     are read from today's decks)."""
     facts: dict[str, dict] = {}
-    for line in [setup_line, *lines]:
-        facts.update(facts_in(line))
-    with cards_as_recorded(facts):
-        state = engine.setup(without_facts(setup_line))
-        for line in lines:
-            state, _events = engine.apply(state, engine.parse_action(without_facts(line)))
+    state = read_setup(engine, setup_line, facts)
+    for line in lines:
+        state, _events = engine.apply(state, read_action(engine, line, facts))
     return state

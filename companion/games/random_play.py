@@ -1,6 +1,7 @@
-"""Random but legal games of Timeline and Cronología, as log lines: the material of the property
-tests and of ``companion bench engine``. Players pick a random card (year) and a random gap, so
-about half the placements are wrong, as with real players guessing."""
+"""Random but legal games of Timeline and Cronología, as log lines (their ``GameSpec.random_game``:
+``timeline_game``, ``cronologia_game``, the contract's ``RandomGame``): the material of the property
+tests, ``companion cafe simulate`` and ``companion bench engine``. Players pick a random card (year) and
+a random gap, so about half the placements are wrong, as with real players guessing."""
 
 from __future__ import annotations
 
@@ -21,13 +22,20 @@ def _card(rng: random.Random, icons: bool = False) -> dict:
     return card
 
 
-def _sorted_cards(rng: random.Random, n: int) -> list[dict]:
-    return sorted((_card(rng) for _ in range(n)), key=lambda c: c["year"])
+SETUP_DECK = "HIST"      # the cards laid at setup are a real box's, by sticker code, as a kiosk's camera reads them
+
+
+def _sorted_cards(rng: random.Random, n: int) -> list[str]:
+    """``n`` cards of the box, oldest first, by sticker code (the stored setup line records their facts, as
+    a kiosk's does)."""
+    from companion.cards.decks import get_deck
+    cards = [c for c in get_deck(SETUP_DECK).cards.values() if c.code and c.year is not None]
+    return [str(c.code) for c in sorted(rng.sample(cards, n), key=lambda c: c.year or 0)]
 
 
 def timeline_setup(rng: random.Random, players: int = 3, **options) -> dict:
     return {"type": "setup", "game": "timeline", "players": [f"P{i + 1}" for i in range(players)],
-            "hand": rng.choice((3, 4, 5)), "start": _card(rng), **options}
+            "hand": rng.choice((3, 4, 5)), "start": _sorted_cards(rng, 1)[0], **options}
 
 
 def competitive_setup(rng: random.Random, players: int = 3, **options) -> dict:
@@ -39,6 +47,17 @@ def cooperative_setup(rng: random.Random, players: int = 3, **options) -> dict:
     return {"type": "setup", "game": "cronologia", "mode": "cooperative", "level": rng.choice(("experto", "medio")),
             "players": [f"P{i + 1}" for i in range(players)], "grid": [_sorted_cards(rng, 5) for _ in range(5)],
             **options}
+
+
+def timeline_game(rng: random.Random, max_actions: int = 200) -> list[dict]:
+    setup = timeline_setup(rng, players=rng.randint(2, 6))
+    return [setup, *play(setup, rng, max_actions)]
+
+
+def cronologia_game(rng: random.Random, max_actions: int = 200) -> list[dict]:
+    """A competitive or a cooperative game, one in two."""
+    setup = rng.choice((competitive_setup, cooperative_setup))(rng, players=rng.randint(2, 6))
+    return [setup, *play(setup, rng, max_actions)]
 
 
 def play(setup: dict, rng: random.Random, max_actions: int = 200) -> list[dict]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
+from companion import registry
 from companion.errors import BadInput, read_json
-from companion.games import registry
 
 
 def add_arguments(parser) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from companion.cards.decks import cards_as_recorded, facts_in, resolve, with_facts
 from companion.cards.model import Card
 from companion.errors import is_store_error
-from companion.games.base import Outcome, fold, refusal
+from companion.games.base import Outcome, fold, read_action, refusal
 
 
 class GameSession:
@@ -79,8 +79,7 @@ class GameSession:
     def _judge(self, line: dict):
         # the line parsed back, as a replay reads it: the game played is the game the log replays (the
         # engine's own checks of a line included), and a card it recorded is the card it recorded
-        with cards_as_recorded(self.facts):
-            return self.engine.apply(self.state, self.engine.parse_action(line))
+        return self.engine.apply(self.state, read_action(self.engine, line, self.facts))
 
     def confirm(self, action) -> list:
         """Check, store, then move on. Returns the events (a refusal stores nothing). Raises the

@@ -24,11 +24,11 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 
+from companion import registry
 from companion.cards.decks import CardEntry, Deck, deck_ref, get_deck
 from companion.cards.model import CONTINENT_COLOURS, PERIOD_COLOURS
 from companion.cards.payload import format_payload
 from companion.errors import BadInput, present
-from companion.games import registry
 from companion.i18n import LANGUAGES, N_
 from companion.paths import command
 from companion.print.pdf import (

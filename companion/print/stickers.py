@@ -20,10 +20,10 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 
+from companion import registry
 from companion.cards.decks import Deck, deck_ref, get_deck
 from companion.cards.payload import format_payload
 from companion.errors import BadInput
-from companion.games import registry
 from companion.i18n import LANGUAGES, N_
 from companion.print.pdf import (
     FONT,

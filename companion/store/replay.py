@@ -1,8 +1,10 @@
 """Folding a log through its engine: the setup line, then each action in order.
 
-The kiosk (resuming after a restart), ``companion replay`` and the tests all replay through here, so
-a log means the same thing everywhere. An ``{"type": "undo"}`` line retracts the newest action still
-in force, as the kiosk's UNDO does in the store: the rule is GameLog's (``companion.store.log.in_force``).
+``companion replay``, the café's tile (companion/cafe/outbox.py) and the benches replay through here,
+and the kiosk resumes through ``fold``: each reads a stored line one way (``games/base.py: read_setup``,
+``read_action``: its card facts applied), so a log means the same thing everywhere. An ``{"type":
+"undo"}`` line retracts the newest action still in force, as the kiosk's UNDO does in the store: the
+rule is GameLog's (``companion.store.log.in_force``).
 """
 
 from __future__ import annotations
@@ -10,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from companion.cards.decks import cards_as_recorded, codes_named, facts_in, without_facts
+from companion.cards.decks import codes_named
 from companion.errors import BadInput
-from companion.games.base import fold, refusal
-from companion.games.registry import engine_for
+from companion.games.base import fold, read_action, read_setup, refusal
+from companion.registry import engine_for
 from companion.store.log import in_force
 
 
@@ -27,9 +29,8 @@ class Replayed:
     facts: dict = field(default_factory=dict)           # the card facts the log recorded, by sticker code
     from_decks: list[str] = field(default_factory=list)  # codes it names without their facts (read from today's decks)
 
-    def note(self, line, where: str) -> None:
-        """Take in the card facts ``line`` records; remember the codes it names without them."""
-        self.facts.update(facts_in(line, where))
+    def note(self, line) -> None:
+        """Remember the codes ``line`` names that the log holds no facts of (read after the line's own)."""
         self.from_decks += [c for c in codes_named(line) if c not in self.facts and c not in self.from_decks]
 
 
@@ -39,12 +40,11 @@ def start(setup_line, where: str = "line 1") -> Replayed:
         raise BadInput(where, f"the first line must be the setup (\"type\": \"setup\"), not {kind!r}")
     engine = engine_for(setup_line.get("game"), f"{where}: game")       # it checks the type itself
     r = Replayed(engine, setup_line, None)
-    r.note(setup_line, where)
     try:
-        with cards_as_recorded(r.facts, where):
-            r.state = engine.setup(without_facts(setup_line))
+        r.state = read_setup(engine, setup_line, r.facts, where)
     except BadInput as e:
         raise e.within(where) from None
+    r.note(setup_line)
     return r
 
 
@@ -59,9 +59,8 @@ def step(r: Replayed, line, where: str, lang: str = "en") -> Replayed:
         return r
     before = (dict(r.facts), list(r.from_decks))
     try:
-        r.note(line, where)
-        with cards_as_recorded(r.facts, where):
-            action = r.engine.parse_action(without_facts(line))
+        action = read_action(r.engine, line, r.facts, where)
+        r.note(line)
     except BadInput as e:
         r.facts, r.from_decks = before
         raise e.within(where) from None

@@ -51,7 +51,7 @@ def _not_a_table(text: str, path: str) -> None:
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
         return          # a setup line names its players; a table lists each one's cards
-    from companion.games import registry
+    from companion import registry
     from companion.paths import command
     scores = []
     for game in registry.scorable():       # the games whose table this is: their scorers take it
@@ -102,8 +102,8 @@ def format_summary(s: dict, lang: str = "en", cards=None) -> str:
     printed cards write them ("c. 300,000 BC", Spanish "h. 300 000 a. C."); without them, from the years."""
     from companion.games.base import winners
     from companion.games.explained import sheet_lines
-    from companion.games.registry import GAMES
     from companion.i18n import N_, Text
+    from companion.registry import GAMES
     from companion.words import Words, date_words
 
     def t(msgid, **params):
@@ -142,6 +142,9 @@ def format_summary(s: dict, lang: str = "en", cards=None) -> str:
     if "timeline" in s:
         row = cards if isinstance(cards, list) and len(cards) == len(s["timeline"]) else s["timeline"]
         out.append(t(N_("Row: {years}"), years=" · ".join(date(c) for c in row)))
+    if isinstance(s.get("rows"), dict):          # each player's own row, by its owner (personal timelines)
+        for player, years in s["rows"].items():
+            out.append(t(N_("{player}'s row: {years}"), player=player, years=" · ".join(date(y) for y in years)))
     if isinstance(s.get("hands"), dict):
         out.append(t(N_("Cards in hand: {hands}"), hands=", ".join(f"{k} {v}" for k, v in s["hands"].items())))
     if s.get("eliminated"):

@@ -68,6 +68,19 @@ class DemoCamera:
         return self.table.vtable.read()
 
 
+def demo_games() -> list[str]:
+    """The picker's games (every registered game's views), in its order: a game whose spec names
+    ``demo`` players (companion/ui/demo_boards.py's contract) is played by them, whatever its table
+    (boards, several rows); a row or grid game without them by the players below."""
+    from companion.ui.games import available_views
+    return [v.key for v in available_views() if v.table_kind in ("row", "grid") or _board_players(v) is not None]
+
+
+def _board_players(view: Any) -> type[BoardPlayers] | None:
+    from companion.registry import spec_for
+    return spec_for(view.engine_id).load_demo()
+
+
 def row_gap(years: list[int], year: int, rng: random.Random, wrong_rate: float) -> int:
     """Where a player who knows some history puts a card of ``year`` into a row of ``years``: in a
     right gap, or (``wrong_rate`` of the time) in the gap next to them, as people do who misjudge a
@@ -82,11 +95,9 @@ def row_gap(years: list[int], year: int, rng: random.Random, wrong_rate: float) 
 
 
 class DemoPlayers:
-    GAMES = ["timeline", "cronologia-competitive", "cronologia-cooperative", "exhibition", "ancient-knowledge"]
-    PLAYERS = {"exhibition": 2, "ancient-knowledge": 2}    # fewer than the picker's 3: shorter games
-    # The cooperative game deals 25 cards and 4 to each player: from the 40 DEMO cards it would end
-    # at the first mistake, nobody holding a card (and no second grid could ever be dealt).
-    DECKS = {"cronologia-cooperative": "HIST"}
+    # A grid game (Cronología's cooperative one) deals 25 cards and 4 to each player: from the 40 DEMO
+    # cards it would end at the first mistake, nobody holding a card (and no second grid could be dealt).
+    DECKS = {"grid": "HIST"}
 
     def __init__(self, kiosk: Any, table: DemoTable, seed: int = 1, autoplay: bool = False, wrong_rate: float = 0.3,
                  tour: bool = False, games: list[str] | None = None, think_seconds: float = 2.5):
@@ -96,7 +107,7 @@ class DemoPlayers:
         self.autoplay = autoplay
         self.wrong_rate = wrong_rate
         self.tour: list[tuple[str, str | None]] = list(TOUR) if tour else []
-        self.games = games or self.GAMES
+        self.games = games or demo_games()
         self.game_index = 0
         self.think = think_seconds if not autoplay else 0.0
         self.deck = get_deck("DEMO")
@@ -194,8 +205,9 @@ class DemoPlayers:
                 self.press(NEXT)
         elif name == "players":
             rows = top.rows()
-            want = self.PLAYERS.get(top.view.key, top.count)
-            if top.count != want and top.view.min_players <= want <= top.view.max_players:
+            board = _board_players(top.view)
+            count = board.PLAYERS if board is not None else top.count
+            if top.count != count and top.view.min_players <= count <= top.view.max_players:
                 self.press(OK, index=0)   # "Players: n" counts up, round and round
             else:
                 self.press(OK if rows[top.focus][0] == "start" else NEXT)
@@ -213,7 +225,7 @@ class DemoPlayers:
         k = self.kiosk
         phase = screen.phase
         view = screen.view
-        if view.table_kind == "board":
+        if view.table_kind not in ("row", "grid") or _board_players(view) is not None:
             self.at_board(screen)
             return
         if self.tour and self.tour[0][0] != "screen" and k.session is not None and phase == "watch" \
@@ -258,10 +270,11 @@ class DemoPlayers:
                 self.press(OK)
 
     def at_board(self, screen: Any) -> None:
-        from companion.ui.demo_boards import AncientKnowledgePlayers, ExhibitionPlayers
+        kind = _board_players(screen.view)
         if self.boards is None or (screen.phase == "deal" and self.kiosk.session is None and
-                                   self.boards.board != screen.view.board):
-            kind = ExhibitionPlayers if screen.view.board == "exhibition" else AncientKnowledgePlayers
+                                   type(self.boards) is not kind):
+            if kind is None:
+                return                    # a board game without demo players: the person at the keyboard plays
             self.boards = kind(self.table, self.rng, self.press, self.wrong_rate / 2)
             self._lines_seen = 0
         session = self.kiosk.session
@@ -271,7 +284,7 @@ class DemoPlayers:
         self.boards.at_table(screen, self.autoplay)
 
     def lay_start(self, view: Any) -> None:
-        self.deck = get_deck(self.DECKS.get(view.key, "DEMO"))
+        self.deck = get_deck(self.DECKS.get(view.table_kind, "DEMO"))
         self._reset_game()
         self.laid = True
         if view.table_kind == "grid":

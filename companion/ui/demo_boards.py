@@ -34,10 +34,15 @@ Press = Callable[..., None]
 
 
 class BoardPlayers:
-    """The common part: the setup laid once, the active player's mat kept under the camera, a card
-    laid on a spot and taken back when the kiosk refuses it, the kiosk's questions answered."""
+    """The demo players of a board game (named by its ``GameSpec.demo``: the demo's contract for a game
+    whose table is boards; a row or grid game is played by companion/ui/demo.py's own players). The
+    common part: the setup laid once, the active player's mat kept under the camera, a card laid on a
+    spot and taken back when the kiosk refuses it, the kiosk's questions answered. Each game's players
+    give ``board``, ``lay_setup``, ``sees_setup``, ``watch``, ``answer`` and, if they take cards back,
+    ``refused``."""
 
     board = ""
+    PLAYERS = 2                # the demo's players at this table: fewer than the picker's 3, shorter games
 
     def __init__(self, table: Table, rng: random.Random, press: Press, wrong_rate: float):
         self.table = table

@@ -22,6 +22,12 @@ def exh20_cards() -> list[Card]:
     return [deck.cards[n] for n in sorted(deck.cards)]
 
 
+def random_game(rng: random.Random, max_actions: int = 200) -> list[dict]:
+    """A whole game of 1 to 4 players (the contract's ``RandomGame``), cut at ``max_actions``."""
+    names = ["Ana", "Bo", "Cy", "Di"][:rng.randint(1, 4)]
+    return play_game(names, seed=rng.randrange(2**32), secret_decade=rng.random() < 0.3)[:max_actions + 1]
+
+
 def play_game(players: list[str], seed: int = 0, cards: list[Card] | None = None, secret_decade: bool = False,
               layout: dict | None = None, variations: dict | None = None, options: dict | None = None,
               depot_chance: float = 0.7) -> list[dict]:

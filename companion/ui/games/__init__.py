@@ -3,7 +3,7 @@ its turn bar, verdicts and score sheet read, and which options its setup takes. 
 are the same for every game; they ask the game's view.
 
 A view registers itself with :func:`register` when its module (named in its game's
-:class:`~companion.games.registry.GameSpec`) is imported; the picker offers the views whose engine can
+:class:`~companion.registry.GameSpec`) is imported; the picker offers the views whose engine can
 be imported.
 """
 
@@ -13,7 +13,7 @@ import importlib
 import logging
 from dataclasses import dataclass, field
 
-from companion.games import registry
+from companion import registry
 from companion.games.base import refusal
 from companion.games.explained import ScoreRow
 from companion.i18n import N_, Literal, Msg, Text

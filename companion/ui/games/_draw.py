@@ -41,7 +41,9 @@ def card_tile(c: Canvas, rect: pygame.Rect, card: Card | None, show_year: bool =
     name = card.title_in(c.lang)          # a proposed card's title shows (it is on its face), not its year
     if title and name:
         where = pygame.Rect(rect.x + c.px(3), y + c.px(2), rect.w - c.px(6), rect.bottom - y - c.px(4))
-        c.paragraph(Literal(name), where, TITLE_SIZE, theme.CARD_TEXT, align="center", role="card-title")
+        # whole or not at all: a title cut short reads as another card (the title is on the card's face)
+        if c.fits(Literal(name), where, TITLE_SIZE, role="card-title"):
+            c.paragraph(Literal(name), where, TITLE_SIZE, theme.CARD_TEXT, align="center", role="card-title")
 
 
 def _band(c: Canvas, h: int) -> int:

@@ -1,9 +1,12 @@
 """Every game the companion knows, one :class:`GameSpec` each; every other module asks here.
 
-A spec is plain data: the modules it names (engine, scorer, kiosk views, card rule) are imported only
-when they are used, so the cards layer can ask a spec without importing an engine (engines import the
-cards layer). Adding a game is one package under ``companion/games/`` and one ``register`` line below;
-see docs/adding-a-game.md.
+A spec is plain data: the modules it names (engine, scorer, random games, kiosk views, demo players,
+card rule) are imported only when they are used, so the cards layer can ask a spec without importing
+an engine (engines import the cards layer). What each named part keeps is the game's contract:
+``Engine``, ``Scorer`` and ``RandomGame`` in companion/games/contract.py, ``TurnView`` and ``SheetView``
+in companion/play/view.py, ``BoardPlayers`` in companion/ui/demo_boards.py. Adding a game is one package
+under ``companion/games/``, its view module, its translations and one ``register`` line below; see
+docs/adding-a-game.md.
 """
 
 from __future__ import annotations
@@ -20,10 +23,14 @@ from companion.i18n import N_
 @dataclass(frozen=True)
 class GameSpec:
     id: str                                   # the log's setup "game" and a deck file's "game"
-    name: str                                 # as people read it (titles, replay's first line)
-    engine: str                               # module keeping the contract of companion.games.base
+    name: str                                 # as people read it (titles, replay's first line, café exports)
+    engine: str                               # module keeping companion.games.contract.Engine
+    random_game: str = ""                     # "module:function" keeping companion.games.contract.RandomGame
     views: tuple[str, ...] = ()               # kiosk view modules (each registers its views when imported)
-    scorer: str | None = None                 # module with score_table/format_score: `companion score ID`
+    scorer: str | None = None                 # module keeping companion.games.contract.Scorer: `companion score ID`
+    demo: str | None = None                   # "module:Class" of a board game's demo players (BoardPlayers); a
+                                              # row or grid game is played by the demo's own row and grid players
+    cooperative_modes: tuple[str, ...] = ()   # setup "mode"s in which the players win or lose together
     deck_columns: tuple[str, ...] = ("n", "year", "title")   # a deck's CSV columns, in order
     card_rule: str | None = None              # "module:function": (CardEntry) -> (field, message) | None
     add_fields: str = "--year YEAR --title TITLE"            # what `companion deck add` asks for a card
@@ -39,13 +46,32 @@ class GameSpec:
             raise BadInput(self.id, f"no scoring for this game; scorable games: {', '.join(scorable())}")
         return importlib.import_module(self.scorer)
 
+    def load_random_game(self) -> Callable:
+        """The game's random legal games: ``(rng, max_actions) -> [setup line, action lines...]``."""
+        if not self.random_game:
+            raise BadInput(self.id, "this game has no random games (GameSpec.random_game)")
+        return _named(self.random_game)
+
+    def load_demo(self) -> type | None:
+        """The class of a board game's demo players, or None (the demo's row and grid players)."""
+        return _named(self.demo) if self.demo else None
+
+    def cooperative(self, mode: object) -> bool:
+        """Whether a game set up in ``mode`` (its setup line's "mode") is won or lost by the team together."""
+        return isinstance(mode, str) and mode in self.cooperative_modes
+
     def check_card(self, entry) -> tuple[str, str] | None:
         """What is wrong with a deck's card entry for this game: (field, message), or None."""
         if self.card_rule is None:
             return None
-        module, _, name = self.card_rule.partition(":")
-        rule: Callable = getattr(importlib.import_module(module), name)
+        rule: Callable = _named(self.card_rule)
         return rule(entry)
+
+
+def _named(path: str):
+    """What a "module:name" path names, its module imported now."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 GAMES: dict[str, GameSpec] = {}
@@ -82,24 +108,34 @@ _CHRONOLOGY_STICKER = N_("Stick each sticker on the date side of its card (the s
 _CHRONOLOGY_COLUMNS = ("n", "year", "circa", "title", "title_es", "period", "icons", "review")
 
 register(GameSpec(
-    "timeline", "Timeline", "companion.games.timeline", views=("companion.ui.games.timeline",),
+    "timeline", "Timeline", "companion.games.timeline", "companion.games.random_play:timeline_game",
+    views=("companion.ui.games.timeline",),
     deck_columns=_CHRONOLOGY_COLUMNS, card_rule="companion.cards.rules:dated", uses_decks_of=("cronologia",),
     sticker_placement=_CHRONOLOGY_STICKER, print_layout="chronology"))
 register(GameSpec(
-    "cronologia", "Cronología", "companion.games.cronologia", views=("companion.ui.games.cronologia",),
+    "cronologia", "Cronología", "companion.games.cronologia", "companion.games.random_play:cronologia_game",
+    views=("companion.ui.games.cronologia",), cooperative_modes=("cooperative",),
     deck_columns=_CHRONOLOGY_COLUMNS, card_rule="companion.cards.rules:dated_with_period",
     add_fields="--year YEAR --title TITLE --period PERIOD", uses_decks_of=("timeline",),
     sticker_placement=_CHRONOLOGY_STICKER, print_layout="chronology"))
 register(GameSpec(
-    "exhibition", "Exhibition", "companion.games.exhibition.engine", views=("companion.ui.games.exhibition",),
+    "exhibition", "Exhibition", "companion.games.exhibition.engine", "companion.games.exhibition.autoplay:random_game",
+    views=("companion.ui.games.exhibition",), demo="companion.ui.demo_boards:ExhibitionPlayers",
     scorer="companion.games.exhibition.score", deck_columns=("n", "year", "continent", "white"),
     card_rule="companion.games.exhibition.cards:card_problem", add_fields="--year YEAR --continent XX",
     sticker_placement=N_("Stick each sticker on the front of its card (the side with the year and continent), in "
                          "the same corner on every card."), print_layout="exhibition"))
 register(GameSpec(
     "ancient-knowledge", "Ancient Knowledge", "companion.games.ancient_knowledge.engine",
-    views=("companion.ui.games.ancient_knowledge",), scorer="companion.games.ancient_knowledge.score",
+    "companion.games.ancient_knowledge.autoplay:random_game", views=("companion.ui.games.ancient_knowledge",),
+    demo="companion.ui.demo_boards:AncientKnowledgePlayers", scorer="companion.games.ancient_knowledge.score",
     deck_columns=("n", "ak_id", "title"), card_rule="companion.games.ancient_knowledge.catalog:card_problem",
     add_fields="--ak-id ID",
     sticker_placement=N_("Stick each sticker upright on the front of its card, near the top edge, the same way on "
                          "every card: the camera tells a rotated card by the sticker's orientation.")))
+register(GameSpec(
+    "personal-timelines", "Personal timelines", "companion.games.personal_timelines.engine",
+    "companion.games.personal_timelines.autoplay:random_game", views=("companion.ui.games.personal_timelines",),
+    demo="companion.ui.games.personal_timelines:DemoRowsPlayers", deck_columns=_CHRONOLOGY_COLUMNS,
+    card_rule="companion.cards.rules:dated", uses_decks_of=("timeline", "cronologia"),
+    sticker_placement=_CHRONOLOGY_STICKER, print_layout="chronology"))
