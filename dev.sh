@@ -9,7 +9,8 @@ cd "$(dirname "$0")"
 
 need_python() {
   for py in python3.13 python3.12 python3.11 python3; do
-    if command -v "$py" >/dev/null && "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    # a pyenv shim of a version not selected is on PATH but fails, with a page of advice: not for the user
+    if command -v "$py" >/dev/null && "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
       echo "$py"; return
     fi
   done
@@ -19,7 +20,8 @@ need_python() {
 
 install_zbar() {
   # pyzbar (the fallback decoder) needs the system's zbar library; zxing-cpp works without it.
-  if ldconfig -p 2>/dev/null | grep -q 'libzbar\.so\.0'; then return; fi
+  # grep reads all of it: with pipefail, grep -q's early exit would fail ldconfig (SIGPIPE) and the test
+  if ldconfig -p 2>/dev/null | grep 'libzbar\.so\.0' >/dev/null; then return; fi
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
   if command -v apt-get >/dev/null && { [ -z "$sudo" ] || sudo -n true 2>/dev/null; }; then
@@ -72,8 +74,14 @@ setup() {
   have=$(cat .venv/.setup-stamp 2>/dev/null || true)
   if [ "$want" != "$have" ]; then
     echo "Installing companion and its pinned dependencies into .venv ..."
-    .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
-    .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+    # pip's and setuptools' notices (an editable install's warning box) go to a log, shown only if it fails
+    local log=.venv/setup.log
+    if ! { .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip \
+           && .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'; } >"$log" 2>&1; then
+      cat "$log" >&2
+      echo "Installing into .venv failed (above; also in $log)." >&2
+      exit 1
+    fi
     echo "$want" > .venv/.setup-stamp
   fi
 }

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from companion.errors import BadInput
+from companion.words import counted
 
 log = logging.getLogger("companion.kiosk")
 MAX_FRAMES_PER_TURN = 3000      # autoplay gives up (exit 1) if a turn never completes
@@ -92,6 +93,22 @@ def run(args) -> int:
     return main_loop(kiosk, turns=args.autoplay)
 
 
+def _runtime_dir() -> None:
+    """SDL looks for the session's XDG_RUNTIME_DIR and prints an error line where there is none (a
+    terminal without a desktop session, a service): one of the kiosk's own, private as the standard
+    asks, keeps that line off the user's screen."""
+    if os.environ.get("XDG_RUNTIME_DIR"):
+        return
+    from companion.paths import data_dir
+    run = data_dir() / "run"
+    try:
+        run.mkdir(mode=0o700, parents=True, exist_ok=True)
+        run.chmod(0o700)
+    except OSError:
+        return              # SDL says its line; the kiosk works without it
+    os.environ["XDG_RUNTIME_DIR"] = str(run)
+
+
 def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = False, seed: int = 1,
           save_settings=None, store=None, table=None, threaded: bool | None = None):
     """The kiosk with its display, store, camera feed, buttons and (demo) simulated players."""
@@ -104,6 +121,7 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
     from companion.ui.kiosk import Kiosk
     from companion.ui.table_feed import TableFeed
 
+    _runtime_dir()
     pygame.display.init()
     pygame.font.init()
     if not autoplay and not os.environ.get("SDL_VIDEODRIVER") and pygame.display.get_driver() in ("dummy", "offscreen"):
@@ -161,7 +179,7 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
 
 
 def make_tracker(kind: str):
-    """A sticker tracker for a table of this kind (row, grid, board)."""
+    """A sticker tracker for a table of this kind (row, grid, rows, board)."""
     from companion.vision.tracker import Tracker
     return Tracker(kind)
 
@@ -252,8 +270,8 @@ def main_loop(kiosk, turns: int | None = None) -> int:
               f"the process was asked to stop)", file=sys.stderr)
         return 1
     if turns is not None and code == 0:
-        print(f"autoplay: {demo.turns} turns, {demo.games_done} games finished, {kiosk.frames} frames, "
-              f"{len(set(kiosk.shown))} different screens")
+        print(f"autoplay: {counted(demo.turns, 'turn')}, {counted(demo.games_done, 'game')} finished, "
+              f"{counted(kiosk.frames, 'frame')}, {counted(len(kiosk.kinds_shown), 'different screen')}")
     return code
 
 

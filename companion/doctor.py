@@ -27,6 +27,7 @@ from pathlib import Path
 
 from companion.paths import command
 from companion.store.log import MIN_FREE_MB
+from companion.words import counted
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 SERVICE = "companion-kiosk.service"
@@ -110,13 +111,17 @@ def report(checks: list[Check]) -> str:
     lines.append("")
     if failed:
         me = command()
-        lines.append(f"{failed} failed, {warned} warning(s): do what each 'fix:' says and run {me} doctor again.")
+        lines.append(f"{failed} failed, {_warnings(warned)}: do what each 'fix:' says and run {me} doctor again.")
         if any(c.status == FAIL and c.name in HARDWARE for c in checks):
             lines.append(f"Without the kiosk's camera, screen and buttons (a laptop), check the rest with: "
                          f"{me} doctor {WITHOUT_HARDWARE}")
     else:
-        lines.append(f"Ready: every check passed ({warned} warning(s)).")
+        lines.append(f"Ready: every check passed ({_warnings(warned)}).")
     return "\n".join(lines)
+
+
+def _warnings(n: int) -> str:
+    return "no warnings" if n == 0 else counted(n, "warning")
 
 
 # -- camera ------------------------------------------------------------------------------------------

@@ -64,6 +64,12 @@ class Plural(Text):
         return translate_plural(self.msgid, self.plural, int(self.params[self.count]), lang).format(**params)
 
 
+def plural(forms: tuple[str, str], n: int, **params) -> Plural:
+    """A count in words, its noun agreeing with it: ``forms`` are the singular and plural msgids (marked
+    with NP_), ``{n}`` the count in them ("1 monument", "6 megalitos")."""
+    return Plural(forms[0], {"n": n, **params}, plural=forms[1])
+
+
 @cache
 def _catalog(lang: str) -> gettext.NullTranslations:
     if lang == "en":

@@ -133,3 +133,9 @@ register(GameSpec(
     add_fields="--ak-id ID",
     sticker_placement=N_("Stick each sticker upright on the front of its card, near the top edge, the same way on "
                          "every card: the camera tells a rotated card by the sticker's orientation.")))
+register(GameSpec(
+    "personal-timelines", "Personal timelines", "companion.games.personal_timelines.engine",
+    "companion.games.personal_timelines.autoplay:random_game", views=("companion.ui.games.personal_timelines",),
+    demo="companion.ui.games.personal_timelines:DemoRowsPlayers", deck_columns=_CHRONOLOGY_COLUMNS,
+    card_rule="companion.cards.rules:dated", uses_decks_of=("timeline", "cronologia"),
+    sticker_placement=_CHRONOLOGY_STICKER, print_layout="chronology"))

@@ -45,6 +45,7 @@ TEMPLATE_WORDS
 # Named by a GameSpec as "module:name" (companion/registry.py), imported when used
 cronologia_game
 ExhibitionPlayers
+DemoRowsPlayers
 
 # The contract of a spec's random_game (companion/games/contract.py): a Protocol for mypy and the guide
 RandomGame

@@ -20,6 +20,7 @@ from companion.cafe.schema import log_item
 from companion.cafe.store import CafeStore
 from companion.errors import BadInput
 from companion.registry import GAMES
+from companion.store.log import SCHEMA_VERSION
 
 hosts = st.from_regex(r"[a-z][a-z0-9-]{0,20}(\.[a-z]{2,5}){0,2}", fullmatch=True)
 words = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=12)
@@ -250,7 +251,7 @@ def test_a_version_1_log_offers_everything_to_the_dashboard_once_more(tmp_path):
     items = box.pending(10**6)
     assert items[0]["kind"] == "setup" and items[-1]["kind"] == "end"
     tables = {name for (name,) in box.log._read("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert "cafe_outbox" not in tables and box.log._read("PRAGMA user_version")[0][0] == 2
+    assert "cafe_outbox" not in tables and box.log._read("PRAGMA user_version")[0][0] == SCHEMA_VERSION
     box.close()
 
 

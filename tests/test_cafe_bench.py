@@ -9,7 +9,8 @@ from cafe_support import companion, needs_mosquitto
 @needs_mosquitto
 @pytest.mark.slow(19)
 def test_bench_cafe_reports_throughput_recovery_latency_cpu_and_memory():
-    run = companion("bench", "cafe", "--tables", "3", "--minutes", "0.1", "--per-minute", "120", "--json", timeout=180)
+    run = companion("bench", "cafe", "--tables", "3", "--minutes", "0.1", "--per-minute", "120", "--rows",
+                    "burst,away,steady", "--json", timeout=180)
     assert run.returncode == 0, run.stderr
     r = json.loads(run.stdout)
     ref = r["reference_mosquitto_clients"]
@@ -30,3 +31,21 @@ def test_bench_cafe_reports_throughput_recovery_latency_cpu_and_memory():
     assert split["broker_to_dashboard_ms"]["p50"] is not None
     viewers = steady["viewers"]
     assert viewers["count"] == 3 and len(viewers["kb_per_s_each"]) == 3 and viewers["page_ms"]
+
+
+@needs_mosquitto
+@pytest.mark.slow(20)
+def test_bench_cafe_reports_a_flood_from_one_table_and_pages_over_a_history():
+    run = companion("bench", "cafe", "--tables", "3", "--per-minute", "120", "--rows", "flood,history",
+                    "--flood-items", "300", "--flood-seconds", "2", "--history-plays", "300", "--history-seconds", "2",
+                    "--json", timeout=180)
+    assert run.returncode == 0, run.stderr
+    r = json.loads(run.stdout)
+    assert set(r) == {"tables", "reference_mosquitto_clients", "flood", "history"}      # only the rows asked for
+    flood = r["flood"]          # the other tables' latency while one table floods the dashboard
+    assert flood["items"] == 300 and flood["skipped_counted"] >= 300 and flood["stored"] == flood["played"]
+    assert flood["during_ms"]["actions"] > 0 and flood["during_ms"]["p99"] >= flood["during_ms"]["p50"]
+    history = r["history"]      # pages over a history, and recording while they render
+    assert history["plays"] == 300 and history["stored"] == history["played"] and history["during_ms"]["actions"] > 0
+    assert set(history["pages_ms"]) >= {"/", "/api/tables", "/api/plays", "/api/figures", "/export/plays.csv"}
+    assert all(v["loads"] >= 1 and v["bytes"] > 0 for v in history["pages_ms"].values())

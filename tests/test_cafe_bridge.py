@@ -32,7 +32,8 @@ topic # out 1 cafe/ madrid/cafe/
     cafe.start()
     dash = Dashboard(office.url_for("dashboard"), tmp_path / "office.sqlite").start()
     try:
-        run = companion("cafe", "simulate", "--broker", cafe.url, "--tables", "2", "--json", timeout=120)
+        run = companion("cafe", "simulate", "--broker", cafe.url, "--tables", "2", "--json", "--prefix", "T",
+                        timeout=120)
         assert run.returncode == 0, run.stderr
         want = {f"madrid/{t}": v["actions"] for t, v in json.loads(run.stdout)["per_table"].items()}
 

@@ -136,10 +136,12 @@ def test_tiles_live_offline_and_export(broker, browser, tmp_path):
         log.close()
 
         # a busier café for the screenshots: finished plays for the history and figures, three tables playing
-        done = companion("cafe", "simulate", "--broker", broker.url, "--tables", "6", "--seed", "2", timeout=120)
+        done = companion("cafe", "simulate", "--broker", broker.url, "--tables", "6", "--seed", "2", "--prefix", "T",
+                        timeout=120)
         assert done.returncode == 0, done.stderr
         playing = subprocess.Popen([sys.executable, "-m", "companion", "cafe", "simulate", "--broker", broker.url,
-                                    "--tables", "3", "--seed", "9", "--per-minute", "30"], stdout=subprocess.DEVNULL)
+                                    "--tables", "3", "--seed", "9", "--per-minute", "30", "--prefix", "T"],
+                                   stdout=subprocess.DEVNULL)
         try:
             browser.get(dash.url + "?lang=en")
             ready(browser)

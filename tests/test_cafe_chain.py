@@ -35,7 +35,7 @@ restart_timeout 1
 def play(cafe: Mosquitto, name: str, want: dict, seed: int, games: int = 1) -> None:
     """Two tables play at the café; ``want`` adds up what the office must show for them."""
     run = companion("cafe", "simulate", "--broker", cafe.url, "--tables", "2", "--games", str(games),
-                    "--seed", str(seed), "--json", timeout=180)
+                    "--seed", str(seed), "--json", "--prefix", "T", timeout=180)
     assert run.returncode == 0, run.stderr
     for table, done in json.loads(run.stdout)["per_table"].items():
         plays, actions = want.get(f"{name}/{table}", (0, 0))

@@ -49,7 +49,7 @@ def test_simulate_prints_the_contract_and_the_dashboard_has_every_action(broker,
     totals = json.loads(run.stdout)
     assert set(totals) == {"tables", "games", "actions", "per_table"}
     assert totals["tables"] == 3 and totals["games"] == 6
-    assert list(totals["per_table"]) == ["T01", "T02", "T03"]
+    assert list(totals["per_table"]) == ["SIM01", "SIM02", "SIM03"]     # never a café's own T01
     assert all(v["games"] == 2 for v in totals["per_table"].values())
     assert sum(v["actions"] for v in totals["per_table"].values()) == totals["actions"]
 
@@ -60,7 +60,7 @@ def test_simulate_prints_the_contract_and_the_dashboard_has_every_action(broker,
         assert set(p) == {"table", "game", "status", "started", "ended", "actions", "players"}
         assert p["players"] and all(set(pl) == {"name", "score", "winner"} for pl in p["players"])
     tables = dashboard.json("/api/tables")["tables"]
-    assert [t["table"] for t in tables] == ["T01", "T02", "T03"]
+    assert [t["table"] for t in tables] == ["SIM01", "SIM02", "SIM03"]
     for t in tables:
         assert {"table", "online", "game", "status", "players", "updated"} <= set(t)
         assert t["game"] in GAMES and t["players"]
@@ -150,7 +150,7 @@ def test_the_dashboard_says_when_the_broker_is_gone_and_catches_up(broker, dashb
     run = companion("cafe", "simulate", "--broker", broker.url, "--tables", "1", "--json", "--until-confirmed",
                     timeout=120)
     assert run.returncode == 0, run.stderr
-    assert received(dashboard) == {"T01": json.loads(run.stdout)["actions"]}
+    assert received(dashboard) == {"SIM01": json.loads(run.stdout)["actions"]}
 
 
 @pytest.mark.parametrize("args, where", [

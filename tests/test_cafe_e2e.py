@@ -71,7 +71,7 @@ def test_the_dashboard_away_and_the_broker_killed_lose_no_action(settings, tmp_p
         dash.kill()                                   # the dashboard's PC is off for the evening ...
         sim = subprocess.Popen([sys.executable, "-m", "companion", "cafe", "simulate", "--broker", broker.url,
                                 "--tables", str(TABLES), "--games", str(GAMES), "--seed", str(SEED), "--json",
-                                "--until-confirmed", "--keep", str(keep), *logins],
+                                "--until-confirmed", "--keep", str(keep), "--prefix", "T", *logins],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         wait_until(lambda: played(keep)[1] == TABLES * GAMES, timeout=240, every=0.5,
                    what="every table to finish its games")
@@ -99,20 +99,24 @@ def test_the_dashboard_away_and_the_broker_killed_lose_no_action(settings, tmp_p
     con.close()
 
 
-@pytest.mark.parametrize("why", ["unreachable", "refused"])
+@pytest.mark.parametrize("why", ["unreachable", "refused", "one login"])
 def test_simulate_says_in_one_line_when_the_broker_cannot_be_used(why, tmp_path):
+    """... and refuses one login for many tables on a broker that binds client ids to logins (the
+    installed settings): there the tables would knock each other off and half the plays stay away."""
     if why == "unreachable":
         url = f"mqtt://127.0.0.1:{free_port()}"
         broker = None
     else:
         broker = Mosquitto(tmp_path / "broker", users={"T01": "right"}).start()
-        url = f"mqtt://T01:wrong@127.0.0.1:{broker.port}"
+        url = f"mqtt://T01:{'wrong' if why == 'refused' else 'right'}@127.0.0.1:{broker.port}"
     try:
         start = time.monotonic()
         run = companion("cafe", "simulate", "--broker", url, "--tables", "2", "--until-confirmed", timeout=60)
         assert time.monotonic() - start < 30
         assert run.returncode == 2 and run.stderr.count("\n") == 1 and run.stderr.startswith("--broker"), run.stderr
-        assert ("cannot reach" in run.stderr) if why == "unreachable" else ("refused the login" in run.stderr)
+        said = {"unreachable": "cannot reach", "refused": "refused the login",
+                "one login": "binds client ids to logins (use_username_as_clientid): 2 tables on the one login T01"}
+        assert said[why] in run.stderr and (why != "one login" or "--logins" in run.stderr), run.stderr
     finally:
         if broker is not None:
             broker.stop()

@@ -36,7 +36,7 @@ def events(raw: bytes) -> list[tuple[str, str]]:
 
 def test_a_turn_passing_sends_only_that_tiles_changed_slots_the_same_bytes_to_every_viewer(tmp_path):
     store = CafeStore(tmp_path / "cafe.sqlite")
-    names = table_names(300)
+    names = table_names(300, "T")
     store.record_batch([("state", n, state("Ana", 1)) for n in names] + [("online", n, True) for n in names])
     web = Web(store, Gate(None))
     hub = web.hub
@@ -114,7 +114,7 @@ def test_tables_spread_over_worker_processes_each_action_arrives(broker, tmp_pat
     d = Dashboard(broker.url, tmp_path / "cafe.sqlite").start()
     try:
         wait_until(d.connected, what="the dashboard")
-        names = table_names(5)
+        names = table_names(5, "T")
         (tmp_path / "logs").mkdir()
         fleet = Fleet(names, tmp_path / "logs", parse_broker(broker.url), 1, 3, per_process=2).start()
         try:

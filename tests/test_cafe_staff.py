@@ -80,9 +80,17 @@ def test_the_staff_retire_every_simulated_table_at_once(broker, tmp_path):
         own = urllib.request.Request(d.url + "tables/retire", data=form,
                                      headers={"Origin": d.url.rstrip("/"), "Accept": "application/json"})
         with urllib.request.urlopen(own, timeout=10) as r:
-            assert json.load(r) == {"retired": ["T01", "T02", "T03"]}
+            assert json.load(r) == {"retired": ["SIM01", "SIM02", "SIM03"]}
         assert d.json("/api/tables")["tables"] == []
         assert len(d.json("/api/plays")["plays"]) == 3
+        # the trial's plays leave the history, the figures and the exports at the staff's word
+        assert "Remove the simulated plays (3)" in d.get("/")[1].decode()
+        remove = urllib.request.Request(d.url + "plays/remove-simulated", data=b"",
+                                        headers={"Origin": d.url.rstrip("/"), "Accept": "application/json"})
+        with urllib.request.urlopen(remove, timeout=10) as r:
+            assert json.load(r) == {"removed": 3, "retired": ["SIM01", "SIM02", "SIM03"]}
+        assert d.json("/api/plays")["plays"] == [] and d.json("/api/figures")["plays"] == 0
+        assert "Remove the simulated plays" not in d.get("/")[1].decode()
     finally:
         assert d.stop() == 0
     d.start()                                   # retained states come again at the new subscription

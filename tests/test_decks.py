@@ -126,6 +126,9 @@ def test_register_a_timeline_box_by_typing_titles_and_years(capsys, tmp_path):
     assert code == 2 and "already has card 1" in err
     code, _, err = run_cli(capsys, "deck", "add", "MYBOX", "--year", "soon", "--title", "x")
     assert code == 2 and err.startswith("--year: 'soon' is not a year")
+    code, _, err = run_cli(capsys, "deck", "add", "MYBOX", "--year", "1492")
+    assert code == 2 and err.startswith("--title: a Timeline card needs its title, as printed on the card: ")
+    assert "deck add MYBOX --year YEAR --title TITLE" in err and err.count("\n") == 1
     code, _, err = run_cli(capsys, "deck", "new", "MYBOX", "--game", "timeline")
     assert code == 2 and "already have a deck MYBOX" in err
     code, _, err = run_cli(capsys, "deck", "new", "a", "--game", "timeline")
@@ -187,6 +190,12 @@ def test_csv_errors_name_file_row_and_column(tmp_path):
     assert err("n,year,title\n1,1969,Moon\n2,abc,Rome\n") == \
         "box.csv: row 3, column B (year): 'abc' is not a year (write 1969, -753 or 753 BC)"
     assert err("n,year,colour\n1,1969,red\n").startswith("box.csv: row 1, column C: unknown column 'colour'")
+    # cells pasted from a spreadsheet are tab-separated: read as such, and named so when the header is missing
+    assert [(e.year, e.title) for e in parse_cards("n\tyear\ttitle\n1\t1969\tMoon landing\n", "box.csv", "timeline",
+                                                    "BOX")] == [(1969, "Moon landing")]
+    assert err("1969\tMoon landing\n1492\tColumbus\n").startswith(
+        "box.csv: row 1, column A: unknown column '1969'; the first row names the columns (here tab-separated, as "
+        "cells pasted from a spreadsheet are), e.g. n,year,")
     assert err("n,year,title\n4,1969,a\n4,1970,b\n") == \
         "box.csv: row 3, column A (n): number 4 is used twice (also row 2)"
     assert err("year,continent\n1912,\n", "exhibition").startswith(

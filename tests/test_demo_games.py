@@ -11,7 +11,7 @@ from companion.config import Config
 from companion.ui.demo import demo_games
 
 # seconds each game takes on an idle machine (the longest start first: conftest.py)
-SECONDS = {"ancient-knowledge": 45, "cronologia-cooperative": 28, "exhibition": 26}
+SECONDS = {"ancient-knowledge": 60, "cronologia-cooperative": 36, "exhibition": 34}   # with the frame check
 FRAMES = 4000       # the longest game (Ancient Knowledge, played to its end) needs about 1000; a stalled demo fails
 
 
@@ -24,19 +24,26 @@ def test_the_demo_plays_every_game_the_picker_offers():
 
 
 def play_to_the_score_sheet(key: str):
-    """The summary, the score sheet's headline and the log lines of one autoplayed game of ``key``."""
+    """The summary, the score sheet's headline and the log lines of one autoplayed game of ``key``; every
+    frame of it is read whole in both languages at 800x480 and 1920x1080 (companion/ui/textcheck.py)."""
     from companion import app
+    from companion.ui.textcheck import FrameCheck
 
     k = app.build(Config(), demo=True, windowed=True, size=(800, 480), autoplay=True, threaded=False)
     k.demo.tour = []
     k.demo.games = [key]
+    check = FrameCheck(k)
     for _ in range(FRAMES):
         k.demo.tick(k.clock())
         k.step()
+        check.look()
         top = k.stack.top
         if top is not None and top.name == "score" and k.session is not None:
             assert k.session.view.key == key
             drawn = {d.role: d.text for d in k.last.drawn}
+            # every text of every frame whole, and at its size (the deal, the questions, the verdicts, the
+            # score sheet's pages): none cut, none under its role's floor
+            assert not check.total(), "\n".join(check.lines())
             return k.session.summary(), drawn.get("headline"), list(k.session.lines)
     raise AssertionError(f"no score sheet of {key} after {FRAMES} frames: {k.screen_key()} {k.texts()[:12]}")
 
@@ -58,6 +65,10 @@ def test_the_autoplay_demo_plays_the_game_to_its_score_sheet(key):
             assert sum(line["type"] == "create" for line in lines) >= 10
             assert sum(line["type"] == "learn" for line in lines) >= 1
             assert sum(line["type"] == "archive" for line in lines) >= 1
+            # a game of normal length: the players learned every technology as soon as it was ready
+            # (a third of their actions), and the game ran 30 rounds; now 21
+            assert summary["round"] <= 24, summary["round"]
+            assert sum(line["type"] == "learn" for line in lines) <= 12
             unit = "victory points"
         winner = summary["scores"][0]
         assert winner["place"] == 1 and winner["total"] > 0, (winner["total"], headline)

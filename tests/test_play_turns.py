@@ -130,17 +130,28 @@ def test_a_timeline_turn_from_deal_to_verdict(tmp_path):
     turns.reading_in(Reading(proposals=[ForeignCode("hello")]), "en")
     assert [o for o in host.stack.opened if o[0] == "push"] == [("push", "fault:foreign-code", ("hello",))]
 
-    # the camera proposes Ana's card right of the start card; UNDO calls it a misread, then it is
-    # proposed again only after the table changes
+    # the camera proposes Ana's card right of the start card; UNDO calls it a misread: the same reading
+    # is not proposed again by itself, but NEXT ("read again") proposes what the camera sees now
     placed = CardPlaced(later.code, 1)
     turns.reading_in(Reading(proposals=[placed]), "en")
     assert turns.phase == "propose" and turns.pending.player == "Ana"
+    first = turns.pending
     turns.command(Command(UNDO))
-    assert turns.phase == "watch" and turns.table_note is not None
+    assert turns.phase == "watch" and "press NEXT" in turns.table_note.render("en")
     turns.reading_in(Reading(proposals=[placed]), "en")
     assert turns.phase == "watch"
-    turns.rejected = None
+    assert turns.hints()[NEXT] == "read again"
+    turns.command(Command(NEXT))
     turns.reading_in(Reading(proposals=[placed]), "en")
+    assert turns.phase == "propose" and turns.pending == first
+    # called a misread twice in a row: the screen says what to do with the card
+    turns.command(Command(UNDO))
+    note = turns.table_note.render("en")
+    assert turns.phase == "watch" and "lift the card and lay it again" in note
+    assert "levanta la carta y vuelve a dejarla" in turns.table_note.render("es")
+    turns.command(Command(NEXT))
+    turns.reading_in(Reading(proposals=[placed]), "en")
+    assert turns.phase == "propose" and turns.pending == first
     turns.command(Command(OK))
     assert turns.phase == "verdict" and host.signals.seen == [("verdict", True)]
     assert len(host.session.lines) == 1 and host.store.in_progress()[2] == host.session.lines

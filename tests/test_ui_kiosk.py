@@ -86,9 +86,14 @@ def test_misread_is_not_stored():
     run_until(k, lambda k: k.stack.top.phase == "deal" and k.stack.top.setup_codes is not None)
     press(k, OK)
     run_until(k, lambda k: k.stack.top.phase == "propose")
+    proposed = k.stack.top.turns.pending
     press(k, UNDO)
     assert k.stack.top.phase == "watch" and k.session.lines == []
     assert any("camera reads the table again" in t for t in k.texts())
+    # NEXT ("read again"), the card unmoved on the virtual table: the camera proposes it again
+    press(k, NEXT)
+    run_until(k, lambda k: k.stack.top.phase == "propose")
+    assert k.stack.top.turns.pending == proposed and k.session.lines == []
 
 
 def test_language_switches_at_once():

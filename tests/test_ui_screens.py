@@ -72,10 +72,11 @@ def _demo(year):
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize("size", SIZES)
-def test_every_card_shown_in_a_row_shows_its_title_and_the_rest_are_counted(size, lang):
-    """Every card the row shows carries its year and its title, whole, at the readable size (before:
-    about half the cards of a long row showed a year without a title); a row longer than the board
-    shows the part around the card placed last and counts the cards beyond each end."""
+def test_a_row_shows_its_years_first_and_counts_the_rest(size, lang):
+    """Every card the row shows carries its year whole at the readable size; titles go before years
+    (before: a long row showed 3 titled cards and "+15"), so an 18-card row shows every year, on as
+    many lines as it needs; a row longer than the board shows the part around the card placed last
+    and counts the cards beyond each end (the row's own screen shows it all, a page at a time)."""
     from companion.ui.games._draw import row_of_cards
     c = _canvas(size, lang)
     u = c.u
@@ -84,15 +85,22 @@ def test_every_card_shown_in_a_row_shows_its_title_and_the_rest_are_counted(size
     row_of_cards(c, area, cards, focus=14)
     years = [d.text for d in c.drawn if d.role == "card"]
     titles = [d.text for d in c.drawn if d.role == "card-title"]
-    assert 3 <= len(years) < len(cards) and len(titles) == len(years)
+    assert years == [str(card.year) for card in cards] and titles == []
+    assert not [d for d in c.drawn if d.role == "more"]
+    whole = c.drawn
+    # three times as long: the part around the card placed last, the rest counted at the ends
+    c = _canvas(size, lang)
+    row_of_cards(c, area, cards * 3, focus=50)
+    years = [d.text for d in c.drawn if d.role == "card"]
     more = [int(d.text[1:]) for d in c.drawn if d.role == "more" and d.text.startswith("+")]
-    assert len(years) + sum(more) == len(cards)
-    first = 18 - len(years) - more[-1] if len(more) == 2 else 0
-    assert titles == [card.title_in(lang) for card in cards[first:first + len(years)]]
-    assert first <= 14 < first + len(years)                # the card placed last is on the screen
-    assert not [d for d in c.drawn if d.cut]
-    assert not size_faults(c.drawn, u)
-    assert all(area.contains(pygame.Rect(d.rect)) for d in c.drawn)
+    assert 18 <= len(years) < 54 and len(years) + sum(more) == 54
+    first = more[0] if len(more) == 2 else 54 - len(years) if more else 0
+    assert years == [str(card.year) for card in (cards * 3)[first:first + len(years)]]
+    assert first <= 50 < first + len(years)                # the card placed last is on the screen
+    for drawn in (whole, c.drawn):
+        assert not [d for d in drawn if d.cut]
+        assert not size_faults(drawn, u)
+        assert all(area.contains(pygame.Rect(d.rect)) for d in drawn)
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

@@ -41,7 +41,19 @@ def test_every_screen_keeps_the_type_size_rule(tmp_path, size, part):
     pygame.display.init()
     shots, missing = screens.shoot(tmp_path, size, parts=(part,))
     assert not missing
-    assert len(shots.smallest) == 2 * (10 if part == "boards" else len(screens.ROW_SHOTS))
+    assert len(shots.smallest) == 2 * (12 if part == "boards" else len(screens.ROW_SHOTS))
     faults = [f"{key}: {fault}" for key, found in shots.faults.items() for fault in found]
     assert not faults, "\n".join(faults)
     assert not shots.cut, "\n".join(shots.cut)
+
+
+def test_the_canvas_reports_a_text_cut_or_under_its_floor():
+    pygame.init()
+    c = Canvas(pygame.Surface((1920, 1080)))
+    c.paragraph("Deal 3 cards face up under each continent, then lay the market in view.", (0, 0, 300, 60), 26,
+                role="prompt")
+    c.text("whole", (0, 100), 26, role="prompt")
+    c.text("EN", (0, 200), 12, role="lang")
+    c.drawn.append(Drawn("1969", "card", (0, 0, 1, 1), px=50))       # 22 px at the reference size
+    assert [(kind, d.text[:4]) for kind, d in c.faults()] == [("cut", "Deal"), ("under-min", "EN"),
+                                                             ("under-read", "1969")]

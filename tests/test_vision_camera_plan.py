@@ -147,3 +147,11 @@ def test_the_picture_size_planned_is_the_settings_files(capsys, tmp_path, monkey
     monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "none.toml"))
     rc, out, _ = _run(capsys, "--json")
     assert [c["size"] for c in json.loads(out)["captures"]] == [[4608, 2592], [2304, 1296]]
+
+
+def test_the_footnote_stands_under_a_starred_height_only(capsys):
+    _rc, out, _ = _run(capsys, "--table-cm", "60")              # every height listed sees 60 cm
+    assert "*" not in out and "does not see" not in out
+    _rc, out, _ = _run(capsys, "--table-cm", "80")
+    assert "cm*" in out and "(* does not see the 80 cm play area)" in out
+    assert "takes 1 lines" not in out and re.search(r"takes \d+ lines?\)", out)

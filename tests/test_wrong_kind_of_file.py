@@ -57,3 +57,20 @@ def test_score_help_points_to_the_table_formats_in_the_repository(capsys):
     text = (ROOT / "docs" / "score-tables.md").read_text(encoding="utf-8")
     for key in ("showcases", "six_continents_round", "variations", "lost_knowledge", "techs", "--json"):
         assert key in text
+
+
+@pytest.mark.parametrize("indent", [None, 2])
+def test_a_table_is_not_a_game_log(capsys, tmp_path, indent):
+    import json
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"players": [{"name": "Bo", "past": [], "timeline": [], "techs": [],
+                                              "lost_knowledge": 0}]}, indent=indent))
+    rc, out, err = _run(capsys, "replay", str(table))
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert "that is a table" in err and f"score ancient-knowledge {table} scores it" in err
+
+
+def test_a_row_game_is_scored_by_its_log(capsys):
+    rc, out, err = _run(capsys, "score", "timeline", "table.json")
+    assert rc == 2 and out == "" and err.count("\n") == 1
+    assert "Timeline is not scored from a table" in err and "replay LOG.jsonl" in err

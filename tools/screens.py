@@ -3,6 +3,7 @@
     .venv/bin/python tools/screens.py             # docs/screens/<name>-<W>x<H>.png, docs/screens/es/<same name>
     .venv/bin/python tools/screens.py OUT_DIR     # somewhere else, to compare before replacing
     .venv/bin/python tools/screens.py OUT_DIR 800x480     # one size only
+    .venv/bin/python tools/screens.py --check [GAME ...]  # no pictures: every frame of whole games checked
 
 The row games' screens come from the demo's kiosk (the real tracker reading the virtual table) driven
 by a script (``RowTable``): it lays the cards and presses the buttons, reaching each screen by the
@@ -21,10 +22,17 @@ It prints the smallest text of every screen, in reference pixels (800x480; the c
 of every text it draws, with its role): what a player must read to play (the roles of
 companion.ui.canvas.PLAY_ROLES) is at least READ_TEXT (24), and nothing is under MIN_TEXT (16).
 tests/test_ui_type_sizes.py enforces that rule on every screen here, at both sizes.
+
+``--check`` looks at every frame instead of one of each kind: the demo's simulated players play each
+game of the registry to its end (the tour of the fault screens, the menu and the history included),
+and every frame is drawn again in both languages at both sizes (companion/ui/textcheck.py); it prints,
+per game, language and size, the frames drawn and the texts cut, under 24 px in a must-read role or
+under 16 px, then each of them. tests/test_demo_games.py makes the same check on its games.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import sys
@@ -41,8 +49,9 @@ import pygame  # noqa: E402
 from board_kiosk import Detection, choose, detection, make_kiosk, press, start_game  # noqa: E402
 
 from companion.games.base import refusal  # noqa: E402
-from companion.inputs.commands import NEXT, OK  # noqa: E402
-from companion.ui.canvas import must_read, size_faults  # noqa: E402
+from companion.inputs.commands import NEXT, OK, UNDO  # noqa: E402
+from companion.ui.canvas import MIN_TEXT, READ_TEXT, must_read, size_faults  # noqa: E402
+from companion.ui.textcheck import FrameCheck  # noqa: E402
 
 SIZES = ((800, 480), (1920, 1080))
 LANGS = ("en", "es")
@@ -57,6 +66,7 @@ class Shots:
         self.cut: list[str] = []
         self.smallest: dict[str, tuple[float, float]] = {}   # "<lang>/<name>": (to play, everything)
         self.faults: dict[str, list[str]] = {}                # "<lang>/<name>": texts under their size
+        self.drawn: dict[str, list] = {}                      # "<lang>/<name>": what the canvas drew
 
     def path(self, name: str, lang: str) -> Path:
         folder = self.base if lang == "en" else self.base / lang
@@ -71,6 +81,7 @@ class Shots:
         play = [d.px / c.u for d in c.drawn if must_read(d.role)]
         self.smallest[key] = (min(play, default=0.0), min((d.px / c.u for d in c.drawn), default=0.0))
         self.faults[key] = size_faults(c.drawn, c.u)
+        self.drawn[key] = list(c.drawn)
         self.cut += [f"{k.lang}/{name}-{self.size[0]}x{self.size[1]}: {d.role} {d.text!r}"
                      for d in k.last.drawn if d.cut]
 
@@ -99,9 +110,15 @@ def row_shot_name(kiosk) -> str | None:
     if name == "score":
         key = session.view.key if session is not None else ""
         return {"timeline": "score-timeline", "cronologia-cooperative": "score-cooperative"}.get(key)
-    if name != "table" or session is None:
+    if name != "table":
         return None
     game, phase = top.view.key, top.phase
+    if phase == "deal":          # the first deal's instructions; the cooperative game's new grid
+        first = {"timeline": "deal-timeline", "cronologia-competitive": "deal-cronologia",
+                 "cronologia-cooperative": "deal-cooperative"}.get(game)
+        return first if session is None or first is None else "cooperative-redeal"
+    if session is None:
+        return None
     if game == "timeline":
         if phase == "watch" and len(session.lines) >= 6:       # a row with some cards on it
             return "table-timeline"
@@ -119,7 +136,8 @@ def row_shot_name(kiosk) -> str | None:
     return None
 
 
-ROW_SHOTS = {"attract", "picker", "players", "menu", "history", "settings", "fault-camera", "fault-unknown-card",
+ROW_SHOTS = {"deal-timeline", "deal-cronologia", "deal-cooperative", "cooperative-redeal",
+             "attract", "picker", "players", "menu", "history", "settings", "fault-camera", "fault-unknown-card",
              "fault-foreign-code", "score-timeline", "score-cooperative", "table-timeline", "table-propose",
              "verdict-correct", "verdict-wrong", "verdict-end", "cronologia-effect", "table-cooperative-grid",
              "cooperative-propose", "cooperative-reset"}
@@ -384,6 +402,9 @@ def exhibition(shots: Shots, tmp: Path) -> None:
     def save(what):
         shots.take(k, f"exhibition-{what}")
 
+    k, feed = make_kiosk(tmp / "exh-deal", shots.size)
+    start_game(k, "exhibition", 2)
+    save("deal")                                               # how to lay the market for the camera
     lines = play_game(["Ana", "Bruno", "Carla"], seed=3, secret_decade=True, variations={"years_gap": "short_era"})
     secrets = [line for line in lines if line["type"] == "secret"]
     body = [line for line in lines[1:] if line["type"] != "secret"]
@@ -432,6 +453,7 @@ def ancient_knowledge(shots: Shots, tmp: Path) -> None:
 
     k, feed = make_kiosk(tmp / "ak", shots.size)
     start_game(k, "ancient-knowledge", 2)
+    save("deal")                                               # how to lay the tiles for the camera
     tiles = [["thales", "aristotle", "mercury"], ["runic-alphabet", "the-number-pi", "ptolemy"],
              ["golden-mean", "plato", "thoth"]]
     feed.detections = [detection(codes[c], 80 + (3 * i + j) * 70, 120) for i, tile in enumerate(tiles)
@@ -481,12 +503,60 @@ def ancient_knowledge(shots: Shots, tmp: Path) -> None:
     save("score")
 
 
-PARTS = ("row", "boards")
+LONG_ROW = 24     # cards in the long row's pictures (the issue asks for a row of 24 checked at 800x480)
+
+
+def long_row_lines(n: int = LONG_ROW, seed: int = SEED) -> tuple[list[dict], tuple[str, int]]:
+    """A Timeline game of 8 players, 3 cards each, played right until the row holds ``n`` cards (the
+    start card and ``n - 1`` placed), from a seeded shuffle of the HIST deck: its log lines, and the
+    next card with its right gap (the proposal on the picture)."""
+    from companion.cards import decks
+    from companion.play.session import GameSession
+    from companion.store.log import GameLog
+    from companion.ui.games import view_for
+
+    cards = list(next(d for d in decks.all_decks() if d.id == "HIST").cards.values())
+    random.Random(seed).shuffle(cards)
+    view = view_for("timeline")
+    with tempfile.TemporaryDirectory() as tmp:
+        store = GameLog(Path(tmp) / "games.sqlite")
+        players = ["Ana", "Bruno", "Carmen", "David", "Elena", "Fernando", "Gloria", "Hugo"]
+        session = GameSession.start(store, view, view.setup_line(players, {"hand": 3}, [cards[0].code]))
+        years = [cards[0].year]
+        for card in cards[1:n]:
+            gap = sum(1 for y in years if y <= card.year)
+            session.confirm(view.place(view.current(session), card, gap))
+            years.insert(gap, card.year)
+        lines = [session.setup_line] + list(session.lines)
+        store.close()
+    card = cards[n]
+    return lines, (card.code, sum(1 for y in years if y <= card.year))
+
+
+def long_row(shots: Shots, tmp: Path) -> None:
+    """A 24-card Timeline row: the table with a card proposed (the whole row on the board, years first,
+    on as many lines as it needs), and the row's own screen (OK while waiting), a page at a time."""
+    from companion.play.proposals import CardPlaced
+    from companion.ui.table_feed import Reading
+
+    lines, (code, gap) = long_row_lines()
+    k, _feed = resumed(tmp, shots.size, lines, len(lines))
+    k.stack.top.turns.reading_in(Reading(1, proposals=[CardPlaced(code, gap)]), k.lang)
+    k.step()
+    assert k.stack.top.phase == "propose"
+    shots.take(k, "table-long-row")
+    press(k, UNDO)                    # a misread: back to waiting
+    press(k, OK)
+    assert k.stack.top.name == "row"
+    shots.take(k, "row-screen")
+
+
+PARTS = ("row", "boards", "long-row")
 
 
 def shoot(base: Path, size, parts=PARTS) -> tuple[Shots, list[str]]:
-    """Every screen at ``size`` in both languages (or the ``parts`` named: the row games, ``row``, or the
-    board games, ``boards``); returns the shots and the screens not shown."""
+    """Every screen at ``size`` in both languages (or the ``parts`` named: the row games, ``row``, the
+    board games, ``boards``, a 24-card row, ``long-row``); returns the shots and the screens not shown."""
     shots = Shots(base, size)
     missing = []
     if "row" in parts:
@@ -497,12 +567,71 @@ def shoot(base: Path, size, parts=PARTS) -> tuple[Shots, list[str]]:
     if "boards" in parts:
         start = time.monotonic()
         with tempfile.TemporaryDirectory() as tmp:
-            for sub in ("exh-mid", "exh-end", "ak", "ak-end"):
+            for sub in ("exh-deal", "exh-mid", "exh-end", "ak", "ak-end"):
                 (Path(tmp) / sub).mkdir()
             exhibition(shots, Path(tmp))
             ancient_knowledge(shots, Path(tmp))
         print(f"board games, {size[0]}x{size[1]}: {time.monotonic() - start:.0f} s")
+    if "long-row" in parts:
+        with tempfile.TemporaryDirectory() as tmp:
+            long_row(shots, Path(tmp))
     return shots, missing
+
+
+# -- every frame of whole games, in both languages at both sizes -----------------------------------------
+
+def play_whole_game(key: str, seed: int = SEED, frames: int = 6000) -> FrameCheck:
+    """The demo's simulated players play one game of ``key`` to its end (the virtual table read by the real
+    tracker, every question answered with the buttons, the tour of the fault screens, the menu and the
+    history on the way), and every frame is checked in each language at each size; the score sheet's
+    pages are all drawn. Raises SystemExit when the game gets stuck."""
+    from companion.app import build
+    from companion.config import Config
+
+    k = build(Config(), demo=True, windowed=True, size=SIZES[0], autoplay=True, seed=seed, threaded=False)
+    k.demo.games = [key]
+    check = FrameCheck(k, SIZES, LANGS)
+    try:
+        for _ in range(frames):
+            k.demo.tick(k.clock())
+            k.step()
+            check.look()
+            top = k.stack.top
+            if top is not None and top.name == "fault:bug":
+                raise SystemExit(f"the kiosk hit a bug in {key}: see {k.error_log()}")
+            if top is not None and top.name == "score" and k.session is not None:
+                return check
+        raise SystemExit(f"{key}: no score sheet after {frames} frames; the kiosk shows {k.screen_key()}")
+    finally:
+        k.table.close()
+
+
+def check_games(games=None, out=sys.stdout) -> int:
+    """``--check``: every game of the registry played to its end, every frame checked in both languages at
+    both sizes; prints the counts and every fault; returns the number of faults."""
+    from companion.ui.games import available_views
+
+    games = games or [v.key for v in available_views() if type(v).__module__.startswith("companion.")]
+    total = 0
+    print(f"{'game':24} {'lang':4} {'size':9} {'frames':>6} {'cut':>4} {'<24 must-read':>13} {'<16 any':>7}",
+          file=out)
+    listed = []
+    for key in games:
+        start = time.monotonic()
+        check = play_whole_game(key)
+        for variant in check.variants:
+            lang, (w, h) = variant
+            n = check.counts(variant)
+            total += sum(n.values())
+            print(f"{key:24} {lang:4} {w}x{h:<5} {check.frames[variant]:6} {n['cut']:4} {n['under-read']:13} "
+                  f"{n['under-min']:7}", file=out)
+        listed += check.lines(f"{key} ")
+        print(f"  ({key}: {time.monotonic() - start:.0f} s)", file=out, flush=True)
+    for line in listed:
+        print(line, file=out)
+    print(f"{total} faults: player-facing texts cut, under {READ_TEXT} px (must-read roles) or under "
+          f"{MIN_TEXT} px (any)", file=out)
+    return total
 
 
 def main(out: str | None = None, only: str | None = None) -> int:
@@ -538,7 +667,14 @@ if __name__ == "__main__":
                                                  "1920x1080; prints the smallest text of every screen.")
     parser.add_argument("out", nargs="?", help="the folder to write them to (docs/screens/ when left out)")
     parser.add_argument("size", nargs="?", choices=[f"{w}x{h}" for w, h in SIZES], help="one size only")
+    parser.add_argument("--check", nargs="*", metavar="GAME",
+                        help="take no screenshots: play whole games of the demo (every game of the registry, or "
+                             "those named) and check every frame in English and Spanish at 800x480 and 1920x1080; "
+                             "prints the texts cut or under their floor per game, language and size (exit 1 on any)")
     args = parser.parse_args()
     # never the owner's settings (the tests that import this module have their own)
     os.environ["COMPANION_DATA"] = tempfile.mkdtemp(prefix="companion-screens-")
+    if args.check is not None:
+        logging.basicConfig(level=logging.ERROR)     # the faults are listed at the end; not each as it comes
+        sys.exit(1 if check_games(args.check) else 0)
     sys.exit(main(args.out, args.size))

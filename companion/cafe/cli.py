@@ -19,9 +19,10 @@ def add_arguments(parser) -> None:
     serve.add_arguments(p)
     p.set_defaults(cafe_run=serve.run)
     p = sub.add_parser("simulate", help="N virtual tables playing complete games through the broker",
-                       description="N virtual tables (T01 ...), each with its own game log and publisher, play "
-                                   "complete games; exits 0 once the broker acknowledged every action (with "
-                                   "--until-confirmed: once the dashboard confirmed every action).")
+                       description="N virtual tables (SIM01 ...; --prefix T: T01 ...), each with its own game "
+                                   "log and publisher, play complete games; exits 0 once the broker acknowledged "
+                                   "every action (with --until-confirmed: once the dashboard confirmed every "
+                                   "action).")
     simulate.add_arguments(p)
     p.set_defaults(cafe_run=simulate.run)
     p = sub.add_parser("password", help="print the hash of a staff password, for --password-file",

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import uuid
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 
 from companion.cafe.store import game_key
@@ -53,51 +55,91 @@ def cell(value: object) -> object:
     return value
 
 
-def plays_csv(plays: list[dict]) -> str:
+def plays_csv(plays: list[dict], header: bool = True) -> str:
+    """One row per player per play (with the header line unless ``header`` is False: the pages of
+    an export after its first)."""
     out = io.StringIO()
-    w = csv.DictWriter(out, CSV_FIELDS, lineterminator="\r\n")
-    w.writeheader()
+    w = csv.writer(out, lineterminator="\r\n")
+    if header:
+        w.writerow(CSV_FIELDS)
     for p in plays:
         minutes = "" if p["duration_s"] is None else f"{p['duration_s'] / 60:.1f}"
-        for seat, pl in enumerate(p["players"], 1):
-            w.writerow({"play": cell(p["id"]), "table": cell(p["table"]), "game": cell(p["game"]),
-                        "mode": cell(p.get("mode") or ""),
-                        "status": cell(p["status"]), "started": p["started"] or "", "ended": p["ended"] or "",
-                        "minutes": minutes, "actions": p["actions"], "player": cell(pl["name"]), "seat": seat,
-                        "score": "" if pl["score"] is None else cell(pl["score"]),
-                        "winner": "yes" if pl["winner"] else "no"})
+        play = [cell(p["id"]), cell(p["table"]), cell(p["game"]), cell(p.get("mode") or ""), cell(p["status"]),
+                p["started"] or "", p["ended"] or "", minutes, p["actions"]]
+        w.writerows(play + [cell(pl["name"]), seat, "" if pl["score"] is None else cell(pl["score"]),
+                            "yes" if pl["winner"] else "no"] for seat, pl in enumerate(p["players"], 1))
     return out.getvalue()
+
+
+def csv_stream(pages: Iterable[list[dict]]) -> Iterator[str]:
+    """:func:`plays_csv` a page at a time: the header, then each page's rows."""
+    yield plays_csv([])
+    for page in pages:
+        yield plays_csv(page, header=False)
+
+
+class BGStatsFile:
+    """A ``.bgsplay`` document built one play at a time: its games and players are numbered as they
+    first appear, so a year of plays can be written out as it is read."""
+
+    def __init__(self, location: str = "Café"):
+        self.location = location
+        self.games: dict[str, int] = {}
+        self.players: dict[str, int] = {}
+        self.scored: set[str] = set()
+
+    def play(self, p: dict) -> dict | None:
+        """The play in BG Stats' format (None unless it is finished)."""
+        if p["status"] != "finished":
+            return None
+        key = game_key(p["game"], p.get("mode"))
+        gid = self.games.setdefault(key, len(self.games) + 1)
+        scores = []
+        for seat, pl in enumerate(p["players"], 1):
+            pid = self.players.setdefault(pl["name"], len(self.players) + 1)
+            if pl["score"] is not None:
+                self.scored.add(key)
+            scores.append({"playerRefId": pid, "score": "" if pl["score"] is None else str(pl["score"]),
+                           "winner": bool(pl["winner"]), "seatOrder": seat, "startPlayer": seat == 1,
+                           "newPlayer": False, "rank": 0})
+        return {"uuid": _uuid("play", p["id"]), "gameRefId": gid, "locationRefId": 1,
+                "playDate": _local(p["started"]), "durationMin": round((p["duration_s"] or 0) / 60),
+                "playerScores": scores, "ignored": False, "manualWinner": False, "rounds": 0,
+                "usesTeams": False, "rating": 0, "scoringSetting": 0,
+                "comments": f"{self.location}, table {p['table']}"}
+
+    def rest(self) -> dict:
+        """The games, players and location the plays so far refer to."""
+        # a cooperative mode is its own game in the app, marked cooperative: everyone wins or loses together
+        return {
+            "games": [{"id": i, "uuid": _uuid("game", g), "name": game_name(g), "noPoints": g not in self.scored,
+                       "highestWins": True, "cooperative": cooperative(g), "usesTeams": False}
+                      for g, i in self.games.items()],
+            "players": [{"id": i, "uuid": _uuid("player", n), "name": n, "isAnonymous": False}
+                        for n, i in self.players.items()],
+            "locations": [{"id": 1, "uuid": _uuid("location", self.location), "name": self.location}],
+        }
 
 
 def bgstats(plays: list[dict], location: str = "Café") -> dict:
     """Finished plays in BG Stats' import format."""
-    finished = [p for p in plays if p["status"] == "finished"]
-    games: dict[str, int] = {}
-    players: dict[str, int] = {}
-    out_plays = []
-    for p in sorted(finished, key=lambda p: p["started"] or ""):
-        gid = games.setdefault(game_key(p["game"], p.get("mode")), len(games) + 1)
-        scores = []
-        for seat, pl in enumerate(p["players"], 1):
-            pid = players.setdefault(pl["name"], len(players) + 1)
-            scores.append({"playerRefId": pid, "score": "" if pl["score"] is None else str(pl["score"]),
-                           "winner": bool(pl["winner"]), "seatOrder": seat, "startPlayer": seat == 1,
-                           "newPlayer": False, "rank": 0})
-        out_plays.append({"uuid": _uuid("play", p["id"]), "gameRefId": gid, "locationRefId": 1,
-                          "playDate": _local(p["started"]), "durationMin": round((p["duration_s"] or 0) / 60),
-                          "playerScores": scores, "ignored": False, "manualWinner": False, "rounds": 0,
-                          "usesTeams": False, "rating": 0, "scoringSetting": 0,
-                          "comments": f"{location}, table {p['table']}"})
-    scored = {game_key(p["game"], p.get("mode")) for p in finished for pl in p["players"] if pl["score"] is not None}
-    # a cooperative mode is its own game in the app, marked cooperative: everyone wins or loses together
-    return {
-        "games": [{"id": i, "uuid": _uuid("game", g), "name": game_name(g), "noPoints": g not in scored,
-                   "highestWins": True, "cooperative": cooperative(g), "usesTeams": False}
-                  for g, i in games.items()],
-        "players": [{"id": i, "uuid": _uuid("player", n), "name": n, "isAnonymous": False} for n, i in players.items()],
-        "locations": [{"id": 1, "uuid": _uuid("location", location), "name": location}],
-        "plays": out_plays,
-    }
+    doc = BGStatsFile(location)
+    out = [x for p in sorted(plays, key=lambda p: p["started"] or "") if (x := doc.play(p)) is not None]
+    return {**doc.rest(), "plays": out}
+
+
+def bgstats_stream(pages: Iterable[list[dict]], location: str = "Café") -> Iterator[str]:
+    """:func:`bgstats`'s document written as the pages of plays are read (the same JSON, with the
+    plays first and newest first)."""
+    doc = BGStatsFile(location)
+    yield '{"plays": ['
+    first = True
+    for page in pages:
+        parts = [json.dumps(x, ensure_ascii=False) for p in page if (x := doc.play(p)) is not None]
+        if parts:
+            yield ("" if first else ",\n") + ",\n".join(parts)
+            first = False
+    yield "],\n" + json.dumps(doc.rest(), ensure_ascii=False, indent=1)[1:]
 
 
 def _uuid(kind: str, key: str) -> str:

@@ -14,17 +14,18 @@ class Health:
     """What keeps the dashboard from recording, if anything: per part (broker, disk, subscriber) the
     reason and since when. ``None`` from :meth:`problem` means live."""
 
-    ORDER = ("subscriber", "broker", "disk")
-    WORDS = {"subscriber": "stopped", "broker": "no broker", "disk": "disk full"}
+    # another dashboard first: it is why the connection keeps dropping, when it does
+    ORDER = ("rival", "subscriber", "broker", "disk")
+    WORDS = {"rival": "another dashboard", "subscriber": "stopped", "broker": "no broker", "disk": "disk full"}
 
     def __init__(self):
         self._lock = threading.Lock()
         self._problems: dict[str, tuple[Text, float]] = {}
 
-    def set(self, part: str, msgid: str, **params) -> None:
+    def set(self, part: str, msgid: str, since: float | None = None, **params) -> None:
         with self._lock:
             old = self._problems.get(part)
-            self._problems[part] = (Text(msgid, params), old[1] if old else time.time())
+            self._problems[part] = (Text(msgid, params), since if since is not None else old[1] if old else time.time())
 
     def clear(self, part: str) -> None:
         with self._lock:
@@ -49,6 +50,8 @@ class Health:
             return None
         part, reason, since = p
         at = datetime.fromtimestamp(since).strftime("%H:%M")
+        if part == "rival":
+            return str(reason)
         return {"broker": f"no contact with the broker since {at}: {reason}",
                 "disk": f"nothing recorded since {at}: {reason}",
                 "subscriber": f"nothing recorded since {at}: {reason}"}[part]

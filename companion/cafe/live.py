@@ -55,6 +55,7 @@ class Hub:
         self.epoch = secrets.token_hex(4)     # a restarted dashboard is another epoch: pages reload
         self.seq = 0
         self._store_seq = 0
+        self._history_version = getattr(store, "history_version", 0)
         self._ring: deque[tuple[int, dict[str, bytes]]] = deque(maxlen=KEPT_TICKS)
         self._slots: dict[str, dict[str, dict[str, str]]] = {lang: {} for lang in LANGS}
         # each tile's whole HTML and sort key, kept with its slots: a page is drawn from these, not the
@@ -110,6 +111,9 @@ class Hub:
 
     def _tick(self) -> dict[str, bytes]:
         seq, tables, plays, complete = self.store.changes_since(self._store_seq)
+        if getattr(self.store, "history_version", 0) != self._history_version:     # plays removed: drawn again
+            self._history_version = getattr(self.store, "history_version", 0)
+            complete = False
         if not complete:
             self._baseline()
             return {lang: sse("reload", "") for lang in LANGS}

@@ -20,6 +20,7 @@ by the engine).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from companion.games.base import winners
@@ -28,16 +29,27 @@ from companion.store import replay
 from companion.store.log import GameLog
 
 END_SEQ = -1          # the seq an ``end`` message carries
+OTHER_SAID_EVERY_S = 60.0     # another dashboard heard again: the table's state says so at most this often
 
 
 class Outbox:
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, machine: str | None = None):
         self.path = Path(path)
-        self.log = GameLog(self.path)
-        self.log_id = self.log.cafe_log_id()
+        self.log = GameLog(self.path, machine)
+        self._take(self.log.cafe_identity())
+        # the dashboard's database the café registered (the first met, or the one a database told to take
+        # its place replaces); whose marks the log holds now (the database heard last); another heard
+        self.registered = self.log.cafe_meta("dashboard_db")
+        self.marks_db = self.log.cafe_meta("marks_db")
+        self.other: tuple[str, float] | None = None
+        self.heard = False                                  # a confirmation on this connection
+        self._through = 0                                   # games up to this one are marked whole
         self._sent: dict[int, tuple[int, bool]] = {}        # this connection: (highest seq sent, end sent)
         self._confirmed: dict[int, tuple[int, bool]] = {}   # what the dashboard confirmed, of unsettled games
         self._fold: dict | None = None                      # the newest game's state, folded as it grows
+
+    def _take(self, identity: dict) -> None:
+        self.log_id, self.first, self.origin = identity["log"], identity["first"], identity["origin"]
 
     def games_played(self) -> list[str]:
         return sorted({g["game"] for g in self.log.games()})
@@ -50,7 +62,7 @@ class Outbox:
     def pending(self, limit: int) -> list[dict]:
         """The next ``limit`` items neither sent on this connection nor confirmed, oldest game first."""
         out: list[dict] = []
-        after = 0
+        after = self.first - 1             # the games before are another log's (this card's original)
         while len(out) < limit:
             games = self.log.unconfirmed_games(after)
             if not games:
@@ -64,15 +76,17 @@ class Outbox:
                 base = {"log": self.log_id, "game_id": gid, "game": g["game"]}
                 start = max(sent, g["confirmed"])
                 if start < 0:
-                    out.append({**base, "seq": 0, "kind": "setup", "line": g["setup"], "at": g["started"]})
+                    setup = {**base, "seq": 0, "kind": "setup", "line": g["setup"], "at": g["started"]}
+                    out.append(_chain({**setup, "origin": self.origin} if self.origin else setup, g["hash"]))
                     start = 0
-                for seq, kind, line, at in self.log.entries_after(gid, start, limit - len(out)):
-                    out.append({**base, "seq": seq, "kind": kind, "line": line, "at": at})
+                for seq, kind, line, at, h in self.log.cafe_items_after(gid, start, limit - len(out)):
+                    out.append(_chain({**base, "seq": seq, "kind": kind, "line": line, "at": at}, h))
                     start = seq
                 if (g["status"] != "in_progress" and not g["end_confirmed"] and len(out) < limit
                         and start >= g["last"]):
-                    out.append({**base, "seq": END_SEQ, "kind": "end", "status": g["status"], "at": g["ended"],
-                                "last": g["last"], "players": result(g["setup"], g["summary"])})
+                    out.append(_chain({**base, "seq": END_SEQ, "kind": "end", "status": g["status"],
+                                       "at": g["ended"], "last": g["last"],
+                                       "players": result(g["setup"], g["summary"])}, g["end_hash"]))
         return out
 
     def sent(self, messages: list[dict]) -> None:
@@ -93,6 +107,11 @@ class Outbox:
             self._sent = sent
         return items[0] if items else None
 
+    def new_connection(self) -> None:
+        """A new connection: nothing heard on it yet, and whatever is not confirmed goes out again."""
+        self.heard = False
+        self.reoffer()
+
     def reoffer(self) -> None:
         """Offer everything the dashboard has not confirmed again (a new connection, or a stall)."""
         self._sent.clear()
@@ -106,12 +125,92 @@ class Outbox:
         return n
 
     # -- what the dashboard confirms ----------------------------------------------------------------
+    def may_offer(self) -> bool:
+        """Whether to offer items now: a kiosk that has met a dashboard first hears, on each connection,
+        what the dashboard holds (its retained confirmation, or one it sends on hearing the table), so a
+        card restored from an older copy learns that its log went on elsewhere before it sends anything
+        under that log's id."""
+        return self.heard or self.registered is None
+
     def confirmed(self, confirmation: dict) -> bool:
-        """Take the dashboard's confirmation (checked by companion.cafe.schema); True if it moved
-        anything of this log forward."""
+        """Take the dashboard's confirmation (checked by companion.cafe.schema); True if it changed
+        anything this log holds as confirmed.
+
+        A confirmation that names its database (``db``) is that database's word for what it holds, and
+        the marks follow it down as well as up: a database restored from an older copy, an empty one, or
+        another dashboard's is offered again whatever it lacks. An unnamed one (a dashboard of an older
+        version) only ever moves the marks forward."""
+        self.heard = True
+        db = confirmation.get("db")
+        changed = False
+        if db is not None:
+            self._hear(db, confirmation.get("replaces"))
+            if db != self.marks_db:        # the marks were another database's: this one says what it holds
+                self.log.cafe_forget_marks()
+                self.log.set_cafe_meta("marks_db", db)
+                self.marks_db, self._through = db, 0
+                self._confirmed.clear()
+                self.reoffer()
+                changed = True
         mine = (confirmation.get("logs") or {}).get(self.log_id)
         if not mine:
+            return changed
+        head = mine.get("head")
+        if head is not None and not self._holds(head):
+            # the dashboard holds of this log's id what this log does not: the card was restored from an
+            # older copy (or copied without a machine of its own). What it writes now is another history
+            self._take(self.log.cafe_fork("restored"))
+            self._confirmed.clear()
+            self._through = 0
+            self.reoffer()
+            return True
+        if db is None:
+            return self._forward(mine) or changed
+        return self._exactly(mine) or changed
+
+    def _holds(self, head: list) -> bool:
+        game_id, seq, chain = head
+        if game_id < self.first:
+            return True
+        held, mine = self.log.cafe_chain_at(game_id, seq)
+        return held and (chain is None or mine is None or chain == mine)
+
+    def _hear(self, db: str, replaces: str | None) -> None:
+        if self.registered is None or (replaces is not None and replaces == self.registered):
+            self.registered = db
+            self.log.set_cafe_meta("dashboard_db", db)
+            self.other = None
+        elif db != self.registered:
+            now = time.time()
+            if self.other is None or self.other[0] != db or now - self.other[1] > OTHER_SAID_EVERY_S:
+                self.other = (db, now)
+
+    def _exactly(self, mine: dict) -> bool:
+        through = max(int(mine.get("through", 0)), self.first - 1)
+        upto = int(mine.get("upto", through))
+        held = mine.get("held")
+        listed = {int(k): (seq, bool(end)) for k, (seq, end) in (mine.get("games") or {}).items()
+                  if int(k) > through}
+        marks = self.log.cafe_marks_after(through)
+        want = {gid: m for gid, m in listed.items() if marks.get(gid) != m}
+        forget = [gid for gid in marks if gid not in listed and (gid <= upto or (held is not None and gid > held))]
+        lowered = bool(forget) or any(gid in marks and (m[0] < marks[gid][0] or (marks[gid][1] and not m[1]))
+                                      for gid, m in want.items())
+        if not (want or forget or through > self._through):
             return False
+        self.log.cafe_set_marks(want, forget, through, self.first)
+        self._through = through
+        for gid in [g for g in self._confirmed if g <= through]:
+            self._confirmed.pop(gid)
+            self._sent.pop(gid, None)
+        for gid in forget:
+            self._confirmed[gid] = (-1, False)
+        self._confirmed.update(want)
+        if lowered:                       # the database holds less than it said: offer it again
+            self.reoffer()
+        return True
+
+    def _forward(self, mine: dict) -> bool:
         through = int(mine.get("through", 0))
         marks: dict[int, tuple[int, bool]] = {}
         for key, (seq, end) in (mine.get("games") or {}).items():
@@ -132,7 +231,21 @@ class Outbox:
         return True
 
     def all_confirmed(self) -> bool:
-        return not self.log.unconfirmed_games(0, 1)
+        """Every item held by the database the café registered (when it has met one)."""
+        if self.registered is not None and self.marks_db != self.registered:
+            return False
+        return not self.log.unconfirmed_games(self.first - 1, 1)
+
+    def dashboards(self) -> dict:
+        """For the table's state: this log's id (the dashboard confirms it even when it holds nothing of
+        it), the database this kiosk counts, and another it heard (the dashboards
+        name it on their page and in /healthz)."""
+        if self.registered is None:
+            return {"log": self.log_id}
+        out: dict = {"registered": self.registered}
+        if self.other is not None:
+            out.update(other=self.other[0], other_at=self.other[1])
+        return {"log": self.log_id, "dashboards": out}
 
     # -- the table's state --------------------------------------------------------------------------
     def table_state(self) -> dict:
@@ -171,6 +284,11 @@ class Outbox:
 
     def close(self) -> None:
         self.log.close()
+
+
+def _chain(item: dict, chain: str | None) -> dict:
+    """A log item with its chain hash (entries written before the log kept one carry none)."""
+    return {**item, "chain": chain} if chain else item
 
 
 def player_names(setup: dict) -> list[str]:

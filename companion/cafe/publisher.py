@@ -41,8 +41,12 @@ BACKOFF_S = (0.5, 1, 2, 5, 10, 30)
 
 class Publisher:
     def __init__(self, table: str, log_path, broker: Broker, health=None, client_id: str | None = None,
-                 unconfirmed: int | None = UNCONFIRMED, poll_s: float = POLL_S):
+                 unconfirmed: int | None = UNCONFIRMED, poll_s: float = POLL_S, simulated: bool = False,
+                 machine: str | None = None):
         self.table = table
+        self.machine = machine              # None: this machine's (companion.store.log.machine_id)
+        # every item of a simulated table (cafe simulate) says so: the staff can remove them from the history
+        self.envelope = {"table": table, **({"sim": True} if simulated else {})}
         self.poll_s = poll_s                # a writer that pokes on every write can let it look less often
         self.log_path = log_path
         self.broker = broker
@@ -51,6 +55,7 @@ class Publisher:
         self.unconfirmed = unconfirmed      # None: no limit (cafe simulate without --until-confirmed)
         self.connected = False
         self.refused: str | None = None     # the broker's answer when it refused the login
+        self.confirmed_at: float | None = None   # when a dashboard's confirmation last arrived
         self.caught_up = False              # connected, every item sent and acknowledged by the broker
         self.sessions = 0                   # connections the broker accepted
         self.published = 0                  # log items published, offered again ones included
@@ -64,7 +69,7 @@ class Publisher:
     # -- the kiosk's side ---------------------------------------------------------------------------
     def start(self) -> Publisher:
         try:
-            self._outbox = Outbox(self.log_path)
+            self._outbox = Outbox(self.log_path, self.machine)
             for game in self._outbox.games_played():
                 engine_for(game)    # imported here, not in the thread: imports racing in threads can fail
         except Exception:           # the thread tries again; the kiosk starts whatever happens here
@@ -89,7 +94,7 @@ class Publisher:
         while not self._stop.is_set():
             try:
                 if self._outbox is None:
-                    self._outbox = Outbox(self.log_path)
+                    self._outbox = Outbox(self.log_path, self.machine)
                 if self._session(self._outbox):
                     attempt = 0
             except Exception:        # a fault here must never reach the kiosk; the log keeps everything
@@ -129,6 +134,7 @@ class Publisher:
         client.on_publish = on_publish
 
         def on_message(c, userdata, msg):
+            self.confirmed_at = time.time()
             self._confirmations.append(msg.payload)
             self._wake.set()
         client.on_message = on_message
@@ -144,7 +150,7 @@ class Publisher:
             self.connected = True
             self.sessions += 1
             client.publish(online_topic(self.table), "online", qos=1, retain=True)
-            box.reoffer()               # a new connection: whatever is not confirmed goes out again
+            box.new_connection()        # whatever is not confirmed goes out again
             self._publish_loop(client, up, box, acked)
             if self._stop.is_set() and up.is_set():
                 # a kiosk switched off on purpose says so itself (a clean disconnect fires no will)
@@ -186,12 +192,12 @@ class Publisher:
                 # the dashboard is there and has not got what it was sent: from the log, all of it again
                 box.reoffer()
                 last_progress, probing, due = now, False, 0
-            elif now - last_progress > stall_s:
+            elif now - last_progress > stall_s and box.may_offer():
                 # no word from the dashboard: one item (the oldest it has not confirmed) asks whether it is
                 # back; its answer brings the rest. An absent dashboard costs one message, not a backlog
                 probe = box.first_unconfirmed()
                 if probe is not None and len(inflight) < WINDOW:
-                    info = client.publish(log_topic(self.table), json.dumps({"table": self.table, **probe}), qos=1)
+                    info = client.publish(log_topic(self.table), json.dumps({**self.envelope, **probe}), qos=1)
                     inflight.add(info.mid)
                     self.published += 1
                     last_sent = now
@@ -200,19 +206,19 @@ class Publisher:
             room = WINDOW - len(inflight)
             if self.unconfirmed is not None:
                 room = min(room, self.unconfirmed - due)
-            fresh: list[dict] = box.pending(room) if room > 0 else []
+            fresh: list[dict] = box.pending(room) if room > 0 and box.may_offer() else []
             for m in fresh:
-                info = client.publish(log_topic(self.table), json.dumps({"table": self.table, **m}), qos=1)
+                info = client.publish(log_topic(self.table), json.dumps({**self.envelope, **m}), qos=1)
                 inflight.add(info.mid)
             if fresh:
                 self.published += len(fresh)
                 box.sent(fresh)
                 last_sent = now
-            self.caught_up = not fresh and not inflight and room > 0
+            self.caught_up = not fresh and not inflight and room > 0 and box.may_offer()
             new_marker = box.changed_marker()
             if new_marker != marker or now - health_at > HEALTH_EVERY_S:
                 marker, health_at = new_marker, now
-                latest = {"table": self.table, **box.table_state(), "health": self.health()}
+                latest = {"table": self.table, **box.table_state(), "health": self.health(), **box.dashboards()}
                 if latest != state:
                     state = latest
                     client.publish(state_topic(self.table), json.dumps({**state, "updated": time.time()}),

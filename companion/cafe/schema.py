@@ -16,6 +16,8 @@ import re
 MAX_PAYLOAD = 64 * 1024          # bytes of one message (the broker's message_size_limit is above this)
 MAX_DEPTH = 16                   # nesting of a log item's line
 MAX_TEXT = 200                   # characters of a name, a game, a turn
+MAX_LINE = 8 * 1024              # bytes of an action's line as JSON (a real one is a few hundred)
+MODE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")    # a game's mode (cooperative, competitive)
 MAX_PLAYERS = 16
 MAX_SEQ = 10 ** 7                # entries of one game (a game of years)
 MAX_GAME_ID = 2 ** 53            # games of one log
@@ -25,7 +27,8 @@ EARLIEST = 946684800.0           # 2000-01-01: a kiosk time before it is a clock
 LATEST = 4102444800.0            # 2100-01-01
 TABLE_LEVEL = re.compile(r"^[A-Za-z0-9_-]{1,32}$")    # as companion.broker.TABLE_NAME
 RESERVED = ("dashboard",)        # the dashboard's login: no table has its name (the ACL's patterns)
-LOG_ID = re.compile(r"^[0-9a-f]{8,64}$")
+LOG_ID = re.compile(r"^[0-9a-f]{8,64}$")        # a kiosk log's id, a dashboard database's id, a chain hash
+ORIGINS = ("restored", "copied")
 GAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 KINDS = ("setup", "action", "undo", "end")
 STATUSES = ("in_progress", "finished", "abandoned", "idle")
@@ -112,13 +115,24 @@ def log_item(m: object) -> dict:
         raise BadMessage(f"log: {_show(log)} is not a log's id (8 to 64 hex digits)")
     out: dict = {"kind": kind, "log": log, "game_id": _int(m, "game_id", 1, MAX_GAME_ID),
                  "game": _game(m.get("game")), "at": _time(m, "at")}
+    if m.get("chain") is not None:
+        out["chain"] = _hex(m.get("chain"), "chain")
     if kind == "setup":
         out["seq"] = _int(m, "seq", 0, 0)
         line = m.get("line")
         if not isinstance(line, dict):
             raise BadMessage("line: the setup line is a JSON object")
+        mode = line.get("mode")
+        if mode is not None and (not isinstance(mode, str) or not MODE.match(mode)):
+            raise BadMessage(f"line.mode: {_show(mode)} is not a mode (1 to 32 lowercase letters, digits, - or _)")
         out["line"] = line
         out["players"] = players_of_setup(line)
+        origin = m.get("origin")
+        if origin is not None:
+            if not isinstance(origin, dict) or origin.get("why") not in ORIGINS:
+                raise BadMessage(f"origin: {_show(origin)} is not {{\"log\", \"why\": restored|copied, \"first\"}}")
+            out["origin"] = {"log": _hex(origin.get("log"), "origin.log", optional=False), "why": origin["why"],
+                             "first": _int(origin, "first", 1, MAX_GAME_ID)}
     elif kind == "end":
         out["seq"] = _int(m, "seq", -1, -1)
         status = m.get("status")
@@ -134,8 +148,20 @@ def log_item(m: object) -> dict:
             raise BadMessage("line: an action's line is a JSON object")
         if kind == "undo" and line is not None:
             raise BadMessage("line: an undo carries no line")
+        if line is not None and len(json.dumps(line)) > MAX_LINE:
+            raise BadMessage(f"line: more than {MAX_LINE} bytes (an action's line is a few hundred)")
         out["line"] = line
+    if m.get("sim") is True:         # played by cafe simulate: the staff can remove it from the history
+        out["sim"] = True
     return out
+
+
+def _hex(v, key: str, optional: bool = True) -> str | None:
+    if v is None and optional:
+        return None
+    if not isinstance(v, str) or not LOG_ID.match(v):
+        raise BadMessage(f"{key}: {_show(v)} is not an id (8 to 64 hex digits)")
+    return v
 
 
 def players_of_setup(line: dict) -> list[str]:
@@ -185,7 +211,14 @@ def state(m: object) -> dict:
     actions = m.get("actions")
     if actions is not None:
         _int(m, "actions", 0, MAX_SEQ)
+    dashboards = m.get("dashboards") or {}
+    if not isinstance(dashboards, dict):
+        raise BadMessage(f"dashboards: {_show(dashboards)} is not {{\"registered\", \"other\", \"other_at\"}}")
     return {"game": None if m.get("game") is None else _game(m.get("game")), "status": status,
+            "log": _hex(m.get("log"), "log"),
+            "dashboards": {"registered": _hex(dashboards.get("registered"), "dashboards.registered"),
+                           "other": _hex(dashboards.get("other"), "dashboards.other"),
+                           "other_at": _time(dashboards, "other_at", optional=True)},
             "players": [_text(p, "players: a name") for p in players],
             "turn": _text(m.get("turn"), "turn", optional=True), "round": rnd,
             "started": _time(m, "started", optional=True), "actions": actions,
@@ -200,12 +233,14 @@ def online(payload: bytes) -> bool:
 
 
 def confirmation(m: object) -> dict:
-    """A ``cafe/<table>/confirm`` (the dashboard's, retained): per log, every game up to ``through``
-    held whole, and of the games after it ``[seq, end]``: the setup and entries up to seq, none missing,
-    and whether the end is held too."""
+    """A ``cafe/<table>/confirm`` (the dashboard's, retained): the database's id (``db``), and per log
+    every game up to ``through`` held whole, and of the games after it ``[seq, end]``: the setup and
+    entries up to seq, none missing, and whether the end is held too; ``held``, ``upto`` and ``head``
+    (docs/cafe.md) say what it does not hold."""
     if not isinstance(m, dict) or not isinstance(m.get("logs"), dict):
         raise BadMessage('a confirmation is {"logs": {...}}')
     out: dict = {}
+    db, replaces = _hex(m.get("db"), "db"), _hex(m.get("replaces"), "replaces")
     for log, body in m["logs"].items():
         if not LOG_ID.match(log) or not isinstance(body, dict) or not isinstance(body.get("games"), dict):
             raise BadMessage(f"logs: {_show(log)} is not a log's confirmation")
@@ -216,4 +251,13 @@ def confirmation(m: object) -> dict:
                 raise BadMessage(f"logs.{log}.games: {_show(gid)}: {_show(mark)} is not [seq, end]")
             games[gid] = (mark[0], mark[1])
         out[log] = {"through": _int(body, "through", 0, MAX_GAME_ID), "games": games}
-    return {"logs": out}
+        for key in ("held", "upto"):
+            if key in body:
+                out[log][key] = _int(body, key, 0, MAX_GAME_ID)
+        head = body.get("head")
+        if head is not None:
+            if (not isinstance(head, list) or len(head) != 3 or any(isinstance(v, bool) for v in head[:2])
+                    or not isinstance(head[0], int) or not isinstance(head[1], int)):
+                raise BadMessage(f"logs.{log}.head: {_show(head)} is not [game, seq, chain]")
+            out[log]["head"] = [head[0], head[1], _hex(head[2], f"logs.{log}.head")]
+    return {"logs": out, "db": db, "replaces": replaces}

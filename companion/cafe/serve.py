@@ -23,10 +23,12 @@ import socket
 import sys
 import threading
 import time
+from datetime import datetime
 
 from companion.broker import TOPIC_ROOT, Broker, confirm_topic, parse_broker, table_of
 from companion.cafe import schema
 from companion.cafe.health import Health
+from companion.cafe.limits import RateLimits
 from companion.errors import BadInput
 from companion.i18n import N_
 
@@ -41,6 +43,12 @@ LOST = N_("the connection was lost")
 DISK_FULL = N_("the disk is full ({error})")
 STOPPED = N_("the subscriber stopped")
 STOPPED_BY = N_("the subscriber stopped ({error})")
+RIVAL_TOOK = N_("another dashboard (database {db}) took the connection at {time}: {table} heard it")
+RIVAL_COUNTS = N_("{table} counts the dashboard database {db}, not this one ({own}): another dashboard is the "
+                  "café's, or this one takes its place with --replaces {db}")
+RIVAL_SHOWN_S = 600.0       # another dashboard heard: said this long after the last word of it
+RECONNECT_DELAY_S = (0.5, 5)
+YIELD_DELAY_S = (30, 60)    # the tables count another database: reconnect slowly (the login is shared)
 CONFIRM_EVERY_S = 0.25
 CONFIRM_PAUSE_S = 0.002
 
@@ -64,6 +72,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--forwarded-allow-ips", metavar="IPS", default="",
                         help="addresses of a reverse proxy whose X-Forwarded-For/-Proto headers are believed, "
                              "comma-separated (default: none, the headers are ignored)")
+    parser.add_argument("--replaces", metavar="DATABASE",
+                        help="this database takes the place of the dashboard database DATABASE (its id, as the page "
+                             "names it): the kiosks that counted that one count this one from now on")
     parser.add_argument("--secure-cookie", action="store_true",
                         help="mark the login cookie Secure: the page is reached over HTTPS (a TLS proxy)")
 
@@ -89,7 +100,7 @@ class Subscriber:
         self.client.on_connect_fail = self._on_connect_fail
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
-        self.client.reconnect_delay_set(0.5, 5)
+        self.client.reconnect_delay_set(*RECONNECT_DELAY_S)
         self._stop = threading.Event()
         self._loop: threading.Thread | None = None
         self._confirmer: threading.Thread | None = None
@@ -97,7 +108,12 @@ class Subscriber:
         # login write cafe/<its name>/)
         self.own_login = (broker.username or "").lower() or None
         self._queue: queue.Queue = queue.Queue()
+        self.limits = RateLimits()
+        self._said: dict[str | None, float] = {}
         self._writer = threading.Thread(target=self._write, name="cafe-writer", daemon=True)
+        self._rivals: dict[str, tuple[float, str, dict]] = {}   # table -> (when, msgid, params): another dashboard
+        self._rivals_lock = threading.Lock()
+        self._yielding = False
 
     def start(self) -> None:
         self._writer.start()
@@ -170,29 +186,36 @@ class Subscriber:
                     self._queue.put(None)
                     break
                 got.append(more)
-            self._store(got)
-            for _, _, mid, qos, _ in got:
+            for mid, qos in self._store(got):
                 self.client.ack(mid, qos)
 
-    def _store(self, got: list[tuple]) -> None:
-        """Check each message, store the good ones in one transaction, count the others."""
+    def _store(self, got: list[tuple]) -> list[tuple[int, int]]:
+        """Check each message, store the good ones in one transaction, count the others. A message
+        refused by the checks (over its table's rate, too big, not valid) costs no database work and
+        is acknowledged at once; the returned ones (mid, qos) once the good ones are committed."""
         items: list[tuple[str, str, object]] = []
         retained: list[bool] = []
-        for topic, payload, _, _, old in got:
+        stored: list[tuple[int, int]] = []
+        for topic, payload, mid, qos, old in got:
             table = table_of(topic)
             if not self._is_table(table):
                 table = None                 # counted with no tile: a name that is no table makes none
             try:
+                if not self.limits.allow(table):
+                    raise schema.BadMessage(self.limits.reason())
                 items.append(self._check(topic, table, payload))
                 retained.append(old)
+                stored.append((mid, qos))
+                continue
             except schema.BadMessage as e:
-                log.warning("skipped a message on %s: %s", topic, e)
+                self._skipped(topic, str(e))
                 self._count(table, f"{topic}: {e}")
             except Exception as e:          # a fault of ours must not stop the café's recording either
                 log.exception("could not read a message on %s", topic)
                 self._count(table, f"{topic}: {type(e).__name__}: {e}")
+            self.client.ack(mid, qos)
         if not items:
-            return
+            return stored
         try:
             refusals = self.store.record_batch(items, retained)
             if self.health.has("disk"):
@@ -201,16 +224,64 @@ class Subscriber:
         except _disk_full() as e:
             # not stored, so not confirmed: its kiosk offers it again once there is room
             self.health.set("disk", DISK_FULL, error=str(e))
-            return
+            return stored
         except Exception as e:
             log.exception("could not store %d messages", len(items))
             for _, table, _ in items:
                 self._count(table, f"{type(e).__name__}: {e}")
-            return
+            return stored
+        self._notice_rivals(items)
         for (kind, table, _), refused in zip(items, refusals, strict=True):
             if refused:
-                log.warning("skipped a message on %s: %s", table, refused)
+                self._skipped(table, refused)
                 self._count(table, f"{table} {kind}: {refused}")
+        return stored
+
+    def _skipped(self, where: str | None, why: str) -> None:
+        """Said in the log, at most once a second per table: a table sending thousands of bad messages
+        must not fill the disk with their lines (the page counts every one)."""
+        now = time.monotonic()
+        if now - self._said.get(where, 0.0) >= 1.0:
+            if len(self._said) > 10_000:
+                self._said.clear()
+            self._said[where] = now
+            log.warning("skipped a message on %s: %s", where, why)
+
+    def _notice_rivals(self, items: list[tuple[str, str, object]]) -> None:
+        """Another dashboard, as the kiosks' states tell it: a table that counts another database, or
+        heard another database's confirmation. Named on the page and in /healthz (:meth:`_say_rivals`)."""
+        own, now = self.store.db_id, time.time()
+        with self._rivals_lock:
+            for kind, table, body in items:
+                seen = body.get("dashboards") if kind == "state" and isinstance(body, dict) else None
+                if not seen or not seen.get("registered") or "/" in table:   # a bridged café counts its own
+                    continue
+                registered, other, at = seen["registered"], seen.get("other"), seen.get("other_at")
+                if registered != own:
+                    self._rivals[table] = (now, RIVAL_COUNTS, {"table": table, "db": registered, "own": own})
+                elif other and other != own and at is not None and now - at < RIVAL_SHOWN_S:
+                    when = datetime.fromtimestamp(at).strftime("%H:%M")
+                    self._rivals[table] = (at, RIVAL_TOOK, {"table": table, "db": other, "time": when})
+                else:
+                    self._rivals.pop(table, None)
+
+    def _say_rivals(self) -> None:
+        now = time.time()
+        with self._rivals_lock:
+            for table in [t for t, (at, _, _) in self._rivals.items() if now - at > RIVAL_SHOWN_S]:
+                self._rivals.pop(table)
+            newest = max(self._rivals.values(), key=lambda r: r[0], default=None)
+            counts_another = any(msgid == RIVAL_COUNTS for _, msgid, _ in self._rivals.values())
+        # a dashboard whose tables count another database gives the login's connection back: it takes it
+        # again only after a while when it loses it (alone on the login, it never loses it)
+        if counts_another != self._yielding:
+            self._yielding = counts_another
+            self.client.reconnect_delay_set(*(YIELD_DELAY_S if counts_another else RECONNECT_DELAY_S))
+        if newest is None:
+            self.health.clear("rival")
+        else:
+            at, msgid, params = newest
+            self.health.set("rival", msgid, since=at, **params)
 
     def _is_table(self, table: str | None) -> bool:
         return (table is not None and all(schema.TABLE_LEVEL.match(p) for p in table.split("/"))
@@ -238,9 +309,11 @@ class Subscriber:
     def _confirm_loop(self) -> None:
         while not self._stop.wait(CONFIRM_EVERY_S):
             try:
+                self._say_rivals()
                 if self.health.has("disk") and self.store.can_write():
                     self.health.clear("disk")               # room again: writing resumes by itself, and
                     self.store.touch_all()                  # every table hears what is still missing
+                self.store.flush_rejected()
                 if not self.connected.is_set():
                     continue
                 for table in self.store.touched_tables():
@@ -328,6 +401,11 @@ def run(args) -> int:
                                                     "(e.g. 127.0.0.1 or 10.0.0.0/8)") from None
     db_path = args.db or str(data_dir() / "cafe.sqlite")
     store = CafeStore(db_path)
+    if args.replaces:
+        if not schema.LOG_ID.match(args.replaces):
+            raise BadInput("--replaces", f"{args.replaces!r} is not a dashboard database's id (hex digits, as the "
+                                         "page names it)")
+        store.replaces = args.replaces
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

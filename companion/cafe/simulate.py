@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -19,7 +20,7 @@ import threading
 import time
 from pathlib import Path
 
-from companion.broker import Broker, parse_broker
+from companion.broker import Broker, check_table_name, parse_broker
 from companion.cafe import publisher as publisher_module
 from companion.cafe.fleet import PER_PROCESS, Fleet, FleetError
 from companion.cafe.publisher import Publisher
@@ -34,12 +35,17 @@ UNDO_CHANCE = 0.05
 MAX_ACTIONS = 3000        # a random game's longest (Ancient Knowledge's end after about a thousand)
 BUSY_TIMEOUT_MS = 120_000
 SIM_POLL_S = 2.0
+SIM_PREFIX = "SIM"
+SAY_EVERY_S = 10.0
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("--broker", required=True, metavar="URL", help="mqtt://[USER[:PASSWORD]@]HOST[:PORT] or mqtts://")
     parser.add_argument("--tables", type=int, required=True, metavar="N",
-                        help="how many tables (T01 ... TNN; up to 2000, in processes of 50)")
+                        help="how many tables (SIM01 ... SIMNN; up to 2000, in processes of 50)")
+    parser.add_argument("--prefix", default=SIM_PREFIX, metavar="P",
+                        help=f"the tables' names begin with P (default {SIM_PREFIX}, so a trial never writes into "
+                             "the café's real tables T01 ...; --prefix T gives T01 ...)")
     parser.add_argument("--games", type=int, default=1, metavar="G", help="complete games per table (default 1)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="the random seed of the players")
     parser.add_argument("--json", action="store_true", help="print the totals as one JSON document")
@@ -55,9 +61,9 @@ def add_arguments(parser) -> None:
                                                       "folder, removed at the end)")
 
 
-def table_names(n: int) -> list[str]:
+def table_names(n: int, prefix: str = SIM_PREFIX) -> list[str]:
     width = max(2, len(str(n)))
-    return [f"T{i:0{width}d}" for i in range(1, n + 1)]
+    return [f"{prefix}{i:0{width}d}" for i in range(1, n + 1)]
 
 
 def final_summary(setup: dict, lines: list[dict]) -> dict:
@@ -79,8 +85,10 @@ class VirtualTable:
         # waiting only for the broker, a table need not hold back what the dashboard has not confirmed
         # the players poke the publisher on every write, so it need not look at the log five times a
         # second as a kiosk's does (a thousand tables polling would take a core of their own)
+        # its items say they are simulated: the staff can remove them from the dashboard's history
         self.publisher = Publisher(name, self.log.path, broker, unconfirmed=None if not until_confirmed
-                                   else publisher_module.UNCONFIRMED, poll_s=SIM_POLL_S) if publish else None
+                                   else publisher_module.UNCONFIRMED, poll_s=SIM_POLL_S,
+                                   simulated=True) if publish else None
         self.games_wanted = games
         self.rng = random.Random(f"{seed}:{name}")
         self.per_minute = per_minute
@@ -158,8 +166,8 @@ def wait_acknowledged(tables: list[VirtualTable], timeout: float | None = None, 
                       confirmed: bool = False) -> bool:
     """Until every table's publisher has everything acknowledged by the broker (has sent every item
     and heard the broker's acknowledgement) or, with ``confirmed``, until the dashboard has confirmed
-    every item (read from the logs themselves). ``say(n)`` is told, every 10 s, how many tables still
-    wait."""
+    every item (read from the logs themselves). ``say(text)`` is told, every 10 s, how many tables
+    still wait and why (:func:`why_waiting`)."""
     start = time.monotonic()
     told = start
     # a round of the publisher that began after this call has seen every item written before it
@@ -172,46 +180,107 @@ def wait_acknowledged(tables: list[VirtualTable], timeout: float | None = None, 
         if confirmed:
             return not t.log.unconfirmed_games(0, 1)
         return p.caught_up and p.rounds >= rounds[t.name] + 2
-    while waiting := sum(1 for t in tables if not done(t)):
+    while waiting := [t for t in tables if not done(t)]:
         now = time.monotonic()
         if timeout is not None and now - start > timeout:
             return False
-        if say is not None and now - told > 10:
-            say(waiting)
+        if say is not None and now - told > SAY_EVERY_S:
+            say(why_waiting(waiting, confirmed))
             told = now
         time.sleep(0.2)
     return True
 
 
-def probe(broker: Broker, timeout: float = 20.0) -> None:
+def why_waiting(tables: list[VirtualTable], confirmed: bool) -> str:
+    """``3 tables still wait: SIM01, SIM02: no confirmation from any dashboard yet (...); SIM03: ...``"""
+    reasons: dict[str, list[str]] = {}
+    now = time.time()
+    for t in tables:
+        p = t.publisher
+        if p is None:
+            continue
+        if p.refused:
+            why = f"the broker refuses its login ({p.refused})"
+        elif not p.connected:
+            why = f"not connected to {p.broker}"
+        elif not confirmed:
+            why = f"{p.broker} has not acknowledged all it was sent"
+        elif p.confirmed_at is None:
+            why = "no confirmation from any dashboard yet (is 'companion cafe serve' subscribed to this broker?)"
+        else:
+            why = ("the dashboard has confirmed nothing for over a minute" if now - p.confirmed_at > 60 else
+                   "the dashboard confirms, not yet every action")
+        reasons.setdefault(why, []).append(t.name)
+    parts = [", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "") + f": {why}"
+             for why, names in reasons.items()]
+    verb = "waits" if len(tables) == 1 else "wait"
+    return f"{counted(len(tables), 'table')} still {verb}: " + "; ".join(parts)
+
+
+def probe(broker: Broker, timeout: float = 20.0, shared_by: int = 1) -> None:
     """One connection to the broker with the tables' login: a refusal or no answer is BadInput (one
-    line, exit 2) before any table plays."""
-    import threading as _threading
-
-    client = broker.client(f"companion-simulate-probe-{random.getrandbits(32):08x}")
-    answer: dict = {}
-    done = _threading.Event()
-
-    def on_connect(c, userdata, flags, reason_code, properties=None):
-        answer["rc"] = reason_code
-        done.set()
-    client.on_connect = on_connect
+    line, exit 2) before any table plays. With ``shared_by`` tables on this one login, a broker that
+    binds client ids to logins (``use_username_as_clientid``, as a café's is set up) is refused too:
+    there the tables would knock each other off all the time."""
+    client, events = _probe_client(broker)
     try:
-        client.connect(broker.host, broker.port, keepalive=15)
-    except (OSError, ValueError) as e:
-        raise BadInput("--broker", f"cannot reach {broker}: {getattr(e, 'strerror', None) or e}") from None
-    client.loop_start()
-    try:
-        if not done.wait(timeout):
+        try:
+            client.connect(broker.host, broker.port, keepalive=15)
+        except (OSError, ValueError) as e:
+            raise BadInput("--broker", f"cannot reach {broker}: {getattr(e, 'strerror', None) or e}") from None
+        client.loop_start()
+        if not events["connected"].wait(timeout):
             raise BadInput("--broker", f"{broker} did not answer within {timeout:.0f} s")
-        if answer["rc"].is_failure:
-            raise BadInput("--broker", f"{broker} refused the login: {answer['rc']}")
+        if events["rc"].is_failure:
+            raise BadInput("--broker", f"{broker} refused the login: {events['rc']}")
+        if shared_by > 1 and broker.username and _binds_client_ids(broker, client, events, timeout):
+            raise BadInput("--broker", f"{broker} binds client ids to logins (use_username_as_clientid): "
+                                       f"{shared_by} tables on the one login {broker.username} would knock each other "
+                                       "off; give each table its own login with --logins FILE")
     finally:
         client.disconnect()
         client.loop_stop()
 
 
+def _probe_client(broker: Broker):
+    client = broker.client(f"companion-simulate-probe-{random.getrandbits(32):08x}")
+    events: dict = {"connected": threading.Event(), "gone": threading.Event(), "subscribed": threading.Event()}
+
+    def on_connect(c, userdata, flags, reason_code, properties=None):
+        events["rc"] = reason_code
+        events["connected"].set()
+    client.on_connect = on_connect
+    client.on_disconnect = lambda *a: events["gone"].set()
+    client.on_subscribe = lambda *a: events["subscribed"].set()
+    return client, events
+
+
+def _binds_client_ids(broker: Broker, first, first_events: dict, timeout: float) -> bool:
+    """A second connection under the same login (another client id): on a broker that binds ids to
+    logins, it takes the first one's place, and the broker closes the first before it lets the second
+    in. The first then asks for a subscription (its own confirmation topic, which the café's ACL
+    allows): an answer means it is still connected; a closed connection means the ids are bound."""
+    second, events = _probe_client(broker)
+    try:
+        second.connect(broker.host, broker.port, keepalive=15)
+        second.loop_start()
+        if not events["connected"].wait(timeout) or events["rc"].is_failure:
+            return False
+        first.subscribe(f"cafe/{broker.username}/confirm", qos=1)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if first_events["gone"].wait(0.05):
+                return True
+            if first_events["subscribed"].is_set():
+                return False
+        return False
+    finally:
+        second.disconnect()
+        second.loop_stop()
+
+
 MAX_TABLES = 2000
+TABLE_PREFIX = re.compile(r"^[A-Za-z0-9_-]{1,24}$")
 
 
 def read_logins(path: str, names: list[str], broker: Broker) -> dict[str, Broker]:
@@ -245,9 +314,11 @@ def run(args) -> int:
         raise BadInput("--games", "1 or more games per table")
     if args.per_minute is not None and args.per_minute <= 0:
         raise BadInput("--per-minute", "more than 0 actions a minute")
-    names = table_names(args.tables)
+    if not TABLE_PREFIX.match(args.prefix):
+        raise BadInput("--prefix", f"{args.prefix!r}: 1 to 24 letters, digits, '-' or '_' (e.g. SIM or T)")
+    names = [check_table_name(n, "--prefix") for n in table_names(args.tables, args.prefix)]
     brokers = read_logins(args.logins, names, broker) if args.logins else {t: broker for t in names}
-    probe(brokers[names[0]])
+    probe(brokers[names[0]], shared_by=1 if args.logins else len(names))
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="companion-cafe-sim-"))
     folder = output_folder(folder)
     try:
@@ -281,7 +352,6 @@ def run(args) -> int:
 
 def _play_here(names: list[str], folder: Path, brokers: dict[str, Broker], args) -> dict[str, dict]:
     """The tables in this process (as many as :data:`~companion.cafe.fleet.PER_PROCESS`)."""
-    broker = brokers[names[0]]
     tables = [VirtualTable(n, folder, brokers[n], args.games, args.seed, args.per_minute,
                            until_confirmed=args.until_confirmed) for n in names]
     try:
@@ -296,11 +366,8 @@ def _play_here(names: list[str], folder: Path, brokers: dict[str, Broker], args)
                 while p.is_alive():
                     p.join(0.5)
                     shown.update(sum(t.games_done for t in tables) - shown.n)
-        whom = "the dashboard to confirm" if args.until_confirmed else f"{broker} to acknowledge"
         wait_acknowledged(tables, confirmed=args.until_confirmed,
-                          say=lambda n: print(f"simulate: {counted(n, 'table')} still "
-                                              f"{'waits' if n == 1 else 'wait'} for {whom} their actions",
-                                              file=sys.stderr, flush=True))
+                          say=lambda text: print(f"simulate: {text}", file=sys.stderr, flush=True))
     finally:
         for t in tables:
             t.close()
@@ -337,10 +404,8 @@ def worker(spec: dict) -> int:
         print(json.dumps({"played": {t.name: {"games": t.games_done, "actions": t.actions} for t in tables}}),
               flush=True)
         first, last = spec["names"][0], spec["names"][-1]
-        whom = "the dashboard to confirm" if confirmed else f"{broker} to acknowledge"
-        wait_acknowledged(tables, confirmed=confirmed, say=lambda n: print(
-            f"simulate: {n} of tables {first}-{last} still wait for {whom} their actions",
-            file=sys.stderr, flush=True))
+        wait_acknowledged(tables, confirmed=confirmed, say=lambda text: print(
+            f"simulate (tables {first}-{last}): {text}", file=sys.stderr, flush=True))
         print(json.dumps({"done": {t.name: {"games": t.games_done, "actions": t.actions,
                                             "published": t.publisher.published if t.publisher else 0}
                                    for t in tables}}), flush=True)

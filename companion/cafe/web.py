@@ -8,9 +8,8 @@ no script library and the café's network may be offline. Charts are SVG drawn b
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
@@ -30,10 +29,10 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from companion.cafe.auth import Gate
-from companion.cafe.exports import bgstats, game_name, plays_csv
+from companion.cafe.exports import bgstats_stream, csv_stream, game_name
 from companion.cafe.health import Health
 from companion.cafe.live import LANGS, SLOTS, Hub
-from companion.cafe.store import CafeStore, game_key, table_sort_key
+from companion.cafe.store import PLAYS_PAGE, CafeStore, game_key, table_sort_key
 from companion.i18n import N_, translate
 
 COOKIE = "companion_staff"
@@ -48,14 +47,21 @@ WRONG = N_("Wrong password.")
 TEMPLATE_WORDS = (N_("Messages skipped (not valid): {n}"), N_("waiting for {n} missing entries"), N_("won"),
                   N_("Won together"), N_("Lost together"), N_("Won: {names}"), N_("Retire"),
                   N_("Retire every offline table"),
-                  N_("The {n} busiest of {total} tables; every table: /api/figures"))
-BADGES = {None: N_("live"), "broker": N_("no broker"), "disk": N_("disk full"), "subscriber": N_("not recording")}
+                  N_("The {n} busiest of {total} tables; every table: /api/figures"), N_("BG Stats"),
+                  N_("simulated"), N_("Remove the simulated plays ({n})"), N_("From"), N_("To"),
+                  N_("Its SD card was restored from an older copy: its games from game {first} on are kept apart."),
+                  N_("Its SD card is a copy of {table}'s: its own games from game {first} on, kept apart."),
+                  N_("Its SD card is a copy of another kiosk's: its own games from game {first} on, kept apart."))
+BADGES = {None: N_("live"), "broker": N_("no broker"), "disk": N_("disk full"), "subscriber": N_("not recording"),
+          "rival": N_("another dashboard")}
 BANNERS = {"broker": N_("No contact with the broker since {time}: {reason}. Nothing new is recorded; the kiosks keep "
                         "every play and send it when the dashboard is back."),
            "disk": N_("Nothing recorded since {time}: the dashboard's disk is full. The kiosks keep every play; "
                       "recording resumes by itself when there is room."),
            "subscriber": N_("Nothing recorded since {time}: {reason}. Restart the dashboard; the kiosks keep every "
-                            "play.")}
+                            "play."),
+           "rival": N_("Another dashboard: {reason}. Nothing is lost: the kiosks keep every play and offer this "
+                       "dashboard whatever it lacks.")}
 
 
 class Renderer:
@@ -127,6 +133,7 @@ class Dashboard:
             Route("/login", self.login, methods=["POST"]),
             Route("/logout", self.logout, methods=["POST"]),
             Route("/tables/retire", self.retire, methods=["POST"]),
+            Route("/plays/remove-simulated", self.remove_simulated, methods=["POST"]),
             Route("/", self.page),
             Route("/events", self.events),
             Route("/api/tables", self.api_tables),
@@ -170,10 +177,12 @@ class Dashboard:
         self.hub.ensure_started()
         since, tiles, figures = self.hub.snapshot(lang)      # kept per change by the live hub
         r = self.renderers[lang]
-        plays = await asyncio.to_thread(lambda: r.plays(self.store.plays(HISTORY_ROWS)))
+        plays, simulated = await asyncio.to_thread(lambda: (r.plays(self.store.plays(HISTORY_ROWS)),
+                                                            self.store.simulated_plays()))
         html = self.render("page.html", lang, login=self.gate.required, since=since,
                            tiles_html=r.render("tiles.html", tiles=[Markup(t) for t in tiles]),
-                           plays_html=plays, figures_html=figures, health=self.health_view(lang))
+                           plays_html=plays, figures_html=figures, health=self.health_view(lang),
+                           simulated=simulated)
         response = HTMLResponse(html)
         if request.query_params.get("lang") in ("en", "es"):
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="strict")
@@ -190,31 +199,48 @@ class Dashboard:
         return JSONResponse({"tables": [{k: v for k, v in tb.items() if k != "sort"} for tb in tables]})
 
     async def api_plays(self, request: Request) -> Response:
-        """Every play, newest first; ``?limit=N&offset=M`` gives a page of them (and ``next``, the
-        next page's address, while there are more)."""
+        """The newest plays, a page at a time: ``?limit=N`` (up to 10,000; default :data:`PLAYS_PAGE`)
+        from ``&offset=M``, with ``next``, the next page's address, while there are more: a year of
+        plays is never one answer."""
         keys = ("table", "game", "status", "started", "ended", "actions", "players")
         limit, offset = _int_param(request, "limit", 1, 10_000), _int_param(request, "offset", 0, None)
         if isinstance(limit, Response):
             return limit
         if isinstance(offset, Response):
             return offset
+        limit = limit or PLAYS_PAGE
         plays = await asyncio.to_thread(self.store.plays, limit, offset or 0)
         body: dict = {"plays": [{k: p[k] for k in keys} for p in plays]}
-        if limit is not None and len(plays) == limit:
+        if len(plays) == limit:
             body["next"] = f"/api/plays?limit={limit}&offset={(offset or 0) + limit}"
         return JSONResponse(body)
 
     async def api_figures(self, request: Request) -> Response:
-        return JSONResponse(self.store.figures())
+        return JSONResponse(await asyncio.to_thread(self.store.figures))
 
     async def export_csv(self, request: Request) -> Response:
-        return Response(plays_csv(self.store.plays()), media_type="text/csv; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{_stamp("plays")}.csv"'})
+        filters = _export_filters(request)
+        if isinstance(filters, Response):
+            return filters
+        return StreamingResponse(csv_stream(self.store.plays_in_pages(**filters)), media_type="text/csv; charset=utf-8",
+                                 headers={"Content-Disposition": f'attachment; filename="{_stamp("plays")}.csv"'})
 
     async def export_bgstats(self, request: Request) -> Response:
-        body = json.dumps(bgstats(self.store.plays()), ensure_ascii=False, indent=1)
-        return Response(body, media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="{_stamp("plays")}.bgsplay"'})
+        """Finished plays for BG Stats: all of them, or ``?play=ID``, ``?table=T01``, ``?from=`` and
+        ``?to=`` (dates, YYYY-MM-DD, both included)."""
+        filters = _export_filters(request)
+        if isinstance(filters, Response):
+            return filters
+        pages = self.store.plays_in_pages(finished=True, **filters)
+        return StreamingResponse(bgstats_stream(pages), media_type="application/json",
+                                 headers={"Content-Disposition": f'attachment; filename="{_stamp("plays")}.bgsplay"'})
+
+    async def remove_simulated(self, request: Request) -> Response:
+        """Remove every play of a simulated table (``cafe simulate``) from the history, figures and exports."""
+        done = await asyncio.to_thread(self.store.remove_simulated)
+        if "application/json" in request.headers.get("accept", ""):
+            return JSONResponse({"removed": done["plays"], "retired": done["tables"]})
+        return RedirectResponse("/", status_code=303)
 
     async def login_page(self, request: Request, error: str | None = None, status: int = 200) -> Response:
         lang = _lang(request)
@@ -397,6 +423,28 @@ def _int_param(request: Request, name: str, low: int, high: int | None) -> int |
         span = f"{low} to {high}" if high is not None else f"{low} or more"
         return JSONResponse({"error": f"?{name}={text}: a whole number from {span}"}, status_code=400)
     return int(text)
+
+
+def _export_filters(request: Request) -> dict | Response:
+    """Which plays an export holds: ``play=ID`` (as each play's link names it), ``table=T01``, and a
+    range of dates the plays started on, ``from=YYYY-MM-DD`` and ``to=YYYY-MM-DD`` (both included,
+    the dashboard's local dates)."""
+    q = request.query_params
+    filters: dict = {}
+    if q.get("play"):
+        filters["play"] = q["play"]
+    if q.get("table"):
+        filters["table"] = q["table"]
+    for name, key, days in (("from", "since", 0), ("to", "until", 1)):
+        text = q.get(name)
+        if not text:
+            continue
+        try:
+            day = datetime.strptime(text, "%Y-%m-%d")
+        except ValueError:
+            return JSONResponse({"error": f"?{name}={text}: a date, YYYY-MM-DD"}, status_code=400)
+        filters[key] = (day + timedelta(days=days)).timestamp()
+    return filters
 
 
 def _local_time(iso: str | None) -> str:

@@ -14,6 +14,7 @@ import sys
 
 from pydantic import ValidationError
 
+from companion import registry
 from companion.cards.deck_csv import (
     parse_continent,
     parse_icons,
@@ -244,6 +245,11 @@ def _add(args) -> int:
     if not fields:
         raise BadInput("deck add", "say what the card is: --year and --title for a history card, --year and "
                                    "--continent (or --white) for Exhibition, --ak-id for Ancient Knowledge")
+    game = registry.spec_for(deck.game)
+    if "--title" in game.add_fields.split() and "title" not in fields:
+        # the kiosk names the card by its title ("Ana put “Moon landing”..."), and players read it on the face
+        raise BadInput("--title", f"a {game.name} card needs its title, as printed on the card: "
+                                  f"{command()} deck add {deck.id} {game.add_fields}")
     number = args.number if args.number is not None else max(deck.cards, default=0) + 1
     if not 1 <= number <= 9999:
         raise BadInput("--number", f"{number} is not a card number (1 to 9999)")
@@ -277,7 +283,7 @@ def _import(args) -> int:
     existing = _known(deck_id)
     if existing is not None and existing.bundled:
         _own(deck_id)  # raises with the way to copy it
-    game = args.game or (existing.game if existing else None)
+    game = args.game or (existing.game if existing is not None else None)   # a deck just made holds no card (falsy)
     if game is None:
         raise BadInput(deck_id, f"deck {deck_id} is new: say which game its cards belong to with --game "
                                 f"({', '.join(GAMES)})")

@@ -127,7 +127,8 @@ def parse_cards(text: str, name: str, game: str, deck_id: str, known: Sequence[C
     if not header_line.strip():
         example = ",".join(registry.spec_for(game).deck_columns)
         raise BadInput(f"{name}: row 1", f"the first row must name the columns, e.g. {example}")
-    delimiter = ";" if header_line.count(";") > header_line.count(",") else ","
+    # commas; semicolons (Spanish Excel); tabs (cells copied out of a spreadsheet and pasted)
+    delimiter = max((",", ";", "\t"), key=header_line.count)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     rows = _rows(reader, name)
     first = next(rows)
@@ -137,7 +138,11 @@ def parse_cards(text: str, name: str, game: str, deck_id: str, known: Sequence[C
         col = ALIASES.get(h, h)
         where = f"{name}: row 1, column {_column_letter(i)}"
         if col not in COLUMNS:
-            raise BadInput(where, f"unknown column {first[i].strip()!r}; columns are {', '.join(COLUMNS)}")
+            read_as = {"\t": "tab-separated, as cells pasted from a spreadsheet are",
+                       ";": "separated by semicolons"}.get(delimiter, "separated by commas")
+            raise BadInput(where, f"unknown column {first[i].strip()!r}; the first row names the columns (here "
+                                  f"{read_as}), e.g. {','.join(registry.spec_for(game).deck_columns)}; columns are "
+                                  f"{', '.join(COLUMNS)}")
         if col in columns:
             raise BadInput(where, f"column {col!r} appears twice")
         columns.append(col)

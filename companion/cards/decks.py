@@ -359,7 +359,7 @@ def resolve(payload: str, where: str = "") -> Card:
 # -- a stored game's cards: their facts recorded with it, so it means the same forever ---------------
 
 FACTS_KEY = "card_facts"     # a log line's {code: facts} of the cards it names first (docs/log-format.md)
-_FACT_FIELDS = ("year", "title", "title_es", "period", "icons", "continent", "white", "ak_id")
+_FACT_FIELDS = ("year", "title", "title_es", "period", "icons", "continent", "white", "ak_id", "circa")
 _recorded: ContextVar[Mapping[str, Card] | None] = ContextVar("recorded_cards", default=None)
 
 
@@ -368,7 +368,7 @@ def card_facts(card: Card) -> dict:
     out: dict = {}
     for name in _FACT_FIELDS:
         value = getattr(card, name)
-        if value is not None and value != ():
+        if value is not None and value != () and value is not False:   # circa only where the date is one
             out[name] = list(value) if isinstance(value, tuple) else value
     return out
 

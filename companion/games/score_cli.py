@@ -53,7 +53,13 @@ def _is_game_log(text: str) -> bool:
 
 def run(args) -> int:
     spec = registry.GAMES.get(args.game.lower())
-    if spec is None or spec.scorer is None:
+    if spec is not None and spec.scorer is None:
+        from companion.paths import command
+        # a game scored as it is played (who places the last card wins): its log says the result
+        raise BadInput(args.game, f"{spec.name} is not scored from a table: its game log says who won, with "
+                                  f"{command()} replay LOG.jsonl (tables are scored for: "
+                                  f"{', '.join(registry.scorable())})")
+    if spec is None:
         raise BadInput(args.game, f"no scoring for this game; scorable games: {', '.join(registry.scorable())}")
     table = read_table(args.table)
     scorer = spec.load_scorer()

@@ -24,6 +24,13 @@ class CardPlacedInGrid:
 
 
 @dataclass(frozen=True)
+class CardPlacedInRow:
+    code: str
+    row: int                # 0..: which of several parallel rows, the top one first (its owner's by place)
+    gap: int                # 0..n over that row's n expected cards (0 = left of all)
+
+
+@dataclass(frozen=True)
 class CardPlacedOnSpot:
     code: str
     spot: str
@@ -56,5 +63,5 @@ class ForeignCode:
 
 
 # A card move the game's view turns into the engine's action (``TurnView.action_for``)
-CardMove = CardPlaced | CardPlacedInGrid | CardPlacedOnSpot | CardRemoved
+CardMove = CardPlaced | CardPlacedInGrid | CardPlacedInRow | CardPlacedOnSpot | CardRemoved
 Proposal = CardMove | TableMatches | TableDiffers | UnknownSticker | ForeignCode

@@ -8,9 +8,11 @@ fault. Phases (``phase``):
 
 - ``deal``: before the first action: what to lay out; the camera reads it; OK starts the game.
   Cooperative Cronología comes back here after a column scores (the new grid is a ``deal`` line).
-- ``watch``: waiting for the player whose turn it is. The camera's proposals arrive here.
-- ``propose``: OK confirms (stored, then judged), UNDO says the camera misread (the players fix the
-  table and it reads again).
+- ``watch``: waiting for the player whose turn it is. The camera's proposals arrive here. NEXT reads
+  the table again; OK opens the view's optional actions, or (a row game) the whole row, a page at a time.
+- ``propose``: OK confirms (stored, then judged), UNDO says the camera misread: the players fix the
+  table and the camera reads it again, or they press NEXT ("read again") and it proposes what it
+  sees now, the same card included. The same card called a misread twice: lift it and lay it again.
 - ``verdict``: correct or wrong, with the reason in words.
 - ``effect``: Cronología's icon choice after a correct card (the engine lists what is allowed).
 - ``reset``: the players do what the rule says (cooperative failure) and press OK.
@@ -69,7 +71,9 @@ class TurnController:
         self.refused_reason: Text | None = None
         self.effects: Choice | None = None
         self.ignored: set = set()         # unknown/foreign codes already reported
-        self.rejected: Any = None         # an action the players called a misread (until the table changes)
+        self.rejected: Any = None         # not proposed again until the table changes (or NEXT: a misread)
+        self.misread: Any = None          # the action the players last called a misread
+        self.misreads = 0                 # how many times in a row they called it one
         self.camera_fault = None          # the camera-lost screen while it is open
         self.asks: list = []              # ask: the open (sub-)menus, [(Ask, Choice)]
         self.expect()
@@ -138,6 +142,8 @@ class TurnController:
             more = self.optional_actions()
             if more is not None:
                 h[OK] = more.hint
+            elif getattr(self.view, "pages_row", False):
+                h[OK] = N_("see the whole row")
             return h
         if p == Phase.ASK:
             ask = self.asks[-1][0]
@@ -165,18 +171,20 @@ class TurnController:
             if cmd.kind == UNDO:
                 stack.push("history")
             elif cmd.kind == NEXT:
-                self.expect()
+                self.read_again()
             elif cmd.kind == OK:
-                self.open_ask(self.optional_actions())
+                more = self.optional_actions()
+                if more is not None:
+                    self.open_ask(more)
+                elif getattr(self.view, "pages_row", False):
+                    stack.push("row")
         elif p == Phase.ASK:
             self.command_ask(cmd)
         elif p == Phase.PROPOSE:
             if cmd.kind == OK and self.pending is not None:
                 self.confirm(self.pending)
             elif cmd.kind in (UNDO, BACK):
-                self.rejected = self.pending
-                self.set_phase(Phase.WATCH)
-                self.table_note = Text(N_("Put the cards as they really are; the camera reads the table again."))
+                self.called_misread(self.pending)
         elif p == Phase.VERDICT:
             if cmd.kind in (OK, NEXT):
                 self.leave_verdict()
@@ -191,6 +199,27 @@ class TurnController:
         elif p in (Phase.RESET, Phase.REFUSED):
             if cmd.kind in (OK, NEXT, UNDO, BACK):
                 self.set_phase(Phase.WATCH)
+
+    def called_misread(self, action) -> None:
+        """UNDO on a proposal: the camera misread. It is not proposed again until the table changes or
+        the players press NEXT; the second time in a row, the camera cannot be trusted with that card
+        as it lies, and the screen says what to do."""
+        self.misreads = self.misreads + 1 if action == self.misread else 1
+        self.misread = self.rejected = action
+        self.set_phase(Phase.WATCH)
+        if self.misreads > 1:
+            self.table_note = Text(N_("The camera read the same again: lift the card and lay it again, flat and in "
+                                      "full view; then press NEXT."))
+        else:
+            self.table_note = Text(N_("Put the cards as they really are, then press NEXT: the camera reads the "
+                                      "table again."))
+
+    def read_again(self) -> None:
+        """NEXT while waiting: the camera reads the table from scratch and proposes what it sees now,
+        a card called a misread included (a card the rules refused stays refused until it moves)."""
+        if self.rejected is not None and self.rejected == self.misread:
+            self.rejected = None
+        self.expect()
 
     def command_ask(self, cmd: Command) -> None:
         _ask, choice = self.asks[-1]
@@ -377,7 +406,8 @@ class TurnController:
                 return
             case TableMatches():
                 self.table_note = None
-                self.rejected = None
+                self.rejected = self.misread = None
+                self.misreads = 0
                 return
         camera_ask = self.phase == Phase.ASK and self.asks[0][0].camera
         if (self.phase != Phase.WATCH and not camera_ask) or self.session is None:
@@ -386,6 +416,8 @@ class TurnController:
         if action is None or action == self.rejected:
             return
         self.rejected = None
+        if action != self.misread:
+            self.misread, self.misreads = None, 0
         _state, events = self.session.preview(action)
         reason = refusal(events)
         if reason is not None and self.view.judges_refusals:

@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 from numpy.typing import ArrayLike
 
-from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
+from companion.vision.layouts import BoardLayout, GridLayout, RowLayout, RowsLayout
 from companion.vision.stickers import make_sticker_matrix
 
 if TYPE_CHECKING:
@@ -144,6 +144,7 @@ class _Plan:
     bayer: bool = True
     art: str = "soft"
     card_detail: float = 2.0       # card faces drawn at this many pixels per picture pixel (stickers: always fine)
+    faces: dict | None = None      # payload -> a printed face (BGR) drawn instead of the generated one, no sticker
 
 
 def _art(art: str) -> str:
@@ -163,8 +164,8 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
                  perspective: float = 6.0, jitter: float = 2.0, light: float = 0.25, glare: float = 0.35,
                  jpeg=(80, 93), foreign_codes=0, hands: int = 0, occlude: dict | None = None,
                  damage: dict | None = None, bayer: bool = True, art: str = "soft", card=None,
-                 wrap: bool = False, card_detail: float = 2.0) -> Scene:
-    """One photo-like frame of ``layout`` (RowLayout, GridLayout, BoardLayout or FreeLayout).
+                 wrap: bool = False, card_detail: float = 2.0, faces=None) -> Scene:
+    """One photo-like frame of ``layout`` (RowLayout, GridLayout, RowsLayout, BoardLayout or FreeLayout).
 
     - ``table``: "wood" or "cloth" (default: drawn from the seed); ``blur``: lens blur sigma in
       pixels (a range is drawn from); ``noise``: sensor noise sigma in grey levels at mid grey;
@@ -185,13 +186,17 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
       left to right, as people lay a long Timeline row on a real table; without it a long row is
       squeezed into one line, cards overlapping;
     - ``card_detail``: pixels of a card's face (its picture, title, year; not its sticker) per picture
-      pixel: 2 draws them finely, 1 twice as fast (big cards in a 12 MP picture).
+      pixel: 2 draws them finely, 1 twice as fast (big cards in a 12 MP picture);
+    - ``faces``: payload -> a picture of that card's printed face (BGR, any size): the card is drawn
+      with it and without a sticker (a card known by its face, companion/vision/faces.py); its truth
+      entry's corners are then the card's own, top left first.
     """
     plan = _make_plan(layout, width, height, px_per_module, seed, table, blur, noise, tilt, perspective, jitter,
                       light, glare, jpeg, foreign_codes, hands, occlude or {}, damage or {}, card, wrap)
     plan.bayer = bayer
     plan.art = _art(art)
     plan.card_detail = card_detail
+    plan.faces = dict(faces) if faces else None
     return _draw(plan, np.random.default_rng([seed, 1]))
 
 
@@ -249,6 +254,8 @@ def _make_plan(layout, width, height, ppm, seed, table, blur, noise, tilt, persp
         items = _row_items(layout.codes, avail_w, avail_h, jitter, rng, card, wrap)
     elif isinstance(layout, GridLayout):
         items = _grid_items(layout.rows, avail_w, avail_h, jitter, rng)
+    elif isinstance(layout, RowsLayout):
+        items = _rows_items(layout.rows, avail_w, avail_h, jitter, rng, card)
     elif isinstance(layout, FreeLayout):
         items = _free_items(layout.codes, avail_w, avail_h, rng)
     elif isinstance(layout, BoardLayout):
@@ -398,6 +405,26 @@ def _grid_items(rows, avail_w, avail_h, jitter, rng) -> list[_Item]:
                                (r - (n_rows - 1) / 2) * py + rng.normal(0, pos),
                                float(np.clip(rng.normal(0, jit / 2), -jit, jit)), w, h, r, c,
                                style=_style(code)))
+    return items
+
+
+def _rows_items(rows, avail_w, avail_h, jitter, rng, card=None) -> list[_Item]:
+    """Several players' own rows, one above the other, each starting at the same left edge (a row
+    grows to the right, as people lay it: a new card moves no other row). Rows that do not fit one
+    below the other overlap, each covering the lower part of the row above (the stickers lie near
+    the top of a card)."""
+    cw, ch, gx, gy = card or (CARD_W, CARD_H, 6.0, 6.0)
+    longest = max((len(r) for r in rows), default=0)
+    px, w = _pitch(longest, avail_w, cw + gx, cw, "in a row")
+    py, h = _pitch(len(rows), avail_h, ch + gy, ch, "rows one below the other")
+    jit = min(_overlap_jitter(px, w, jitter), _overlap_jitter(py, h, jitter))
+    left = -avail_w / 2 + w / 2
+    items = []
+    for r, row in enumerate(rows):
+        for j, code in enumerate(row):
+            items.append(_Item("card", code, left + j * px + rng.normal(0, 0.4),
+                               (r - (len(rows) - 1) / 2) * py + rng.normal(0, 0.8),
+                               float(np.clip(rng.normal(0, jit / 2), -jit, jit)), w, h, r, j, style=_style(code)))
     return items
 
 
@@ -725,13 +752,25 @@ def _card_texture(payload: str, w: float, h: float, R: int, style: int, art: str
     if y_year < top - R:
         cv2.putText(img, year, (int(3 * R), y_year), cv2.FONT_HERSHEY_DUPLEX, R * 0.26, (40.0, 40.0, 160.0),
                     max(1, R // 2), cv2.LINE_AA)
+    return img, _card_alpha(W, Hh, R)
+
+
+def _card_alpha(W: int, Hh: int, R: int) -> np.ndarray:
+    """A card's outline: a rectangle with rounded corners, as alpha."""
     alpha = np.zeros((Hh, W), np.float32)
     rad = int(2.2 * R)
     cv2.rectangle(alpha, (rad, 0), (W - 1 - rad, Hh - 1), 1.0, -1)
     cv2.rectangle(alpha, (0, rad), (W - 1, Hh - 1 - rad), 1.0, -1)
     for cx, cy in ((rad, rad), (W - 1 - rad, rad), (rad, Hh - 1 - rad), (W - 1 - rad, Hh - 1 - rad)):
         cv2.circle(alpha, (cx, cy), rad, 1.0, -1, cv2.LINE_AA)
-    return img, alpha
+    return alpha
+
+
+def _face_texture(face: np.ndarray, w: float, h: float, R: int) -> tuple[np.ndarray, np.ndarray]:
+    """A printed face at R pixels per table unit, as ``_card_texture`` draws a generated one."""
+    W, Hh = int(round(w * R)), int(round(h * R))
+    scaled = cv2.resize(face, (W, Hh), interpolation=cv2.INTER_AREA if W < face.shape[1] else cv2.INTER_LINEAR)
+    return scaled.astype(np.float32), _card_alpha(W, Hh, R)
 
 
 def release_scene_caches() -> None:
@@ -805,6 +844,13 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
         if it.kind == "board":
             img = _board_on_table(img, plan, it, H, R_card)
             board_to_image = H_out @ _item_to_table(it) @ np.diag([1 / plan.board_mm, 1 / plan.board_mm, 1.0])
+        elif it.kind == "card" and plan.faces and it.text in plan.faces:
+            tex, alpha = _face_texture(plan.faces[it.text], it.w, it.h, R_card)
+            M = H @ _item_to_table(it)
+            _paste(img, tex, alpha, M, R_card, 2 if plan.card_detail >= 2 else 1, shadow=1.0)
+            corners = _project(np.linalg.inv(K) @ M, [[0, 0], [it.w, 0], [it.w, it.h], [0, it.h]])
+            truth.append(TruthCode(it.text, corners, (float(corners[:, 0].mean()), float(corners[:, 1].mean())),
+                                   it.row, it.index))
         elif it.kind == "card":
             tex, alpha = _card_texture(it.text, round(it.w, 3), round(it.h, 3), R_card, it.style, plan.art)
             _paste(img, tex, alpha, H @ _item_to_table(it), R_card, 2 if plan.card_detail >= 2 else 1, shadow=1.0)
@@ -994,4 +1040,4 @@ def demo_codes(n: int, deck: str = "DEMO", start: int = 1) -> list[str]:
 
 
 __all__ = ["Scene", "TruthCode", "ForeignTruth", "FreeLayout", "render_table", "render_sequence", "demo_codes",
-           "RowLayout", "GridLayout", "BoardLayout", "Sequence"]
+           "RowLayout", "GridLayout", "RowsLayout", "BoardLayout", "Sequence"]

@@ -31,7 +31,7 @@ import numpy as np
 
 from companion.cards.payload import parse_sticker
 from companion.sim.scene import fits, release_scene_caches, render_table
-from companion.vision.layouts import GridLayout, RowLayout
+from companion.vision.layouts import GridLayout, RowLayout, RowsLayout
 
 BEST_PX_PER_MODULE = 3.6      # a well-mounted camera (hardware/camera.md)
 LEAST_PX_PER_MODULE = 1.0     # below this nothing reads; above it a layout is always drawn, never refused
@@ -60,12 +60,13 @@ LOOK: Look = {"blur": (0.4, 0.6), "noise": 0, "jpeg": None, "glare": 0, "bayer":
 class VirtualTable:
     def __init__(self, width: int = 1280, height: int = 720, seed: int = 0, *, px_per_module: float | None = None,
                  card: tuple[float, float, float, float] | None = None, wrap: bool = False,
-                 camera_frames: bool = False):
+                 camera_frames: bool = False, faces=None):
         self.width, self.height, self.seed = int(width), int(height), seed
         self.camera_frames = camera_frames      # frames as the Pi camera gives them (``camera_frame``)
         self.fixed_ppm = px_per_module          # a camera plan's scale (None: the largest that fits)
         self.card = card                        # card size and spacing, modules (scene.render_table)
         self.wrap = wrap
+        self.faces = dict(faces or {})          # payload -> printed face: a card without a sticker (scene.py)
         self.layout = RowLayout([])
         self._key: str | None = None
         self._picture: np.ndarray | None = None
@@ -76,7 +77,7 @@ class VirtualTable:
         self._noisy: list[np.ndarray] = []
 
     @classmethod
-    def default_plan(cls, seed: int = 0) -> VirtualTable:
+    def default_plan(cls, seed: int = 0, faces=None) -> VirtualTable:
         """The table as the default camera plan sees it, every size true (see the module's doc)."""
         from companion.vision import camera_plan
         capture = camera_plan.plan()["captures"][0]
@@ -84,10 +85,15 @@ class VirtualTable:
         module_mm = camera_plan.default_sticker_mm() / camera_plan.STICKER_MODULES
         (cw, ch), (gx, gy) = camera_plan.CARD_MM, camera_plan.CARD_GAP_MM
         return cls(w, h, seed, px_per_module=capture["px_per_mm"] * module_mm,
-                   card=(cw / module_mm, ch / module_mm, gx / module_mm, gy / module_mm), wrap=True)
+                   card=(cw / module_mm, ch / module_mm, gx / module_mm, gy / module_mm), wrap=True, faces=faces)
 
     def set_layout(self, layout) -> None:
         self.layout = layout
+
+    def card_px(self) -> float:
+        """A card's width in the picture, pixels (what face recognition is told: vision/faces.py)."""
+        from companion.sim.scene import CARD_W
+        return (self.card[0] if self.card else CARD_W) * self.px_per_module()
 
     def px_per_module(self, layout=None) -> float:
         """The scale the layout (its cards, foreign texts aside) is drawn at."""
@@ -112,7 +118,7 @@ class VirtualTable:
             # time and of the tests that play it, for art the screen shows at a third of its size
             scene = render_table(layout, width=self.width, height=self.height, px_per_module=self.px_per_module(layout),
                                  seed=self.seed, table="wood", foreign_codes=foreign, card=self.card, wrap=self.wrap,
-                                 card_detail=1.0, **LOOK)
+                                 card_detail=1.0, faces=self.faces, **LOOK)
             self._key, self._picture = key, scene.image
             # The scene's texture caches speed up benchmarks that render many scenes of the same cards;
             # a kiosk demo running all day renders one layout per turn, so they would only hold memory
@@ -184,4 +190,7 @@ def split_foreign(layout):
     if isinstance(layout, GridLayout):
         foreign = [c for row in layout.rows for c in row if not card(c)]
         return GridLayout([[c if card(c) else None for c in row] for row in layout.rows]), foreign
+    if isinstance(layout, RowsLayout):
+        foreign = [c for row in layout.rows for c in row if not card(c)]
+        return RowsLayout([[c for c in row if card(c)] for row in layout.rows], layout.owners), foreign
     return layout, []

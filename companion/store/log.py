@@ -12,7 +12,9 @@ Lines are stored as the JSON objects of cli.md's log format (docs/log-format.md)
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -24,11 +26,13 @@ from typing import TypeVar
 from companion.errors import StoreError, present
 
 T = TypeVar("T")
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # 2: the café's outbox tables (companion/cafe/outbox.py) live here, under the log's own version; their
 #    marks now mean "the dashboard confirmed", no longer "the broker acknowledged" (version 1's
 #    cafe_outbox is dropped when a version-1 log is opened, so its games are offered to the dashboard
 #    once more and it confirms what it holds)
+# 3: the log's chain (each setup, entry and end carries a hash of itself and of everything written before
+#    it) and the machine each game was written on: a copied or restored card is told from a continuation
 MIN_FREE_MB = 100            # free disk below this: the next action may not be stored (doctor, café health)
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -38,7 +42,10 @@ CREATE TABLE IF NOT EXISTS games (
     status   TEXT NOT NULL DEFAULT 'in_progress' CHECK (status IN ('in_progress', 'finished', 'abandoned')),
     summary  TEXT,
     started  REAL NOT NULL,
-    ended    REAL
+    ended    REAL,
+    machine  TEXT,                    -- the machine that started it (machine_id())
+    hash     TEXT,                    -- the chain after its setup
+    end_hash TEXT                     -- the chain after its end
 );
 CREATE TABLE IF NOT EXISTS entries (
     game_id  INTEGER NOT NULL REFERENCES games(id),
@@ -46,6 +53,7 @@ CREATE TABLE IF NOT EXISTS entries (
     kind     TEXT NOT NULL CHECK (kind IN ('action', 'undo')),
     line     TEXT,
     at       REAL NOT NULL,
+    hash     TEXT,                    -- the chain after this entry
     PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS cafe_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -56,6 +64,46 @@ CREATE TABLE IF NOT EXISTS cafe_confirmed (
     done     INTEGER NOT NULL DEFAULT 0    -- all of it: nothing of this game is offered again
 );
 """
+
+
+# columns added by version 3 to a log written before
+_CHAIN_COLUMNS = (("games", "machine"), ("games", "hash"), ("games", "end_hash"), ("entries", "hash"))
+MACHINE_ENV = "COMPANION_MACHINE_ID"
+
+
+def machine_id() -> str:
+    """What tells this machine from another, even when its SD card is a copy of another's: the board's
+    serial number (a Raspberry Pi's, burnt into the chip) with /etc/machine-id, hashed; or
+    $COMPANION_MACHINE_ID where neither tells machines apart (a container, a test)."""
+    if os.environ.get(MACHINE_ENV):
+        return hashlib.sha256(os.environ[MACHINE_ENV].encode()).hexdigest()[:16]
+    parts = []
+    for path in ("/sys/firmware/devicetree/base/serial-number", "/etc/machine-id"):
+        try:
+            parts.append(Path(path).read_text(encoding="utf-8", errors="replace").strip("\x00 \n"))
+        except OSError:
+            parts.append("")
+    if not parts[0]:
+        try:
+            for line in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines():
+                if line.lower().startswith("serial"):
+                    parts[0] = line.partition(":")[2].strip()
+        except OSError:
+            pass
+    if not any(parts):
+        import socket
+        parts.append(socket.gethostname())
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+
+
+def chained(head: str, *what) -> str:
+    """The chain after one more write: a hash of the chain so far and of what was written."""
+    return hashlib.sha256("\n".join(map(str, (head, *what))).encode()).hexdigest()[:32]
+
+
+def _new_id() -> str:
+    import uuid
+    return uuid.uuid4().hex
 
 
 def in_force(entries) -> list[dict]:
@@ -85,8 +133,9 @@ def transaction(db: sqlite3.Connection, steps: Callable[[sqlite3.Connection], T]
 
 
 class GameLog:
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, machine: str | None = None):
         self.path = Path(path)
+        self.machine = machine or machine_id()
         self._lock = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -100,6 +149,9 @@ class GameLog:
             if version == 1:
                 self._db.execute("DROP TABLE IF EXISTS cafe_outbox")
             self._db.executescript(_SCHEMA)
+            for table, column in _CHAIN_COLUMNS:
+                if column not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             ok = self._db.execute("PRAGMA quick_check").fetchone()[0]
         except sqlite3.Error as e:
@@ -141,9 +193,21 @@ class GameLog:
     # -- writing ---------------------------------------------------------------------------------
     def new_game(self, setup_line: dict) -> int:
         text = json.dumps(setup_line, ensure_ascii=False)
-        row_id = self._write(lambda db: db.execute("INSERT INTO games (game, setup, started) VALUES (?, ?, ?)",
-                                                   (str(setup_line.get("game")), text, time.time())).lastrowid)
-        return present(row_id, "the new game's row id")     # an INSERT always sets it
+
+        def step(db):
+            gid = db.execute("INSERT INTO games (game, setup, started, machine) VALUES (?, ?, ?, ?)",
+                             (str(setup_line.get("game")), text, time.time(), self.machine)).lastrowid
+            db.execute("UPDATE games SET hash = ? WHERE id = ?", (self._chain(db, "setup", gid, text), gid))
+            return gid
+        return present(self._write(step), "the new game's row id")     # an INSERT always sets it
+
+    @staticmethod
+    def _chain(db, *what) -> str:
+        """The chain after this write (kept in the same transaction as the write)."""
+        row = db.execute("SELECT value FROM cafe_meta WHERE key = 'chain'").fetchone()
+        head = chained(row[0] if row else "", *what)
+        db.execute("INSERT OR REPLACE INTO cafe_meta VALUES ('chain', ?)", (head,))
+        return head
 
     def append(self, game_id: int, line: dict) -> None:
         """Store one confirmed action; durable when this returns."""
@@ -151,8 +215,9 @@ class GameLog:
 
         def step(db):
             self._check_open(db, game_id)
-            db.execute("INSERT INTO entries (game_id, seq, kind, line, at) VALUES (?, ?, 'action', ?, ?)",
-                       (game_id, self._next_seq(db, game_id), text, time.time()))
+            seq = self._next_seq(db, game_id)
+            db.execute("INSERT INTO entries (game_id, seq, kind, line, at, hash) VALUES (?, ?, 'action', ?, ?, ?)",
+                       (game_id, seq, text, time.time(), self._chain(db, "action", game_id, seq, text)))
         self._write(step)
 
     def undo(self, game_id: int) -> dict | None:
@@ -162,8 +227,9 @@ class GameLog:
             lines = self._in_force(db, game_id)
             if not lines:
                 return None
-            db.execute("INSERT INTO entries (game_id, seq, kind, line, at) VALUES (?, ?, 'undo', NULL, ?)",
-                       (game_id, self._next_seq(db, game_id), time.time()))
+            seq = self._next_seq(db, game_id)
+            db.execute("INSERT INTO entries (game_id, seq, kind, line, at, hash) VALUES (?, ?, 'undo', NULL, ?, ?)",
+                       (game_id, seq, time.time(), self._chain(db, "undo", game_id, seq)))
             return lines[-1]
         return self._write(step)
 
@@ -175,8 +241,9 @@ class GameLog:
 
     def _end(self, game_id: int, status: str, summary: dict | None) -> None:
         text = None if summary is None else json.dumps(summary, ensure_ascii=False, default=str)
-        self._write(lambda db: db.execute("UPDATE games SET status = ?, summary = ?, ended = ? WHERE id = ?",
-                                          (status, text, time.time(), game_id)))
+        self._write(lambda db: db.execute(
+            "UPDATE games SET status = ?, summary = ?, ended = ?, end_hash = ? WHERE id = ?",
+            (status, text, time.time(), self._chain(db, "end", game_id, status, text), game_id)))
 
     @staticmethod
     def _check_open(db, game_id: int) -> None:
@@ -230,27 +297,139 @@ class GameLog:
         return {"id": gid, "game": game, "setup": json.loads(setup), "status": status, "started": started}
 
     # -- the café's outbox (companion/cafe/outbox.py): what the dashboard has confirmed -------------
-    def cafe_log_id(self) -> str:
-        """A random id naming this log file for the dashboard (a new Pi, a wiped card: new plays)."""
-        import uuid
-
+    def cafe_identity(self) -> dict:
+        """This log's name for the dashboard: ``{"log", "first", "origin"}``. A log takes a random id on
+        the machine where it is first written (:func:`machine_id`); opened on another machine (a copied
+        SD card) it takes a new one, for the games from ``first`` on (the ones before are the original
+        card's), with ``origin`` naming the log it was copied from."""
         def step(db):
-            db.execute("INSERT OR IGNORE INTO cafe_meta VALUES ('log_id', ?)", (uuid.uuid4().hex,))
-            return db.execute("SELECT value FROM cafe_meta WHERE key = 'log_id'").fetchone()[0]
+            meta = self._meta(db)
+            if "log_id" not in meta:
+                self._set_meta(db, log_id=_new_id(), log_machine=self.machine, log_first="1")
+            elif "log_machine" not in meta:          # a log from before machines were kept: this one's
+                self._set_meta(db, log_machine=self.machine)
+            elif meta["log_machine"] != self.machine:
+                newest = db.execute("SELECT id, status FROM games ORDER BY id DESC LIMIT 1").fetchone()
+                first = 1 if newest is None else newest[0] + (newest[1] != "in_progress")
+                mine = db.execute("SELECT MIN(id) FROM games WHERE machine = ?", (self.machine,)).fetchone()[0]
+                self._fork(db, "copied", min(first, mine or first))
+            return self._identity(db)
         return self._write(step)
+
+    def cafe_fork(self, why: str) -> dict:
+        """A new id for this log from its oldest game the dashboard does not hold whole: the dashboard
+        holds entries of this log's id that this log does not (an SD card restored from an older copy),
+        so what it writes from now on is another history."""
+        def step(db):
+            first = int(self._meta(db).get("log_first", "1"))
+            row = db.execute("SELECT MIN(g.id) FROM games g LEFT JOIN cafe_confirmed c ON c.game_id = g.id "
+                             "WHERE g.id >= ? AND COALESCE(c.done, 0) = 0", (first,)).fetchone()
+            top = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()[0]
+            self._fork(db, why, row[0] if row[0] is not None else top)
+            return self._identity(db)
+        return self._write(step)
+
+    def _fork(self, db, why: str, first: int) -> None:
+        old = self._meta(db).get("log_id", "")
+        db.execute("DELETE FROM cafe_confirmed WHERE game_id >= ?", (first,))
+        self._set_meta(db, log_id=_new_id(), log_machine=self.machine, log_first=str(first), log_parent=old,
+                       log_why=why)
+
+    @staticmethod
+    def _identity(db) -> dict:
+        meta = GameLog._meta(db)
+        origin = ({"log": meta["log_parent"], "why": meta["log_why"], "first": int(meta["log_first"])}
+                  if meta.get("log_parent") else None)
+        return {"log": meta["log_id"], "first": int(meta.get("log_first", "1")), "origin": origin}
+
+    @staticmethod
+    def _meta(db) -> dict[str, str]:
+        return dict(db.execute("SELECT key, value FROM cafe_meta").fetchall())
+
+    @staticmethod
+    def _set_meta(db, **values: str) -> None:
+        db.executemany("INSERT OR REPLACE INTO cafe_meta VALUES (?, ?)", values.items())
+
+    def cafe_meta(self, key: str) -> str | None:
+        rows = self._read("SELECT value FROM cafe_meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    def set_cafe_meta(self, key: str, value: str) -> None:
+        self._write(lambda db: self._set_meta(db, **{key: value}))
+
+    def cafe_chain_at(self, game_id: int, seq: int) -> tuple[bool, str | None]:
+        """Whether this log holds the item (seq 0: the setup, -1: the end), and its chain hash."""
+        if seq == 0:
+            rows = self._read("SELECT hash FROM games WHERE id = ?", (game_id,))
+        elif seq < 0:
+            rows = self._read("SELECT end_hash FROM games WHERE id = ? AND status != 'in_progress'", (game_id,))
+        else:
+            rows = self._read("SELECT hash FROM entries WHERE game_id = ? AND seq = ?", (game_id, seq))
+        return (True, rows[0][0]) if rows else (False, None)
+
+    def cafe_items_after(self, game_id: int, seq: int, limit: int = -1) -> list[tuple]:
+        """(seq, kind, line, at, chain hash) of the entries after ``seq``, oldest first (at most ``limit``)."""
+        rows = self._read("SELECT seq, kind, line, at, hash FROM entries WHERE game_id = ? AND seq > ? ORDER BY seq "
+                          "LIMIT ?", (game_id, seq, limit))
+        return [(n, kind, json.loads(text) if text else None, at, h) for n, kind, text, at, h in rows]
+
+    def cafe_marks_after(self, game_id: int) -> dict[int, tuple[int, bool]]:
+        """The dashboard's marks of the games after ``game_id``: {game: (seq, end held)}."""
+        rows = self._read("SELECT game_id, seq, ended FROM cafe_confirmed WHERE game_id > ?", (game_id,))
+        return {gid: (seq, bool(ended)) for gid, seq, ended in rows}
+
+    def cafe_set_marks(self, marks: dict[int, tuple[int, bool]], forget: list[int], through: int,
+                       first: int = 1) -> None:
+        """The dashboard's word, exactly (lower as well as higher: a database restored from an older copy
+        holds less than it said before): games ``first``..``through`` whole, the games of ``marks`` up to
+        their seq (and their end), nothing of the games in ``forget``."""
+        def step(db):
+            if through >= first:
+                self._through(db, through, first)
+            db.executemany("DELETE FROM cafe_confirmed WHERE game_id = ?", [(g,) for g in forget])
+            for gid, (seq, ended) in marks.items():
+                mark = self._mark(db, gid, seq, ended)
+                if mark is not None:
+                    db.execute("INSERT OR REPLACE INTO cafe_confirmed (game_id, seq, ended, done) VALUES (?, ?, ?, ?)",
+                               (gid, *mark))
+        self._write(step)
+
+    @staticmethod
+    def _mark(db, gid: int, seq: int, ended: bool) -> tuple[int, int, int] | None:
+        """(seq, ended, done) of a dashboard's mark as this log can hold it (None: no such game): no seq
+        beyond the game's last, no end of a game still going; done when it holds all of it."""
+        row = db.execute("SELECT status, (SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?) "
+                         "FROM games WHERE id = ?", (gid, gid)).fetchone()
+        if row is None:
+            return None
+        status, last = row
+        seq, ended = min(seq, last), ended and status != "in_progress"
+        return seq, int(ended), int(ended and seq >= last)
+
+    def cafe_forget_marks(self) -> None:
+        """Nothing confirmed any more (another dashboard's database: it says itself what it holds)."""
+        self._write(lambda db: db.execute("DELETE FROM cafe_confirmed"))
+
+    @staticmethod
+    def _through(db, through: int, first: int = 1) -> None:
+        db.execute("INSERT INTO cafe_confirmed (game_id, seq, ended, done) "
+                   "SELECT g.id, (SELECT COALESCE(MAX(e.seq), 0) FROM entries e WHERE e.game_id = g.id), 1, 1 "
+                   "FROM games g LEFT JOIN cafe_confirmed c ON c.game_id = g.id "
+                   "WHERE g.id BETWEEN ? AND ? AND g.status != 'in_progress' AND COALESCE(c.done, 0) = 0 "
+                   "ON CONFLICT(game_id) DO UPDATE SET seq = excluded.seq, ended = 1, done = 1", (first, through))
 
     def unconfirmed_games(self, after: int = 0, limit: int = 64) -> list[dict]:
         """Games after id ``after`` the dashboard has not confirmed whole, oldest first, with what it
         has confirmed of each (seq -1: not even the setup)."""
         rows = self._read(
             "SELECT g.id, g.game, g.setup, g.status, g.summary, g.started, g.ended, COALESCE(c.seq, -1), "
-            "COALESCE(c.ended, 0), (SELECT COALESCE(MAX(e.seq), 0) FROM entries e WHERE e.game_id = g.id) "
-            "FROM games g LEFT JOIN cafe_confirmed c ON c.game_id = g.id "
+            "COALESCE(c.ended, 0), (SELECT COALESCE(MAX(e.seq), 0) FROM entries e WHERE e.game_id = g.id), "
+            "g.hash, g.end_hash FROM games g LEFT JOIN cafe_confirmed c ON c.game_id = g.id "
             "WHERE g.id > ? AND COALESCE(c.done, 0) = 0 ORDER BY g.id LIMIT ?", (after, limit))
         return [{"id": gid, "game": game, "setup": json.loads(setup), "status": status,
                  "summary": json.loads(summary) if summary else None, "started": started, "ended": ended,
-                 "confirmed": seq, "end_confirmed": bool(end), "last": last}
-                for gid, game, setup, status, summary, started, ended, seq, end, last in rows]
+                 "confirmed": seq, "end_confirmed": bool(end), "last": last, "hash": h, "end_hash": end_h}
+                for gid, game, setup, status, summary, started, ended, seq, end, last, h, end_h in rows]
 
     def confirm(self, marks: dict[int, tuple[int, bool]], through: int = 0) -> None:
         """Record the dashboard's confirmation: every game up to ``through`` whole, and of the games in
@@ -258,24 +437,13 @@ class GameLog:
         a game the dashboard holds whole (its end and every entry) is done."""
         def step(db):
             if through > 0:
-                db.execute("INSERT INTO cafe_confirmed (game_id, seq, ended, done) "
-                           "SELECT g.id, (SELECT COALESCE(MAX(e.seq), 0) FROM entries e WHERE e.game_id = g.id), 1, 1 "
-                           "FROM games g LEFT JOIN cafe_confirmed c ON c.game_id = g.id "
-                           "WHERE g.id <= ? AND g.status != 'in_progress' AND COALESCE(c.done, 0) = 0 "
-                           "ON CONFLICT(game_id) DO UPDATE SET seq = excluded.seq, ended = 1, done = 1", (through,))
+                self._through(db, through)
             for gid, (seq, ended) in marks.items():
-                row = db.execute("SELECT status, (SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?) "
-                                 "FROM games WHERE id = ?", (gid, gid)).fetchone()
-                if row is None:
-                    continue
-                status, last = row
-                seq = min(seq, last)
-                ended = ended and status != "in_progress"
-                done = ended and seq >= last
-                db.execute("INSERT INTO cafe_confirmed (game_id, seq, ended, done) VALUES (?, ?, ?, ?) "
-                           "ON CONFLICT(game_id) DO UPDATE SET seq = MAX(seq, excluded.seq), "
-                           "ended = MAX(ended, excluded.ended), done = MAX(done, excluded.done)",
-                           (gid, seq, int(ended), int(done)))
+                mark = self._mark(db, gid, seq, ended)
+                if mark is not None:
+                    db.execute("INSERT INTO cafe_confirmed (game_id, seq, ended, done) VALUES (?, ?, ?, ?) "
+                               "ON CONFLICT(game_id) DO UPDATE SET seq = MAX(seq, excluded.seq), "
+                               "ended = MAX(ended, excluded.ended), done = MAX(done, excluded.done)", (gid, *mark))
         self._write(step)
 
     def in_progress(self) -> tuple[int, dict, list[dict]] | None:

@@ -23,8 +23,11 @@ def add_arguments(parser) -> None:
 
 
 def read_lines(path: str) -> list[tuple[int, object]]:
-    """(line number, parsed JSON) for each non-blank line; BadInput names the file and line."""
+    """(line number, parsed JSON) for each non-blank line; BadInput names the file and line. A table
+    (one JSON document of the cards as they lie, without a "type") is said to be that, with the
+    command that scores it."""
     text = read_text(path, "file")
+    _not_a_table(text, path)
     out = []
     for n, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
@@ -36,6 +39,28 @@ def read_lines(path: str) -> list[tuple[int, object]]:
     if not out:
         raise BadInput(path, "the log is empty; its first line must be the setup")
     return out
+
+
+def _not_a_table(text: str, path: str) -> None:
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return
+    players = doc.get("players") if isinstance(doc, dict) else None
+    if "type" in doc or not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+        return          # a setup line names its players; a table lists each one's cards
+    from companion import registry
+    from companion.paths import command
+    scores = []
+    for game in registry.scorable():       # the games whose table this is: their scorers take it
+        try:
+            registry.spec_for(game).load_scorer().score_table(doc, path)
+        except (BadInput, ValueError, TypeError, KeyError, AttributeError):
+            continue
+        scores.append(game)
+    games = "|".join(scores or registry.scorable())
+    raise BadInput(path, f"that is a table (the cards as they lie, one JSON document), not a game log: "
+                         f"{command()} score {games} {path} scores it")
 
 
 def replay_file(path: str, lang: str = "en") -> replay.Replayed:
@@ -115,6 +140,9 @@ def format_summary(s: dict, lang: str = "en", cards=None) -> str:
     if "timeline" in s:
         row = cards if isinstance(cards, list) and len(cards) == len(s["timeline"]) else s["timeline"]
         out.append(t(N_("Row: {years}"), years=" · ".join(date(c) for c in row)))
+    if isinstance(s.get("rows"), dict):          # each player's own row, by its owner (personal timelines)
+        for player, years in s["rows"].items():
+            out.append(t(N_("{player}'s row: {years}"), player=player, years=" · ".join(date(y) for y in years)))
     if isinstance(s.get("hands"), dict):
         out.append(t(N_("Cards in hand: {hands}"), hands=", ".join(f"{k} {v}" for k, v in s["hands"].items())))
     if s.get("eliminated"):

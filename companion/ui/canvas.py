@@ -48,6 +48,24 @@ class Drawn:
     px: int = 0                    # the font size it was drawn at, in real pixels
 
 
+FAULT_KINDS = ("cut", "under-read", "under-min")
+
+
+def text_faults(drawn: list[Drawn], u: float) -> list[tuple[str, Drawn]]:
+    """Every text a player would miss part of: ``cut`` (it did not fit whole), ``under-read`` (a
+    must-read role under READ_TEXT) or ``under-min`` (any text under MIN_TEXT), in reference pixels at
+    the scale ``u``."""
+    out = []
+    for d in drawn:
+        if d.cut:
+            out.append(("cut", d))
+        if d.px < round(MIN_TEXT * u):
+            out.append(("under-min", d))
+        elif must_read(d.role) and d.px < round(READ_TEXT * u):
+            out.append(("under-read", d))
+    return out
+
+
 def size_faults(drawn: list[Drawn], u: float) -> list[str]:
     """Every text drawn smaller than its role allows (see PLAY_ROLES), as "role 'text' at N px (min M)"
     in reference pixels; ``u`` is the canvas's scale."""
@@ -230,6 +248,13 @@ class Canvas:
                 return px, lines, fits
         return px, lines, fits
 
+    def height_of(self, msg, width: int, size: float, bold: bool = False, role: str = "text") -> int:
+        """The height (real px) :meth:`paragraph` needs to show ``msg`` whole at ``width``, at ``size``
+        or its role's floor, whichever is smaller: the least room a layout must give it."""
+        px = self.floor(size, role)
+        lines = self.wrap(self.tr(msg), px, bold, width, hyphens=True)
+        return len(lines) * font(px, bold).get_linesize() + 1
+
     def fits(self, msg, rect, size: float = theme.BODY, bold: bool = False, role: str = "text") -> bool:
         """Whether :meth:`paragraph` would show ``msg`` whole in ``rect`` as text of ``role``."""
         return self.layout(self.tr(msg), pygame.Rect(rect), size, bold, role)[2]
@@ -314,3 +339,7 @@ class Canvas:
 
     def texts(self) -> list[str]:
         return [d.text for d in self.drawn]
+
+    def faults(self) -> list[tuple[str, Drawn]]:
+        """The texts of this frame a player would miss part of (see text_faults)."""
+        return text_faults(self.drawn, self.u)

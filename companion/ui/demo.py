@@ -69,15 +69,29 @@ class DemoCamera:
 
 
 def demo_games() -> list[str]:
-    """The picker's games (every registered game's views), in its order: a row or grid game is played
-    by the players below, a board game by its spec's ``demo`` players (companion/ui/demo_boards.py)."""
+    """The picker's games (every registered game's views), in its order: a game whose spec names
+    ``demo`` players (companion/ui/demo_boards.py's contract) is played by them, whatever its table
+    (boards, several rows); a row or grid game without them by the players below."""
     from companion.ui.games import available_views
-    return [v.key for v in available_views() if v.table_kind != "board" or _board_players(v) is not None]
+    return [v.key for v in available_views() if v.table_kind in ("row", "grid") or _board_players(v) is not None]
 
 
 def _board_players(view: Any) -> type[BoardPlayers] | None:
     from companion.registry import spec_for
     return spec_for(view.engine_id).load_demo()
+
+
+def row_gap(years: list[int], year: int, rng: random.Random, wrong_rate: float) -> int:
+    """Where a player who knows some history puts a card of ``year`` into a row of ``years``: in a
+    right gap, or (``wrong_rate`` of the time) in the gap next to them, as people do who misjudge a
+    date by a little: a card never lands centuries off (the one gap beside the right ones, where
+    there is one; a row with no wrong gap takes it right)."""
+    right = [g for g in range(len(years) + 1)
+             if (g == 0 or years[g - 1] <= year) and (g == len(years) or year <= years[g])]
+    near = [g for g in (right[0] - 1, right[-1] + 1) if 0 <= g <= len(years)]
+    if near and rng.random() < wrong_rate:
+        return rng.choice(near)
+    return rng.choice(right)
 
 
 class DemoPlayers:
@@ -191,7 +205,7 @@ class DemoPlayers:
                 self.press(NEXT)
         elif name == "players":
             rows = top.rows()
-            board = _board_players(top.view) if top.view.table_kind == "board" else None
+            board = _board_players(top.view)
             count = board.PLAYERS if board is not None else top.count
             if top.count != count and top.view.min_players <= count <= top.view.max_players:
                 self.press(OK, index=0)   # "Players: n" counts up, round and round
@@ -204,14 +218,14 @@ class DemoPlayers:
             self.press(OK)
         elif name.startswith("fault:") and name != "fault:camera":
             self.press(OK)
-        elif name in ("menu", "history", "settings", "confirm", "name", "keyboard", "pin"):
+        elif name in ("menu", "history", "settings", "confirm", "name", "keyboard", "pin", "row"):
             self.press(BACK)
 
     def at_table(self, screen: Any) -> None:
         k = self.kiosk
         phase = screen.phase
         view = screen.view
-        if view.table_kind == "board":
+        if view.table_kind not in ("row", "grid") or _board_players(view) is not None:
             self.at_board(screen)
             return
         if self.tour and self.tour[0][0] != "screen" and k.session is not None and phase == "watch" \
@@ -258,9 +272,9 @@ class DemoPlayers:
                 self.press(OK)
 
     def at_board(self, screen: Any) -> None:
+        kind = _board_players(screen.view)
         if self.boards is None or (screen.phase == "deal" and self.kiosk.session is None and
-                                   self.boards.board != screen.view.board):
-            kind = _board_players(screen.view)
+                                   type(self.boards) is not kind):
             if kind is None:
                 return                    # a board game without demo players: the person at the keyboard plays
             self.boards = kind(self.table, self.rng, self.press, self.wrong_rate / 2)
@@ -314,14 +328,7 @@ class DemoPlayers:
             self.place_in_grid(hand)
             return
         code = self.rng.choice(hand)
-        want_right = self.rng.random() >= self.wrong_rate
-        y = self.year(code)
-        years = [self.year(c) for c in self.row]
-        right = [g for g in range(len(years) + 1)
-                 if (g == 0 or years[g - 1] <= y) and (g == len(years) or y <= years[g])]
-        wrong = [g for g in range(len(years) + 1) if g not in right]
-        gaps = right if (want_right or not wrong) else wrong
-        gap = self.rng.choice(gaps)
+        gap = row_gap([self.year(c) for c in self.row], self.year(code), self.rng, self.wrong_rate)
         self.row.insert(gap, code)
         self.placed = Placed(code, gap)
         self.show_row()

@@ -272,8 +272,9 @@ class AncientKnowledgePlayers(BoardPlayers):
     """Ancient Knowledge: the nine technologies are laid in a row; on their turn the players create
     monuments and artifacts from their hands by laying them on their mat (in the zone printed on the
     card, now and then another), and when their hands run short they excavate their Past or search
-    with the buttons. They learn a technology whose requirement their mat meets (it scores, and many
-    lower the knowledge of later monuments), create the monument worth most (its points less the
+    with the buttons. They learn a Level II technology once their mat meets its requirement (it
+    scores), a Level I one (many lower the knowledge of later monuments) with an action left over,
+    neither building nor short of cards; they create the monument worth most (its points less the
     knowledge it carries), and archive knowledge on a monument of zone 1, which declines into the
     Past at the end of the turn and would turn into lost knowledge (a point off each), with the
     last action while the hand has cards to discard for it. The engine's questions get the answer
@@ -352,7 +353,14 @@ class AncientKnowledgePlayers(BoardPlayers):
         hand = self.hands.get(me.name, [])
         archive = self.archive_plan(me)
         tech = self.tech_to_learn(s, me)
-        move = self.create_move(me, hand) if not (archive and s.actions_left == 1) and tech is None else None
+        move = self.create_move(me, hand) if not (archive and s.actions_left == 1) else None
+        if tech is not None and not self.catalog.techs[tech].vp and (move is not None or me.hand < self.KEEP):
+            # a Level I technology scores nothing: people build first, and draw when short of cards
+            # to build with; they learn it with an action left over (learning every technology as
+            # soon as it was ready took a third of the actions and doubled the game's length)
+            tech = None
+        elif tech is not None:
+            move = None
         if tech is not None and autoplay:
             self.goal, self.tech = "learn", tech
             self.press(OK)                   # the actions menu

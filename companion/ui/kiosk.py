@@ -49,10 +49,12 @@ class Kiosk:
         self.last: Canvas | None = None
         self.last_input = clock()
         self.frames = 0
-        self.shown: list[str] = []          # every screen shown, in order (name/phase), for screenshots
+        self.shown: list[str] = []          # the screens shown, in order (name/phase; the last 100 to 200)
+        self.kinds_shown: set[str] = set()  # every kind of screen shown since the start
         self.on_screen_change = None        # callable(key, surface): autoplay saves a PNG
         self.on_frame = None                # callable(): the service's watchdog tick
         self.unlocked = False               # the café PIN was entered in this visit to the menu
+        self.text_faults: set[tuple] = set()  # texts drawn cut or under their floor, logged once each
 
     # -- the frame -----------------------------------------------------------------------------
     def step(self) -> bool:
@@ -101,13 +103,27 @@ class Kiosk:
         canvas = Canvas(self.surface, self.lang)
         top.draw(canvas)
         self.last = canvas
+        self.report_text_faults(canvas)
         key = self.screen_key()
         if not self.shown or self.shown[-1] != key:
             self.shown.append(key)
+            self.kinds_shown.add(key)
             if len(self.shown) > 200:
                 del self.shown[:100]
             if self.on_screen_change:
                 self.on_screen_change(key, self.surface)
+
+    def report_text_faults(self, canvas: Canvas) -> None:
+        """A text drawn cut or under its floor is a fault of the kiosk's layout: logged once per text
+        (the tests that play whole games fail on them: companion/ui/textcheck.py)."""
+        for kind, d in canvas.faults():
+            key = (kind, d.role, d.text)
+            if key not in self.text_faults:
+                if len(self.text_faults) > 1000:
+                    self.text_faults.clear()
+                self.text_faults.add(key)
+                log.warning("text %s on %s: %s %r at %.0f px", kind, self.screen_key(), d.role, d.text,
+                            d.px / canvas.u)
 
     def screen_key(self) -> str:
         top = self.stack.top

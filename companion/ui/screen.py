@@ -15,7 +15,7 @@ from companion.i18n import N_, Msg
 from companion.inputs.commands import MENU, NEXT, OK, UNDO, Command
 from companion.play.choice import Choice
 from companion.ui import theme
-from companion.ui.canvas import MIN_TEXT, Canvas, Literal, font
+from companion.ui.canvas import MIN_TEXT, Canvas, Literal, floor_of, font
 
 BUTTON_LABELS = {NEXT: N_("NEXT"), OK: N_("OK"), UNDO: N_("UNDO"), MENU: N_("MENU")}
 BUTTON_COLOURS = {NEXT: theme.INFO, OK: theme.CORRECT, UNDO: theme.WARN, MENU: theme.MUTED}
@@ -200,6 +200,23 @@ class ListChoice(Choice):
         draw_choice(c, self, rect, size, columns, role)
 
 
+def choice_size(c: Canvas, choice: Choice, rect, size: float = theme.LARGE, columns: int = 1,
+                role: str = "item") -> tuple[float, bool]:
+    """The size (reference px) every item of ``choice`` is drawn at in ``rect`` over ``columns``, and
+    whether each shows whole at it: the largest at which each fits its box (wrapped first), never under
+    the role's floor."""
+    rect = pygame.Rect(rect)
+    n = len(choice.items)
+    rows = -(-n // columns)
+    gap = c.px(8)
+    item_h = min(c.px(size * 1.9), (rect.h - gap * (rows - 1)) // rows)
+    col_w = (rect.w - gap * (columns - 1)) // columns
+    box = pygame.Rect(0, 0, col_w - c.px(56), item_h - c.px(4))
+    size = max(min(size, item_h / c.u * 0.55), min(size, floor_of(role)))
+    fitted = [c.layout(c.tr(label), box, size, True, role) for label, _value in choice.items]
+    return min(px for px, _lines, _fits in fitted) / c.u, all(fits for _px, _lines, fits in fitted)
+
+
 def draw_choice(c: Canvas, choice: Choice, rect, size: float = theme.LARGE, columns: int = 1,
                 role: str = "item") -> None:
     """A choice as a list of boxes, the focused one marked; touching a box chooses it."""
@@ -213,9 +230,7 @@ def draw_choice(c: Canvas, choice: Choice, rect, size: float = theme.LARGE, colu
     col_w = (rect.w - gap * (columns - 1)) // columns
     # one size for every item, the largest at which each fits its box (wrapped first): items side by
     # side in different sizes read as more and less important
-    box = pygame.Rect(0, 0, col_w - c.px(56), item_h - c.px(4))
-    size = min(size, item_h / c.u * 0.55)
-    size = min(c.layout(c.tr(label), box, size, True)[0] for label, _value in choice.items) / c.u
+    size = choice_size(c, choice, rect, size, columns, role)[0]
     for i, (label, _value) in enumerate(choice.items):
         row, col = divmod(i, columns)       # in reading order: 0 1 2 / 3 4 5, as NEXT goes through them
         r = pygame.Rect(rect.x + col * (col_w + gap), rect.y + row * (item_h + gap), col_w, item_h)

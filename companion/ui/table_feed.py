@@ -31,7 +31,7 @@ class Reading:
 class TableFeed:
     def __init__(self, source, make_tracker, threaded: bool = True, on_frame=None):
         self.source = source
-        self.make_tracker = make_tracker    # kind ("row", "grid", "board") -> a Tracker
+        self.make_tracker = make_tracker    # kind ("row", "grid", "rows", "board") -> a Tracker
         self._trackers: dict = {}
         self.tracker = None
         self.threaded = threaded
@@ -132,7 +132,7 @@ class TableFeed:
 
 
 def layout_kind(layout) -> str:
-    """row | grid | board, from the layout's class (RowLayout, GridLayout, BoardLayout)."""
+    """row | grid | rows | board, from the layout's class (RowLayout, GridLayout, RowsLayout, BoardLayout)."""
     return getattr(layout, "kind", None) or type(layout).__name__.removesuffix("Layout").lower()
 
 

@@ -33,6 +33,7 @@ import math
 
 from companion.config import CameraSettings, load_config
 from companion.errors import BadInput
+from companion.words import counted
 
 STICKER_MODULES = 28.9          # square sticker side in code modules (print/stickers.py StickerGeometry)
 SINGLE_PPM = 2.2                # single frames read every sticker from here (bench vision)
@@ -263,13 +264,14 @@ def format_plan(r: dict) -> str:
         cells = "".join(f"{v:g} mm".rjust(12) for v in h["smallest_mm_single_frames"].values())
         mark = " " if h["sees_table"] else "*"
         lines.append(f"  {h['height_cm']:>4g} cm  {h['view_width_cm']:>6.1f} cm{mark}{cells}")
-    lines.append(f"  (* does not see the {r['table_cm']:g} cm play area)")
+    if any(not h["sees_table"] for h in r["heights"]):
+        lines.append(f"  (* does not see the {r['table_cm']:g} cm play area)")
     row = r["row"]
     cw, ch = row["card_mm"]
     lines += ["", f"A Timeline row of {cw:g} x {ch:g} mm cards wraps onto lines, each read left to right, top to "
                   f"bottom: {row['per_line']} cards a line, {row['lines']} lines in view, {row['cards']} cards in all"
                   + (f" (a finished 5-player game, about {row['lines_for']['cards']} cards, takes "
-                     f"{row['lines_for']['lines']} lines)." if row["per_line"] and row["lines"] else ".")]
+                     f"{counted(row['lines_for']['lines'], 'line')})." if row["per_line"] and row["lines"] else ".")]
     if "focus" in r:
         f = r["focus"]
         lines += ["", f"Focus: at {r['height_cm']:g} cm the lens needs {f['lens_position_needed']:.2f} dioptres "

@@ -88,14 +88,11 @@ def reading_order(detections: Sequence, layout: str = "row") -> tuple[list, list
     dets = list(detections)
     if not dets:
         return [], []
-    centers, side = _centers_and_side(dets)
     if layout == "free":
-        theta = 0.0
+        centers, side = _centers_and_side(dets)
+        u, v = centers[:, 0], centers[:, 1]
     else:
-        theta = row_angle(centers, side, _code_angle(dets))
-    c, s = math.cos(theta), math.sin(theta)
-    u = centers[:, 0] * c + centers[:, 1] * s          # along the rows
-    v = -centers[:, 0] * s + centers[:, 1] * c         # across them (down)
+        u, v, side = across_and_along(dets)
     if layout == "row":
         ordered_row: list = []
         lines: list[list[int]] = []
@@ -113,6 +110,15 @@ def reading_order(detections: Sequence, layout: str = "row") -> tuple[list, list
         groups.append(list(range(len(ordered), len(ordered) + len(r))))
         ordered += [dets[i] for i in r]
     return ordered, groups
+
+
+def across_and_along(detections: Sequence) -> tuple[np.ndarray, np.ndarray, float]:
+    """The detections' centres turned to the rows' direction: ``u`` along the rows, ``v`` across them
+    (down), and the codes' side in pixels (the scale of every tolerance)."""
+    centers, side = _centers_and_side(detections)
+    theta = row_angle(centers, side, _code_angle(detections))
+    c, s = math.cos(theta), math.sin(theta)
+    return centers[:, 0] * c + centers[:, 1] * s, -centers[:, 0] * s + centers[:, 1] * c, side
 
 
 def _row_lines(u: np.ndarray, v: np.ndarray, side: float) -> list[list[int]]:

@@ -1,7 +1,8 @@
 """From camera frames to proposed actions: "TC:TL1:042 was placed in gap 3".
 
-``Tracker(kind)`` reads a row (Timeline, Cronología competitive), a grid (Cronología cooperative) or
-a board (Exhibition, Ancient Knowledge). The kiosk says what the table should look like now with
+``Tracker(kind)`` reads a row (Timeline, Cronología competitive), a grid (Cronología cooperative),
+several players' own rows at once (personal timelines: ``rows``) or a board (Exhibition, Ancient
+Knowledge). The kiosk says what the table should look like now with
 ``expect(layout)`` (after every confirmed action) and hands it every frame with ``feed(frame)``;
 ``feed`` returns proposals (the types of ``companion.play.proposals``, which the turn controller takes
 in) and leaves the stickers it decoded in ``.detections`` for drawing.
@@ -35,6 +36,7 @@ from companion.i18n import N_, Text, translate
 from companion.play.proposals import (
     CardPlaced,
     CardPlacedInGrid,
+    CardPlacedInRow,
     CardPlacedOnSpot,
     CardRemoved,
     ForeignCode,
@@ -126,10 +128,13 @@ def _alike(small: np.ndarray | None, last: np.ndarray | None, share: float) -> b
 
 # -- the tracker ------------------------------------------------------------------------------------------
 
+KINDS = ("row", "grid", "rows", "board")   # the tables a tracker reads (vision/layouts.py, by class name)
+
+
 class Tracker:
     def __init__(self, kind: str, *, decoder=None, burst_decoder=None, order=None):
-        if kind not in ("row", "grid", "board"):
-            raise ValueError(f"tracker kind {kind!r}: row, grid or board")
+        if kind not in KINDS:
+            raise ValueError(f"tracker kind {kind!r}: {', '.join(KINDS)}")
         self.kind = kind
         self.expected = None
         self.detections: list = []
@@ -221,6 +226,8 @@ class Tracker:
             out += row_proposals(self.expected, [d.payload for d in ordered], cards)
         elif self.kind == "grid":
             out += grid_proposals(self.expected, known, cards)
+        elif self.kind == "rows":
+            out += rows_proposals(self.expected, known, cards)
         else:
             out += self._on_board(frame, known, cards)
         return out
@@ -409,6 +416,76 @@ def _grid_place(to_grid, p, rows) -> tuple[int, int] | None:
     if not 0 <= r < len(rows) or c >= len(rows[r]):
         return None
     return r, c
+
+
+# -- several rows, each its owner's -------------------------------------------------------------------------
+
+ROWS_TOLERANCE = 0.3    # the share of the distance between two rows a sticker may lie off its own row's line
+
+
+def rows_proposals(expected, detections: list, cards: dict) -> list:
+    """Several parallel rows in one frame (``RowsLayout``), each a player's own: which row a card lies
+    in is known from where it lies, as a board's spots are. Each expected row is found by its own
+    cards: the median height of their stickers across the rows' direction (measured from the codes,
+    so a turned table reads the same). A new card belongs to the row whose height is nearest, if it
+    lies within ROWS_TOLERANCE of the rows' spacing from it, and its gap is its place among that
+    row's cards left to right. Rows must lie in their order, the top one first; a row with no card
+    cannot be found (the game deals each player's row its first card)."""
+    rows = [list(r) for r in (expected.rows if expected is not None else ())]
+    if not any(rows):
+        return []           # a new table is being laid: the kiosk reads it from the detections
+    owners = tuple(expected.owners)
+
+    def row_name(k: int) -> Text:
+        if k < len(owners):
+            return Text(N_("{owner}'s row"), {"owner": owners[k]})
+        return Text(N_("row {n}"), {"n": k + 1})
+
+    by_code = {d.payload: d for d in detections}
+    own = {code: k for k, row in enumerate(rows) for code in row if code}
+    missing = [code for code in own if code not in by_code]
+    if missing:
+        return [TableDiffers(Said(N_("{card} is not seen in {row}."),
+                                  {"card": _name(missing[0], cards), "row": row_name(own[missing[0]])}))]
+    extra = [code for code in by_code if code not in own]
+    if len(extra) > 1:
+        return [TableDiffers(Said(N_("{count} cards lie in the rows that were not there, among them {card}: lay "
+                                     "one card at a time."), {"count": len(extra), "card": _name(extra[0], cards)}))]
+    from companion.vision.reading_order import across_and_along
+    u, v, side = across_and_along(list(by_code.values()))
+    at = {code: i for i, code in enumerate(by_code)}
+    # each row's height across the rows' direction: the median of its stickers' (a card moved out of
+    # the row moves no line; the rows' direction is measured from all the codes)
+    heights = {k: float(np.median([v[at[c]] for c in row if c])) for k, row in enumerate(rows) if any(row)}
+    ks = list(heights)
+    for k1, k2 in zip(ks, ks[1:], strict=False):
+        if heights[k2] <= heights[k1]:
+            return [TableDiffers(Said(N_("{row} lies above {other}: the rows must lie in the players' order, the "
+                                         "first player's at the top."), {"row": row_name(k2), "other": row_name(k1)}))]
+    spacing = float(np.median(np.diff(list(heights.values())))) if len(heights) > 1 else 3 * side
+
+    def nearest(code: str) -> tuple[int, float]:
+        return min(((k, abs(v[at[code]] - h)) for k, h in heights.items()), key=lambda kd: kd[1])
+
+    for code, k in own.items():
+        found, off = nearest(code)
+        if found != k or off > ROWS_TOLERANCE * spacing:
+            return [TableDiffers(Said(N_("{card} is no longer in {row}."), {"card": _name(code, cards),
+                                                                             "row": row_name(k)}))]
+    for k, row in enumerate(rows):
+        codes = [c for c in row if c]
+        if sorted(codes, key=lambda c: u[at[c]]) != codes:
+            return [TableDiffers(Said(N_("the cards of {row} are not in the order the game has them."),
+                                      {"row": row_name(k)}))]
+    if not extra:
+        return [TableMatches()]
+    code = extra[0]
+    k, off = nearest(code)
+    if off > ROWS_TOLERANCE * spacing:
+        return [TableDiffers(Said(N_("{card} lies between two rows: lay it in its player's row."),
+                                  {"card": _name(code, cards)}))]
+    gap = sum(1 for c in rows[k] if c and u[at[c]] < u[at[code]])
+    return [CardPlacedInRow(code, k, gap)]
 
 
 # -- board --------------------------------------------------------------------------------------------------

@@ -816,7 +816,7 @@ def _board_json(s: GameState, b: Board) -> dict:
 def summary(state: GameState) -> dict:
     """The ``companion replay --json`` document, rich enough for the kiosk's board view."""
     s = state
-    out = {
+    out: dict[str, Any] = {
         "game": GAME_ID,
         "status": "finished" if s.finished else "in_progress",
         "round": s.round,
@@ -841,6 +841,11 @@ def summary(state: GameState) -> dict:
     }
     if s.finished:
         out.update(scored(final_score(s)))
+        # how it ended (spec 6): these players reached END_PAST monuments in their Past, and the round was
+        # played out; the places are final_score's (more VP, then fewer lost knowledge; A7)
+        out["end_reason"] = "past"
+        out["end_past"] = END_PAST
+        out["past_reached_by"] = [b.name for b in s.boards if len(b.past) >= END_PAST]
     return out
 
 

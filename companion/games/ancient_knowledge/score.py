@@ -13,7 +13,7 @@ from companion.errors import BadInput, json_path, present
 from companion.games.ancient_knowledge.catalog import MONUMENT_KINDS, TECH_TYPES, Catalog, catalog
 from companion.games.ancient_knowledge.words import formula_words
 from companion.games.explained import ScoreRow, sheet_lines
-from companion.i18n import N_, Literal, Text
+from companion.i18n import N_, NP_, Literal, Text, plural
 from companion.words import Words
 
 GAME_ID = "ancient-knowledge"
@@ -209,14 +209,16 @@ def explained_rows(entry: dict) -> list[ScoreRow]:
     b, ex = entry["breakdown"], entry["explain"]
     return [
         ScoreRow(Text(N_("Past")), str(b["past_vp"]),
-                 Text(N_("{n} monuments, their printed victory points."), {"n": len(ex["past"])})),
+                 plural(NP_("{n} monument, its printed victory points.",
+                            "{n} monuments, their printed victory points."), len(ex["past"]))),
         ScoreRow(Text(N_("End-game effects")), str(b["endgame_effects"]), _endgame_words(ex["endgame"])),
         ScoreRow(Text(N_("Level II technologies")), str(b["techs"]),
                  Literal(", ".join(f"{x['name']} {x['vp']}" for x in ex["techs"]) or "–")),
         ScoreRow(Text(N_("In the Timeline")), str(b["timeline"]),     # "Timeline" alone is the other game
-                 Text(N_("{n} monuments still in the Timeline, 1 each."), {"n": len(ex["timeline"])})),
+                 plural(NP_("{n} monument still in the Timeline, 1 point.",
+                            "{n} monuments still in the Timeline, 1 each."), len(ex["timeline"]))),
         ScoreRow(Text(N_("Lost knowledge")), str(b["lost_knowledge"]),
-                 Text(N_("{n} tokens, -1 each."), {"n": ex["lost_knowledge_tokens"]})),
+                 plural(NP_("{n} token, -1 point.", "{n} tokens, -1 each."), ex["lost_knowledge_tokens"])),
         ScoreRow(Text(N_("Total")), str(entry["total"]), None, True),
     ]
 

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import pygame
 
-from companion.i18n import N_, Text
+from companion.i18n import N_, NP_, Text, plural
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal, font, hyphenate
-from companion.words import Words
 
 # Okabe-Ito colours; the Past also names the kinds, so colour is never the only cue
 KIND_COLOURS = {"city": (0, 114, 178), "megalith": (0, 158, 115), "pyramid": (230, 159, 0),
                 "artifact": (204, 121, 167)}
-KIND_NAMES = {"city": N_("city"), "megalith": N_("megalith"), "pyramid": N_("pyramid")}
+KIND_COUNTS = {"city": NP_("{n} city", "{n} cities"), "megalith": NP_("{n} megalith", "{n} megaliths"),
+               "pyramid": NP_("{n} pyramid", "{n} pyramids")}
 
 
 def _tint(colour, share: float = 0.35):
@@ -42,12 +42,22 @@ def monument_tile(c: Canvas, rect: pygame.Rect, card: dict | None, highlight=Non
     width, px = rect.w - c.px(6), c.px(16)
     line_h = font(px, False).get_linesize()
     room = max(1, (rect.bottom - band.bottom - c.px(2)) // line_h)
-    lines = [part for line in c.wrap(card["name"], px, False, width) for part in _split(line, px, width)]
-    if len(lines) > room:
-        lines = lines[:room - 1] + [" ".join(lines[room - 1:])]
+    lines = short_name(c, card["name"], px, width, room)
     for i, line in enumerate(lines):
         c.text(Literal(line), (rect.centerx, band.bottom + c.px(1) + i * line_h), 16, theme.CARD_TEXT,
                anchor="midtop", max_width=width, role="monument")
+
+
+def short_name(c: Canvas, name: str, px: int, width: int, room: int) -> list[str]:
+    """A monument's name in at most ``room`` lines of ``width``: whole where it fits, else its last
+    words, the ones that tell monuments apart ("Pyramid of Djoser": "Djoser"), never a name cut short."""
+    words = name.split(" ")
+    for first in range(len(words)):
+        part = " ".join(words[first:])
+        lines = [piece for line in c.wrap(part, px, False, width) for piece in _split(line, px, width)]
+        if len(lines) <= room:
+            return lines
+    return lines
 
 
 def _split(word: str, px: int, width: int) -> list[str]:
@@ -109,27 +119,29 @@ def _past(c: Canvas, area: pygame.Rect, player: dict) -> None:
     inner = area.inflate(-c.px(10), -c.px(8))
     y = inner.y
     line = c.px(20)
-    c.text(Text(N_("Past {n}"), {"n": player["past_count"]}), (inner.x, y), 18, theme.TEXT, bold=True,
-           max_width=inner.w, role="past")
-    y += c.px(24)
+    head = Text(N_("Past {n}"), {"n": player["past_count"]})
+    two = not c.fits(head, (0, 0, inner.w, c.px(24)), 18, bold=True, role="past")
+    c.paragraph(head, (inner.x, y, inner.w, c.px(24) * (1 + two)), 18, theme.TEXT, bold=True, role="past")
+    y += c.px(24) * (1 + two)
     kinds: dict[str, int] = {}
     for card in player["past"]:
         kinds[card["kind"]] = kinds.get(card["kind"], 0) + 1
     for kind, n in kinds.items():
-        words = Words(N_("{n} {kind}"), {"n": n, "kind": Text(KIND_NAMES.get(kind, kind))})
+        words = plural(KIND_COUNTS.get(kind, ("{n} " + kind, "{n} " + kind)), n)
         # a narrow column: the count over the kind's name, rather than a name cut short
-        two = not c.fits(words, (0, 0, inner.w - c.px(14), line), 16, role="past-kind")
-        if y + line * (1 + two) > inner.bottom - line:
+        lines = -(-c.height_of(words, inner.w - c.px(14), 16, role="past-kind") // line)
+        if y + line * lines > inner.bottom - line:
             break
         c.box(pygame.Rect(inner.x, y + c.px(4), c.px(10), c.px(10)), KIND_COLOURS.get(kind, theme.MUTED), radius=2)
-        c.paragraph(words, (inner.x + c.px(14), y, inner.w - c.px(14), line * (1 + two)), 16, theme.TEXT,
+        c.paragraph(words, (inner.x + c.px(14), y, inner.w - c.px(14), line * lines), 16, theme.TEXT,
                     role="past-kind")
-        y += line * (1 + two)
+        y += line * lines
     rotated = sum(1 for card in player["past"] if card.get("rotated"))
-    if rotated and y + line <= inner.bottom - line:
-        c.text(Text(N_("{n} excavated"), {"n": rotated}), (inner.x, y), 16, theme.MUTED, max_width=inner.w,
-               role="past-kind")
-        y += line
+    excavated = Text(N_("{n} excavated"), {"n": rotated})
+    two = not c.fits(excavated, (0, 0, inner.w, line), 16, role="past-kind")
+    if rotated and y + line * (1 + two) <= inner.bottom - line:
+        c.paragraph(excavated, (inner.x, y, inner.w, line * (1 + two)), 16, theme.MUTED, role="past-kind")
+        y += line * (1 + two)
     lost = player["lost_knowledge"]
     colour = theme.WARN if lost else theme.MUTED
     lost_words = Text(N_("Lost ◆{n}"), {"n": lost})
@@ -145,18 +157,39 @@ def _past(c: Canvas, area: pygame.Rect, player: dict) -> None:
 
 def _owned(c: Canvas, area: pygame.Rect, player: dict, wide: bool) -> None:
     """Artifacts (of 5 slots) and technologies, as short lines of names."""
-    artifacts = ", ".join(a["name"] for a in player["artifacts"]) or "–"
-    techs = ", ".join(t["name"] + (" II" if t["level"] == 2 else "") for t in player["techs"]) or "–"
-    lines = [(Text(N_("Artifacts {n}/5: {names}"), {"n": len(player["artifacts"]), "names": artifacts}), "artifacts"),
-             (Text(N_("Technologies: {names}"), {"names": techs}), "techs")]
+    artifacts = [a["name"] for a in player["artifacts"]]
+    techs = [t["name"] + (" II" if t["level"] == 2 else "") for t in player["techs"]]
+    lines = [(lambda names: Text(N_("Artifacts {n}/5: {names}"), {"n": len(artifacts), "names": names}), artifacts,
+              "artifacts"),
+             (lambda names: Text(N_("Technologies: {names}"), {"names": names}), techs, "techs")]
     if wide:
         h = area.h // 2
-        for i, (text, role) in enumerate(lines):
-            c.text(text, (area.x, area.y + i * h + h // 2), 16, theme.TEXT, anchor="midleft", max_width=area.w,
-                   role=role)
+        for i, (words, names, role) in enumerate(lines):
+            rect = pygame.Rect(area.x, area.y + i * h, area.w, h)
+            c.text(_listed(c, words, names, rect, role, True), (rect.x, rect.centery), 16, theme.TEXT, anchor="midleft",
+                   max_width=area.w, role=role)
         return
     c.box(area, theme.PANEL_HI, radius=8)
     inner = area.inflate(-c.px(10), -c.px(8))
     half = inner.h // 2
-    for i, (text, role) in enumerate(lines):
-        c.paragraph(text, (inner.x, inner.y + i * half, inner.w, half - c.px(4)), 16, theme.TEXT, role=role)
+    for i, (words, names, role) in enumerate(lines):
+        rect = pygame.Rect(inner.x, inner.y + i * half, inner.w, half - c.px(4))
+        c.paragraph(_listed(c, words, names, rect, role, False), rect, 16, theme.TEXT, role=role)
+
+
+def _listed(c: Canvas, words, names: list[str], rect: pygame.Rect, role: str, one_line: bool):
+    """``words(names)`` with as many of the names as fit ``rect`` whole at 16 px (on one line, or
+    wrapped), the rest counted ("Disk of Sabu, Kensington Runestone +2"): the cards themselves lie in
+    front of their owner."""
+    def fits(text) -> bool:
+        if one_line:
+            return font(c.px(16), False).size(c.tr(text))[0] <= rect.w
+        return c.fits(text, rect, 16, role=role)
+
+    if not names:
+        return words("–")
+    for k in range(len(names), 0, -1):
+        text = words(", ".join(names[:k]) + (f" +{len(names) - k}" if k < len(names) else ""))
+        if fits(text):
+            return text
+    return words(f"+{len(names)}")

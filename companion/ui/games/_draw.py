@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pygame
 
 from companion.cards.model import Card
@@ -39,7 +41,9 @@ def card_tile(c: Canvas, rect: pygame.Rect, card: Card | None, show_year: bool =
     name = card.title_in(c.lang)          # a proposed card's title shows (it is on its face), not its year
     if title and name:
         where = pygame.Rect(rect.x + c.px(3), y + c.px(2), rect.w - c.px(6), rect.bottom - y - c.px(4))
-        c.paragraph(Literal(name), where, TITLE_SIZE, theme.CARD_TEXT, align="center", role="card-title")
+        # whole or not at all: a title cut short reads as another card (the title is on the card's face)
+        if c.fits(Literal(name), where, TITLE_SIZE, role="card-title"):
+            c.paragraph(Literal(name), where, TITLE_SIZE, theme.CARD_TEXT, align="center", role="card-title")
 
 
 def _band(c: Canvas, h: int) -> int:
@@ -53,11 +57,7 @@ def year_face(c: Canvas, year: str, width: int, title: bool = True) -> tuple[lis
     over the era; each bold, else in the narrower regular weight. The size grows to YEAR_SIZE over a
     title while it fits. A tile too narrow for all of them (:func:`year_fits`) draws the last, cut."""
     room = width - c.px(4)
-    number, _, era = year.partition(" ")            # the one plain space is before the era
-    head, sep, digits = number.partition(NBSP)
-    ways = [[year]] + ([[number, era]] if era else [])
-    if sep and head.endswith("."):                  # "c.\u00a03,200,000" (Spanish "h."): the "c." may go above
-        ways.append([head, digits] + ([era] if era else []))
+    ways = _year_ways(year)
     for bold in (True, False):
         for lines in ways:
             px = c.px(READ_TEXT)
@@ -68,6 +68,16 @@ def year_face(c: Canvas, year: str, width: int, title: bool = True) -> tuple[lis
                 px += 1
             return lines, px, bold
     return ways[-1], c.px(READ_TEXT), False
+
+
+def _year_ways(year: str) -> list[list[str]]:
+    """The ways a year may be laid on a tile, widest first (see year_face)."""
+    number, _, era = year.partition(" ")            # the one plain space is before the era
+    head, sep, digits = number.partition(NBSP)
+    ways = [[year]] + ([[number, era]] if era else [])
+    if sep and head.endswith("."):                  # "c.\u00a03,200,000" (Spanish "h."): the "c." may go above
+        ways.append([head, digits] + ([era] if era else []))
+    return ways
 
 
 def year_fits(c: Canvas, card: Card | None, width: int, show_year: bool = True) -> bool:
@@ -133,12 +143,16 @@ def period_legend(c: Canvas, area: pygame.Rect, cards) -> pygame.Rect:
 
 
 def row_of_cards(c: Canvas, area: pygame.Rect, cards: list, gap_mark: int | None = None, new_card=None,
-                 focus: int | None = None) -> None:
-    """The shared row (Timeline, Cronología competitive): every card with its year and title whole at
-    the readable size. A row longer than the board shows the part around the proposed gap
-    (``gap_mark``, where the proposed card is drawn, date hidden) or around ``focus`` (the card just
-    placed), and says at each end how many cards are left out there."""
-    area = period_legend(c, area, cards)
+                 focus: int | None = None, legend: bool = True) -> None:
+    """The shared row (Timeline, Cronología competitive), every year whole at the readable size: the
+    whole row with its titles on one line of tiles if it fits; else the whole row, years first (titles
+    dropped before years), on as many lines of tiles as it needs; else (a row too long for the board)
+    the part around the proposed gap (``gap_mark``, where the proposed card is drawn, date hidden) or
+    around ``focus`` (the card just placed), saying at each end how many cards are left out there (the
+    whole row is on its own screen, a page at a time: :func:`row_page`). ``legend``: the periods'
+    colours named under the row (Cronología's icons count by period; Timeline has no use for them)."""
+    if legend:
+        area = period_legend(c, area, cards)
     items: list = list(cards)
     if gap_mark is not None:
         items.insert(gap_mark, "new")
@@ -146,31 +160,108 @@ def row_of_cards(c: Canvas, area: pygame.Rect, cards: list, gap_mark: int | None
     n = len(items)
     if not n:
         return
-    gap = c.px(6)
-    more_w = c.px(44)
-    # the most tiles side by side whose years and titles all fit whole
-    for count in range(min(n, max(1, (area.w + gap) // (c.px(100) + gap))), 0, -1):
-        room = area.w - (2 * (more_w + gap) if count < n else 0)
-        w = min(c.px(150), (room - gap * (count - 1)) // count)
+    tiles = _tiles(c, area, items, new_card)
+    if tiles.capacity >= n:
+        _draw_tiles(c, area, tiles, items, new_card)
+        return
+    count = tiles.capacity
+    while True:   # the window and its "more" marks, each mark in the place of a tile
         start = _window(n, count, focus)
-        shown = items[start:start + count]
-        h = max(tile_height(c, w, new_card if item == "new" else item, item != "new") for item in shown)
-        whole = all(year_fits(c, item, w) for item in shown if item != "new")
-        if (h <= area.h and whole) or count == 1:
+        marks = (start > 0) + (start + count < n)
+        if count + marks <= tiles.capacity or count == 1:
             break
-    h = min(h, area.h)
-    x0 = area.centerx - (count * w + (count - 1) * gap) // 2
-    y0 = area.y + (area.h - h) // 2
-    for pos, item in enumerate(shown):
-        r = pygame.Rect(x0 + pos * (w + gap), y0, w, h)
-        if item == "new":
-            card_tile(c, r, new_card, show_year=False, highlight=theme.OUTLINE_NEW, role="card-new")
-        else:
-            card_tile(c, r, item)
-    if start:
-        _more(c, pygame.Rect(x0 - gap - more_w, y0, more_w, h), start, "◀")
-    if start + count < n:
-        _more(c, pygame.Rect(x0 + count * (w + gap), y0, more_w, h), n - start - count, "▶")
+        count -= 1
+    shown: list = (["before"] if start else []) + items[start:start + count] + (["after"] if start + count < n else [])
+    _draw_tiles(c, area, tiles, shown, new_card, hidden={"before": start, "after": n - start - count})
+
+
+def row_capacity(c: Canvas, area: pygame.Rect, cards: list) -> int:
+    """How many cards of the row a page of ``area`` shows whole, years first (see :func:`row_page`)."""
+    return max(1, _tiles(c, area, cards, None).capacity) if cards else 1
+
+
+def row_page(c: Canvas, area: pygame.Rect, cards: list, first: int, count: int) -> None:
+    """A page of the row on a screen of its own: ``count`` cards from ``first`` (counting from 0), in
+    reading order, each year whole at the readable size (their titles too where the page has room)."""
+    shown = cards[first:first + count]
+    if shown:
+        _draw_tiles(c, area, _tiles(c, area, shown, None), shown, None)
+
+
+@dataclass
+class _Tiles:
+    """How a row's tiles lie on the board: ``per_line`` tiles ``w`` wide on ``lines`` lines, with or
+    without their titles; each line as tall as its tallest tile."""
+    w: int
+    per_line: int
+    lines: int
+    title: bool
+
+    @property
+    def capacity(self) -> int:
+        return self.per_line * self.lines
+
+
+def _tiles(c: Canvas, area: pygame.Rect, items: list, new_card) -> _Tiles:
+    """The first way that shows every item: titled tiles on one line, then tiles with their years
+    only, on one line or more; else, as many years-only tiles as fit (a part of the row)."""
+    gap = c.px(6)
+    faces = [(new_card, False) if item == "new" else (item, True) for item in items]
+    n = len(items)
+    # titled tiles, side by side (a title wraps over a narrow tile and soon makes it too tall)
+    w = min(c.px(150), (area.w - gap * (n - 1)) // n)
+    if w >= c.px(100) and all(year_fits(c, card, w, shown) for card, shown in faces):
+        if max(tile_height(c, w, card, shown) for card, shown in faces) <= area.h:
+            return _Tiles(w, n, 1, True)
+    # years only: the narrowest tile every year fits whole in; the lines as even as they can be (a
+    # row runs in date order, so its "c." and BC years, the tallest, share the first lines)
+    need = max(_year_width(c, card, shown) for card, shown in faces)
+    most = max(1, min(n, (area.w + gap) // (need + gap)))      # the most tiles a line holds
+    for per_line in (-(-n // -(-n // most)), most):
+        w = min(c.px(150), (area.w - gap * (per_line - 1)) // per_line)
+        heights = [tile_height(c, w, card, shown, title=False) for card, shown in faces]
+        lines = [max(heights[i:i + per_line]) for i in range(0, n, per_line)]
+        if sum(lines) + gap * (len(lines) - 1) <= area.h:
+            return _Tiles(w, per_line, len(lines), False)
+    # too long for the board: as many full lines as fit, whichever part of the row they show
+    return _Tiles(w, most, max(1, (area.h + gap) // (max(heights) + gap)), False)
+
+
+def _year_width(c: Canvas, card: Card | None, shown: bool = True) -> int:
+    """The narrowest tile that shows this card's year whole at the readable size (see year_face)."""
+    year = card.date(c.lang) if card is not None and shown else "?"
+    px = c.px(READ_TEXT)
+    return min(max(font(px, bold).size(line)[0] for line in lines)
+               for lines in _year_ways(year) for bold in (True, False)) + c.px(4)
+
+
+def _draw_tiles(c: Canvas, area: pygame.Rect, tiles: _Tiles, items: list, new_card,
+                hidden: dict | None = None) -> None:
+    """``items`` (cards, "new" for the proposed card, "before"/"after" for the marks of the cards left
+    out) on ``tiles``'s lines, left to right and top to bottom, centred in ``area``."""
+    gap = c.px(6)
+    tall = [tile_height(c, tiles.w, new_card if item == "new" else item if item not in ("before", "after") else None,
+                        item != "new", title=tiles.title) for item in items]
+    lines = [max(tall[i:i + tiles.per_line]) for i in range(0, len(items), tiles.per_line)]
+    if len(lines) * (max(lines) + gap) - gap <= area.h:
+        lines = [max(lines)] * len(lines)         # tiles of one size where the area has room for them
+    line_gap = c.px(10)
+    if sum(lines) + line_gap * (len(lines) - 1) > area.h:
+        line_gap = gap
+    y = area.y + max(0, (area.h - sum(lines) - line_gap * (len(lines) - 1)) // 2)
+    for line, h in enumerate(lines):
+        part = items[line * tiles.per_line:(line + 1) * tiles.per_line]
+        x0 = area.centerx - (len(part) * tiles.w + (len(part) - 1) * gap) // 2
+        for pos, item in enumerate(part):
+            r = pygame.Rect(x0 + pos * (tiles.w + gap), y, tiles.w, min(h, area.h))
+            if item == "new":
+                card_tile(c, r, new_card, show_year=False, highlight=theme.OUTLINE_NEW, role="card-new",
+                          title=tiles.title)
+            elif item in ("before", "after"):
+                _more(c, r, (hidden or {})[item], "◀" if item == "before" else "▶")
+            else:
+                card_tile(c, r, item, title=tiles.title)
+        y += h + line_gap
 
 
 def _window(n: int, count: int, focus: int | None) -> int:
@@ -184,8 +275,12 @@ def _window(n: int, count: int, focus: int | None) -> int:
 def _more(c: Canvas, rect: pygame.Rect, hidden: int, arrow: str) -> None:
     """How many cards lie beyond this end of the screen's part of the row."""
     c.box(rect, theme.PANEL_HI, radius=6)
-    c.text(Literal(arrow), (rect.centerx, rect.centery - c.px(18)), 20, theme.ACCENT, anchor="center", role="more")
-    c.text(Literal(f"+{hidden}"), (rect.centerx, rect.centery + c.px(12)), READ_TEXT, theme.TEXT, bold=True,
+    count_y = rect.centery
+    if rect.h >= c.px(64):        # the arrow above the count where the tile has room for both
+        c.text(Literal(arrow), (rect.centerx, rect.centery - c.px(14)), 20, theme.ACCENT, anchor="center",
+               role="more")
+        count_y += c.px(12)
+    c.text(Literal(f"+{hidden}"), (rect.centerx, count_y), READ_TEXT, theme.TEXT, bold=True,
            anchor="center", max_width=rect.w, role="more")
 
 

@@ -55,6 +55,13 @@ def tile(c: Canvas, rect: pygame.Rect, card, highlight=None, role: str = "card")
     if rect.h >= c.px(TWO_LINES):
         room = rect.w - c.px(5)     # a market column beside a question: 66 px
         size = max(float(READ_TEXT), min(30.0, rect.h / c.u * 0.44))
+        if card.white == "einstein" and font(c.px(READ_TEXT)).size(top)[0] > room:
+            # "E=mc²" is wider than a year: on two lines, both read ("Einstein" would not fit either)
+            c.text(Literal("E ="), (x, rect.y + rect.h * 0.3), READ_TEXT, theme.CARD_TEXT, anchor="center",
+                   max_width=room, role=role)
+            c.text(Literal("mc²"), (x, rect.y + rect.h * 0.72), READ_TEXT, theme.CARD_TEXT, anchor="center",
+                   max_width=room, role=role)
+            return
         bold = font(c.fit_size(top, size, True, room, role), True).size(top)[0] <= room
         c.text(Literal(top), (x, rect.y + rect.h * 0.32), size, theme.CARD_TEXT, bold=bold, anchor="center",
                max_width=room, role=role)
@@ -62,7 +69,9 @@ def tile(c: Canvas, rect: pygame.Rect, card, highlight=None, role: str = "card")
                theme.CARD_TEXT, anchor="center", max_width=room, role=role + "-continent")
         return
     if card.white == "einstein":
-        top, bottom = bottom, ""
+        bottom = ""                 # "E=mc²" alone: it fits where a year and its code do, "Einstein" does not;
+        if font(c.px(READ_TEXT)).size(top)[0] > room:     # where only a year fits, its end, as printed
+            top = "mc²"
     year_w = font(c.px(READ_TEXT), True).size(top)[0]
     code_w = font(c.px(MIN_TEXT)).size(bottom)[0] if bottom else 0
     if bottom and year_w + c.px(5) + code_w <= room:

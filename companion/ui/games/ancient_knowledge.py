@@ -40,9 +40,9 @@ from companion.games.ancient_knowledge.actions import (
     ToPast,
 )
 from companion.games.ancient_knowledge.catalog import catalog
-from companion.games.ancient_knowledge.score import card_rows, explained_rows
+from companion.games.ancient_knowledge.score import explained_rows
 from companion.games.base import refusal
-from companion.i18n import N_, NP_, Plural, Text, translate
+from companion.i18n import N_, NP_, Plural, Text, plural, translate
 from companion.play.proposals import CardPlacedOnSpot
 from companion.ui.canvas import Literal
 from companion.ui.games import Ask, BoardView, Choices, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
@@ -51,7 +51,6 @@ from companion.ui.games._menus import numbers, paged, pick_several
 from companion.words import Words, joined, later
 
 DECK = "AK"
-ROWS_PER_PAGE = 6
 EFFECT_LINES = ("draw", "discard", "hand", "knowledge", "lost_knowledge", "move", "swap", "place", "destroy",
                 "to_past", "straighten", "gain_tech", "skip_decline")
 ROWS = {"lower": N_("lower"), "upper": N_("upper")}
@@ -430,10 +429,49 @@ class AncientKnowledgeView(BoardView):
             if e.kind == "learnt":
                 return Verdict(True, t(N_("{card} learnt"), lang, card=name(d["card"])),
                                t(N_("From tile {tile}. The requirement holds."), lang, tile=d["tile"]), then)
-        if any(e.kind in ("turn_started", "game_over") for e in events):
+        if any(e.kind == "game_over" for e in events):
+            return Verdict(None, t(N_("End of {player}'s turn"), lang, player=before.board.name),
+                           Literal(" ".join(x for x in (declined, self.end_words(session, lang)) if x)), None)
+        if any(e.kind == "turn_started" for e in events):
             return Verdict(None, t(N_("End of {player}'s turn"), lang, player=before.board.name),
                            Literal(declined or translate(N_("Nothing declined."), lang)), news)
         return Verdict(None, t(N_("Recorded"), lang), Literal(self.history_text(line, session, lang)), then)
+
+    def end_words(self, session, lang) -> str:
+        """Why the game ended and why the winner won, from the engine's summary: who reached the Past's
+        limit, then the places (more victory points; on a tie, less lost knowledge)."""
+        s = session.summary()
+        reached = s.get("past_reached_by") or []
+        out = []
+        if reached:
+            one, more = NP_("{players} has {n} or more monuments in the Past: the round was played to its end.",
+                            "{players} have {n} or more monuments in the Past: the round was played to its end.")
+            out.append(Plural(one, {"players": " & ".join(reached), "n": s["end_past"],
+                                    "count": len(reached)}, plural=more, count="count").render(lang))
+        scores = s.get("scores") or []
+        firsts = [p for p in scores if p["place"] == 1]
+        others = [p for p in scores if p["place"] != 1]
+        lost = {p["name"]: p["explain"]["lost_knowledge_tokens"] for p in scores}
+        if len(firsts) > 1:
+            out.append(t(N_("{players} tie: {total} victory points and {lost} lost knowledge each."), lang,
+                         players=" & ".join(p["name"] for p in firsts), total=firsts[0]["total"],
+                         lost=lost[firsts[0]["name"]]))
+        elif firsts:
+            first = firsts[0]
+            tied = [p for p in others if p["total"] == first["total"]]
+            if tied:
+                out.append(t(N_("{player} and {other} both have {total} victory points; {player} lost less "
+                                "knowledge ({lost} to {other_lost})."), lang, player=first["name"],
+                             other=tied[0]["name"], total=first["total"], lost=lost[first["name"]],
+                             other_lost=lost[tied[0]["name"]]))
+            elif others:
+                out.append(t(N_("{player} has the most victory points: {total}, against {others}."), lang,
+                             player=first["name"], total=first["total"],
+                             others=", ".join(f"{p['name']} {p['total']}" for p in others)))
+            else:
+                out.append(t(N_("{player} scores {total} victory points."), lang, player=first["name"],
+                             total=first["total"]))
+        return " ".join(out)
 
     def decline_news(self, events, before, session, lang) -> str:
         """What the Decline phase did, and the slide the players make on their mat."""
@@ -441,9 +479,12 @@ class AncientKnowledgeView(BoardView):
         for e in events:
             d = e.data
             if e.kind == "to_past" and d.get("why") == "decline":
-                msg = N_("{card} went to the Past; its {n} knowledge became lost knowledge.") if d["lost_knowledge"] \
-                    else N_("{card} went to the Past.")
-                out.append(t(msg, lang, card=name(d["card"]), n=d["lost_knowledge"]))
+                if d["lost_knowledge"]:
+                    out.append(plural(NP_("{card} went to the Past; its {n} knowledge token is lost.",
+                                          "{card} went to the Past; its {n} knowledge tokens are lost."),
+                                      d["lost_knowledge"], card=name(d["card"])).render(lang))
+                else:
+                    out.append(t(N_("{card} went to the Past."), lang, card=name(d["card"])))
             elif e.kind == "self_discarded":
                 out.append(t(N_("{card} discarded itself."), lang, card=name(d["card"])))
             elif e.kind == "decline_skipped":
@@ -522,15 +563,9 @@ class AncientKnowledgeView(BoardView):
     # -- the score sheet -----------------------------------------------------------------------
     def _pages(self, session) -> list:
         scores = session.summary().get("scores") or []
-        pages: list = [None]
-        for entry in scores:
-            pages.append((entry, self._player_rows(entry), 0, 0))
-            endgame = entry["explain"]["endgame"]
-            parts = -(-len(endgame) // ROWS_PER_PAGE)
-            for i in range(parts):
-                rows = card_rows(entry)[i * ROWS_PER_PAGE:(i + 1) * ROWS_PER_PAGE]     # in words, as `score`
-                pages.append((entry, rows, i + 1, parts))
-        return pages
+        # one page of each player's figures: the end-game effects' row names the cards that scored
+        # (`companion score` lists every card, in words)
+        return [None] + [(entry, self._player_rows(entry), 0, 0) for entry in scores]
 
     def _player_rows(self, entry) -> list[ScoreRow]:
         return explained_rows(entry)
@@ -552,9 +587,6 @@ class AncientKnowledgeView(BoardView):
         return explain
 
     def page_headline(self, entry, part, parts, summary):
-        if part:
-            return Text(N_("{player}: end-game effects ({part}/{parts})"),
-                        {"player": entry["name"], "part": part, "parts": parts})
         return Text(N_("{player}: {total} victory points, place {place}"),
                     {"player": entry["name"], "total": entry["total"], "place": entry["place"]})
 

@@ -168,6 +168,9 @@ class CronologiaCooperativeView(GameView):
         known, problem = known_cards(detections)
         if problem:
             return None, problem
+        if len(known) > 25:
+            return None, Text(N_("The camera sees {seen} cards; lay only the 25 cards of the grid."),
+                              {"seen": len(known)})
         if len(known) != 25:
             return None, Text(N_("The camera sees {seen} of the 25 cards of the grid."), {"seen": len(known)})
         by_y = sorted(known, key=lambda d: d.center[1])

@@ -38,7 +38,6 @@ from companion.ui.games._menus import paged
 from companion.words import Words, joined
 
 LAYOUT_SPLITS = ((4, 4, 5), (4, 5, 4), (5, 4, 4), (3, 5, 5), (5, 3, 5), (5, 5, 3))
-ROWS_PER_PAGE = 6
 MARKET_DECK = "EXH20"
 
 
@@ -391,16 +390,10 @@ class ExhibitionView(BoardView):
         return explained_rows(entry, solo, session.table().layout)
 
     def _pages(self, session) -> list:
-        """Page 0: the standings; then each player's figures, ROWS_PER_PAGE at a time."""
+        """Page 0: the standings; then one page of each player's figures (the score screen fits it)."""
         scores = self._scores(session)
         solo = len(scores) == 1
-        pages: list = [None]
-        for entry in scores:
-            rows = self._player_rows(entry, session, solo)
-            parts = -(-len(rows) // ROWS_PER_PAGE)
-            for i in range(parts):
-                pages.append((entry, rows[i * ROWS_PER_PAGE:(i + 1) * ROWS_PER_PAGE], i + 1, parts))
-        return pages
+        return [None] + [(entry, self._player_rows(entry, session, solo), 1, 1) for entry in scores]
 
     def winner_headline(self, summary, winners):
         scores = summary["scores"]

@@ -15,7 +15,7 @@ from companion.i18n import N_, NP_, Plural, Text, translate
 from companion.play.proposals import CardPlaced
 from companion.ui.canvas import Literal
 from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
-from companion.ui.games._draw import row_of_cards
+from companion.ui.games._draw import row_capacity, row_of_cards, row_page
 from companion.words import Words, later
 
 
@@ -49,6 +49,8 @@ class RowGameView(GameView):
     start_cards = 1
     place: Callable[[str, Card, int], Any] = timeline.Place   # the engine's action of a card placed in the row
     camera_share = 0.14           # the row's years and titles need the width (the cards lie on the table too)
+    names_periods = True          # the periods' colours named under the row (Cronología's effects count by period)
+    pages_row = True              # OK while waiting opens the whole row on a screen of its own, a page at a time
 
     # -- reading the table ---------------------------------------------------------------------
     def row(self, session) -> list:
@@ -175,9 +177,17 @@ class RowGameView(GameView):
             return
         row = self.row(session)
         if pending and pending.get("type") == "place":
-            row_of_cards(c, rect, row, pending["gap"], card_of(pending["card"]))
+            row_of_cards(c, rect, row, pending["gap"], card_of(pending["card"]), legend=self.names_periods)
         else:
-            row_of_cards(c, rect, row, focus=self._newest(session, row))
+            row_of_cards(c, rect, row, focus=self._newest(session, row), legend=self.names_periods)
+
+    def row_pages(self, c, rect, session) -> tuple[int, int]:
+        """The whole row on a screen of its own: (how many cards, how many a page shows in ``rect``)."""
+        row = self.row(session)
+        return len(row), row_capacity(c, rect, row)
+
+    def draw_row_page(self, c, rect, session, first: int, count: int) -> None:
+        row_page(c, rect, self.row(session), first, count)
 
     def _newest(self, session, row) -> int | None:
         """Where the card placed last lies in the row (the screen shows the row around it)."""
@@ -217,6 +227,7 @@ class TimelineView(RowGameView):
     blurb = N_("2 to 8 players. Put your cards into one shared row of dates. The first to place their last "
                "card correctly in a round wins; several at once play sudden death.")
     min_players, max_players = 2, 8
+    names_periods = False         # Timeline's rules know no periods: the row keeps the height
 
     def options(self):
         return [

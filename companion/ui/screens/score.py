@@ -19,9 +19,8 @@ class ScoreScreen(Screen):
     def __init__(self, kiosk):
         super().__init__(kiosk)
         self.page = 0
-        # the sheet as drawn: (the view's page, its first row, the row after its last); a view's page
-        # whose rows do not fit at a readable size goes on over more pages of the screen
-        self.plan: list[tuple[int, int, int]] = []
+        # the sheet as drawn (see plan_pages)
+        self.plan: list[tuple[int, int, int, frozenset, int]] = []
 
     @property
     def title(self):
@@ -61,30 +60,44 @@ class ScoreScreen(Screen):
             return session.view.score_sheet(session, view_page)
         return session.view.score_sheet(session)
 
+    def plan_pages(self, c: Canvas) -> list[tuple[int, int, int, frozenset, int]]:
+        """The sheet as the screen shows it: (the view's page, its first row, the row after its last,
+        the rows shown without their explanation, columns). A view's page is one screen page: its rows
+        whole where they fit, else the longest explanations left out, one by one, until they fit; else
+        every row's label and points in two columns; only rows too many even for that go on over more
+        pages."""
+        area = self.content_rect(c)
+        room = area.bottom - (area.y + c.px(52) + c.px(12))
+        gap = c.px(6)
+        plan = []
+        for view_page in range(self.view_pages()):
+            rows = self.sheet(view_page)[2]
+            full = [_row_height(c, row, area.w) for row in rows]
+            brief: set[int] = set()
+
+            def height(brief=brief, full=full, rows=rows) -> int:
+                return sum(c.px(LINE) if j in brief else full[j] for j in range(len(rows))) + gap * len(rows)
+
+            for i in sorted(range(len(rows)), key=lambda i: -full[i]):     # the longest words first
+                if height() <= room:
+                    break
+                brief.add(i)
+            if height() <= room or not rows:
+                plan.append((view_page, 0, len(rows), frozenset(brief), 1))
+                continue
+            per_page = max(1, room // (c.px(LINE) + gap)) * 2
+            for first in range(0, len(rows), per_page):
+                plan.append((view_page, first, min(len(rows), first + per_page), frozenset(range(len(rows))), 2))
+        return plan
+
     def draw(self, c: Canvas):
         session = self.kiosk.session
         if session is None:
             self.draw_frame(c)
             return
-        area = self.content_rect(c)
-        top = area.y + c.px(52) + c.px(12)
-        room = area.bottom - top
-        self.plan = []
-        for view_page in range(self.view_pages()):
-            rows = self.sheet(view_page)[2]
-            heights = [_row_height(c, row, area.w) for row in rows]
-            first = 0
-            while True:
-                end, used = first, 0
-                while end < len(rows) and (end == first or used + heights[end] <= room):
-                    used += heights[end] + c.px(6)
-                    end += 1
-                self.plan.append((view_page, first, end))
-                if end >= len(rows):
-                    break
-                first = end
+        self.plan = self.plan_pages(c)
         self.page %= len(self.plan)
-        view_page, first, end = self.plan[self.page]
+        view_page, first, end, brief, columns = self.plan[self.page]
         self.draw_frame(c)
         area = self.content_rect(c)
         headline, good, rows = self.sheet(view_page)
@@ -96,20 +109,31 @@ class ScoreScreen(Screen):
             c.cross_mark((area.x + mark_r, area.y + mark_r), mark_r)
         c.paragraph(headline, (area.x + mark_r * 2 + c.px(14), area.y, area.w - mark_r * 2 - c.px(14), mark_r * 2),
                     theme.TITLE, colour, bold=True, role="headline", valign="middle")
-        y = area.y + mark_r * 2 + c.px(12)
-        for row in rows[first:end]:
-            row_h = _row_height(c, row, area.w)
-            r = pygame.Rect(area.x, y, area.w, row_h)
-            y += row_h + c.px(6)
+        top = area.y + mark_r * 2 + c.px(12)
+        gap = c.px(6)
+        col_w = (area.w - gap * (columns - 1)) // columns
+        per_column = -(-(end - first) // columns)
+        y = top
+        for n, (i, row) in enumerate(enumerate(rows[first:end], first)):
+            column, at = divmod(n, per_column)
+            if at == 0:
+                y = top
+            explain = None if i in brief else row.explain
+            row_h = _row_height(c, row, col_w) if explain else c.px(LINE)
+            r = pygame.Rect(area.x + column * (col_w + gap), y, col_w, row_h)
+            y += row_h + gap
             c.box(r, theme.PANEL_HI if row.highlight else theme.PANEL)
             line = pygame.Rect(r.x, r.y, r.w, c.px(LINE))
-            c.text(_lit(row.value), (r.right - c.px(16), line.centery), theme.LARGE, bold=True,
-                   anchor="midright", max_width=c.px(VALUE_W), role="score-value")
-            c.text(row.label, (r.x + c.px(12), line.centery), theme.BODY, theme.ACCENT if row.highlight else theme.TEXT,
-                   bold=True, anchor="midleft", max_width=r.w - c.px(VALUE_W + 40), role="score-label")
-            if row.explain:
-                c.paragraph(row.explain, _explain_rect(c, r), READ_TEXT, theme.TEXT, role="score-explain")
-
+            value = c.text(_lit(row.value), (r.right - c.px(16), line.centery), theme.LARGE, bold=True,
+                           anchor="midright", max_width=c.px(VALUE_W), role="score-value")
+            label = c.text(row.label, (r.x + c.px(12), line.centery), theme.BODY,
+                           theme.ACCENT if row.highlight else theme.TEXT, bold=True, anchor="midleft",
+                           max_width=value.x - r.x - c.px(24), role="score-label")
+            if explain and _inline(c, row, col_w):
+                c.text(explain, (label.right + c.px(16), line.centery), READ_TEXT, theme.TEXT, anchor="midleft",
+                       max_width=value.x - label.right - c.px(24), role="score-explain")
+            elif explain:
+                c.paragraph(explain, _explain_rect(c, r), READ_TEXT, theme.TEXT, role="score-explain")
 
 LINE = 40          # reference px: a row's line (its label and its points)
 VALUE_W = 120      # reference px: the points' room at the right of that line
@@ -119,9 +143,18 @@ def _explain_rect(c: Canvas, r: pygame.Rect) -> pygame.Rect:
     return pygame.Rect(r.x + c.px(12), r.y + c.px(LINE - 4), r.w - c.px(24), r.h - c.px(LINE))
 
 
+def _inline(c: Canvas, row, width: int) -> bool:
+    """Whether the row's explanation fits on its label's line, between the label and the points."""
+    label = font(c.px(theme.BODY), True).size(c.tr(row.label))[0]
+    value = font(c.px(theme.LARGE), True).size(c.tr(_lit(row.value)))[0]
+    words = font(c.px(READ_TEXT)).size(c.tr(row.explain))[0]
+    return c.px(12) + label + c.px(16) + words + c.px(24) + value + c.px(16) <= width
+
+
 def _row_height(c: Canvas, row, width: int) -> int:
-    """A row: its label and points on a line, then its explanation, whole, at the readable size."""
-    if not row.explain:
+    """A row: its label and points on a line, then its explanation, whole, at the readable size (on the
+    same line where it fits there)."""
+    if not row.explain or _inline(c, row, width):
         return c.px(LINE)
     px = c.px(READ_TEXT)
     lines = len(c.wrap(c.tr(row.explain), px, False, width - c.px(24), hyphens=True))

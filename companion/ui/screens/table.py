@@ -12,7 +12,7 @@ from companion.i18n import N_, Text, render
 from companion.play.turns import TurnController
 from companion.ui import theme
 from companion.ui.canvas import MIN_TEXT, Canvas, Literal, font
-from companion.ui.screen import Screen, draw_choice, draw_hints, hint_bar_height, screen
+from companion.ui.screen import Screen, choice_size, draw_choice, draw_hints, hint_bar_height, screen
 
 
 @screen("table")
@@ -58,7 +58,7 @@ class TableScreen(Screen):
         c.fill(theme.BG)
         bar_h = self.draw_turn_bar(c, pygame.Rect(0, 0, c.w, c.px(56)))
         bottom = c.h - hint_bar_height(c)
-        band_h = c.px(self.view.band_height)
+        band_h = self.band_height(c, bottom - bar_h)
         main = pygame.Rect(c.px(10), bar_h + c.px(8), c.w - c.px(20), bottom - bar_h - band_h - c.px(20))
         band = pygame.Rect(c.px(10), main.bottom + c.px(8), c.w - c.px(20), band_h)
         if self.phase == "verdict":
@@ -167,38 +167,70 @@ class TableScreen(Screen):
             pygame.draw.polygon(c.surface, colour, pts, max(2, c.px(2)))
         c.text(N_("camera"), (rect.x + c.px(6), rect.y + c.px(4)), theme.SMALL * 0.8, theme.MUTED, role="camera")
 
+    BAND_PAD = (20, 14)       # reference px: the band's margins, across and down
+    BAND_GAP = 6              # reference px: between the band's parts
+
+    def band_parts(self, c: Canvas) -> list[tuple]:
+        """What the band under the board says now, in order: (message, size, colour, bold, role). The
+        first is what the players do; a second, smaller, what the camera sees."""
+        p = self.phase
+        if p == "deal":
+            note = self.turns.setup_note or Text(N_("Reading the table…"))
+            colour = theme.CORRECT if self.setup_codes is not None else theme.MUTED
+            return [(self.view.setup_prompt(self.turns.new_game, self.session), theme.BODY, theme.TEXT, True, "prompt"),
+                    (note, theme.SMALL, colour, False, "setup-note")]
+        if p == "watch":
+            parts = [(self.view.watch_prompt(self.session), theme.LARGE * 0.9, theme.TEXT, True, "prompt")]
+            if self.table_note:
+                parts.append((self.table_note, theme.SMALL, theme.WARN, False, "table-note"))
+            return parts
+        if p == "propose":
+            return [(Literal(render(self.view.describe(self.turns.pending_line(), self.session, c.lang), c.lang)),
+                     theme.LARGE * 0.85, theme.TEXT, True, "proposal"),
+                    (N_("OK if that is what happened, UNDO if the camera got it wrong."), theme.SMALL, theme.MUTED,
+                     False, "proposal-help")]
+        if p == "refused":
+            return [(Text(N_("Not recorded: {reason}"), {"reason": self.turns.refused_reason or ""}), theme.BODY,
+                     theme.WARN, True, "refused")]
+        if p == "reset":
+            return [(self.view.reset_prompt(self.session), theme.BODY, theme.TEXT, True, "prompt")]
+        return []
+
+    def band_width(self, c: Canvas, phase: str) -> int:
+        inner = c.w - c.px(20) - c.px(2 * self.BAND_PAD[0])
+        return inner - c.px(70) if phase == "refused" else inner      # the warning mark's room
+
+    def band_height(self, c: Canvas, room: int) -> int:
+        """The band's height: the view's, or more where its words need more to be read whole at their
+        size's floor (a deal's instructions), up to two thirds of the room under the turn bar; the
+        board gives it up."""
+        width = self.band_width(c, self.phase)
+        parts = self.band_parts(c)
+        need = sum(c.height_of(msg, width, size, bold, role) for msg, size, _colour, bold, role in parts)
+        need += c.px(2 * self.BAND_PAD[1]) + c.px(self.BAND_GAP) * max(0, len(parts) - 1)
+        return min(max(c.px(self.view.band_height), need), room * 2 // 3)
+
     def draw_band(self, c: Canvas, band: pygame.Rect):
         p = self.phase
         c.box(band, theme.PANEL_HI if p == "propose" else theme.PANEL)
-        inner = band.inflate(-c.px(20), -c.px(14))
-        if p == "deal":
-            prompt = self.view.setup_prompt(self.turns.new_game, self.session)
-            c.paragraph(prompt, (inner.x, inner.y, inner.w, inner.h * 0.6), theme.BODY, bold=True, role="prompt")
-            note = self.turns.setup_note or Text(N_("Reading the table…"))
-            colour = theme.CORRECT if self.setup_codes is not None else theme.MUTED
-            c.paragraph(note, (inner.x, inner.y + inner.h * 0.62, inner.w, inner.h * 0.38), theme.SMALL, colour,
-                        role="setup-note")
-        elif p == "watch":
-            c.paragraph(self.view.watch_prompt(self.session),
-                        (inner.x, inner.y, inner.w, inner.h * 0.55 if self.table_note else inner.h),
-                        theme.LARGE * 0.9, bold=True, role="prompt")
-            if self.table_note:
-                c.paragraph(self.table_note, (inner.x, inner.y + inner.h * 0.58, inner.w, inner.h * 0.42), theme.SMALL,
-                            theme.WARN, role="table-note")
-        elif p == "propose":
-            c.paragraph(self.view.describe(self.turns.pending_line(), self.session, c.lang),
-                        (inner.x, inner.y, inner.w, inner.h * 0.62), theme.LARGE * 0.85, bold=True, role="proposal")
-            c.paragraph(N_("OK if that is what happened, UNDO if the camera got it wrong."),
-                        (inner.x, inner.y + inner.h * 0.66, inner.w, inner.h * 0.34), theme.SMALL, theme.MUTED,
-                        role="proposal-help")
-        elif p == "refused":
+        inner = band.inflate(-c.px(2 * self.BAND_PAD[0]), -c.px(2 * self.BAND_PAD[1]))
+        parts = self.band_parts(c)
+        if not parts:
+            return
+        if p == "refused":
             c.warn_mark((inner.x + c.px(28), inner.centery), c.px(26))
-            c.paragraph(Text(N_("Not recorded: {reason}"), {"reason": render(self.turns.refused_reason or '', c.lang)}),
-                        (inner.x + c.px(70), inner.y, inner.w - c.px(70), inner.h), theme.BODY, theme.WARN, bold=True,
-                        role="refused", valign="middle")
-        elif p == "reset":
-            c.paragraph(self.view.reset_prompt(self.session), inner, theme.BODY, bold=True, role="prompt",
-                        valign="middle")
+            inner = pygame.Rect(inner.x + c.px(70), inner.y, inner.w - c.px(70), inner.h)
+        # each part gets the room it needs at its floor, and the rest of the band in proportion to its size
+        gap = c.px(self.BAND_GAP)
+        needs = [c.height_of(msg, inner.w, size, bold, role) for msg, size, _colour, bold, role in parts]
+        spare = max(0, inner.h - sum(needs) - gap * (len(parts) - 1))
+        weights = [size * (2 if i == 0 else 1) for i, (_msg, size, *_rest) in enumerate(parts)]
+        y = inner.y
+        for (msg, size, colour, bold, role), need, weight in zip(parts, needs, weights, strict=True):
+            h = need + spare * weight // sum(weights)
+            c.paragraph(msg, (inner.x, y, inner.w, h), size, colour, bold=bold, role=role,
+                        valign="middle" if len(parts) == 1 else "top")
+            y += h + gap
 
     def draw_verdict(self, c: Canvas, rect: pygame.Rect):
         v = self.turns.verdict(c.lang)
@@ -207,7 +239,22 @@ class TableScreen(Screen):
         c.box(rect, theme.PANEL)
         # the end of the game is framed as such: a big red cross beside "Ana wins" would read as her loss
         c.box(rect, theme.ACCENT if end else colour, width=c.px(8))
-        radius = min(c.px(64), rect.h // 4)
+        reason = v.reason
+        if end:
+            said, why = render(v.headline, c.lang), render(v.reason or "", c.lang)
+            reason = Literal(f"{said}{' ' if said[-1:] in '!?.' else ': '}{why}" if why else said)
+        # what the players do now; what the camera sees waits for the table view (an orange "board not in
+        # view" beside a green verdict read as a contradiction)
+        then = None if end else v.then
+        small = c.px(16)            # the card's own verdict beside the reason, when the game ends
+        left = rect.x + c.px(30) + (small * 2 + c.px(14) if end and v.correct is not None else 0)
+        width = rect.right - c.px(30) - left
+        reason_need = c.height_of(reason, width, theme.LARGE, False, "reason") if reason else 0
+        then_need = c.height_of(then, rect.w - c.px(60), theme.BODY, False, "then") + c.px(22) if then else 0
+        # the mark and the headline give up height where the words under them need it to be read whole
+        for radius in (min(c.px(64), rect.h // 4), c.px(44), c.px(32)):
+            if rect.h - radius * 2 - c.px(52) >= reason_need + then_need:
+                break
         centre = (rect.x + radius + c.px(30), rect.y + radius + c.px(24))
         if end or v.correct is None:         # no mark, and no empty room for one before the words
             x = rect.x + c.px(30)
@@ -221,26 +268,17 @@ class TableScreen(Screen):
         c.paragraph(headline, (x, rect.y + c.px(20), rect.right - x - c.px(20), radius * 2 + c.px(8)), theme.HUGE,
                     theme.ACCENT if end else colour, bold=True, role="verdict", valign="middle")
         y = rect.y + radius * 2 + c.px(40)
-        reason = v.reason
-        left = rect.x + c.px(30)
         if end:
-            said, why = render(v.headline, c.lang), render(v.reason or "", c.lang)
-            reason = Literal(f"{said}{' ' if said[-1:] in '!?.' else ': '}{why}" if why else said)
-            # the card's own verdict, small, where its words start
-            small = c.px(16)
             if v.correct:
-                c.tick_mark((left + small, y + small + c.px(4)), small)
+                c.tick_mark((rect.x + c.px(30) + small, y + small + c.px(4)), small)
             elif v.correct is False:
-                c.cross_mark((left + small, y + small + c.px(4)), small)
-            if v.correct is not None:
-                left += small * 2 + c.px(14)
+                c.cross_mark((rect.x + c.px(30) + small, y + small + c.px(4)), small)
         if reason:
-            used = c.paragraph(reason, (left, y, rect.right - c.px(30) - left, (rect.bottom - y) * 0.55),
-                               theme.LARGE, role="reason")
+            # the reason whole first (its room at its floor at least), then what to do in what is left
+            room = max((rect.bottom - y) * 0.55 if then else rect.bottom - y - c.px(12),
+                       min(reason_need, rect.bottom - y - then_need))
+            used = c.paragraph(reason, (left, y, width, room), theme.LARGE, role="reason")
             y = used.bottom + c.px(10)
-        # what the players do now; what the camera sees waits for the table view (an orange "board not in
-        # view" beside a green verdict read as a contradiction)
-        then = None if end else v.then
         if then:
             c.paragraph(then, (rect.x + c.px(30), y, rect.w - c.px(60), rect.bottom - y - c.px(12)), theme.BODY,
                         theme.MUTED, role="then")
@@ -253,23 +291,43 @@ class TableScreen(Screen):
                           theme.BODY, columns=2 if len(self.effects.items) > 4 else 1)
 
     def draw_ask(self, c: Canvas, rect: pygame.Rect):
-        """The board on the left (what the question is about), the question and its menu on the right."""
+        """The board on the left (what the question is about), the question and its menu on the right;
+        where the question and its answers cannot be read whole beside the board, the board gives up
+        its room (a narrower board would cut its own words)."""
         ask, choice = self.turns.asks[-1]
-        board_w = int(rect.w * 0.54)
-        board = pygame.Rect(rect.x, rect.y, board_w, rect.h)
-        c.box(board, theme.PANEL)
-        self.view.draw_board(c, board.inflate(-c.px(12), -c.px(12)), self.session, None)
-        panel = pygame.Rect(board.right + c.px(10), rect.y, rect.right - board.right - c.px(10), rect.h)
-        c.box(panel, theme.PANEL_HI)
-        inner = panel.inflate(-c.px(20), -c.px(16))
-        used = c.paragraph(ask.prompt, (inner.x, inner.y, inner.w, c.px(118)), theme.BODY, bold=True, role="prompt")
-        y = used.bottom + c.px(6)
-        if ask.note:
-            used = c.paragraph(ask.note, (inner.x, y, inner.w, c.px(48)), theme.SMALL * 0.8, theme.MUTED,
-                               role="ask-note")
-            y = used.bottom + c.px(6)
         n = len(choice.items)
-        columns = ask.columns or (1 if n <= 5 else 2 if n <= 12 else 3)
-        draw_choice(c, choice, (inner.x, y + c.px(4), inner.w, inner.bottom - y - c.px(4)), theme.BODY, columns=columns,
-                    role="choice")
+        wanted = ask.columns or (1 if n <= 5 else 2 if n <= 12 else 3)
+        plans = [(share, cols) for share in (0.54, 0.0) for cols in range(wanted, 0, -1)]
+        for share, columns in plans:
+            layout = self.ask_layout(c, rect, share, ask, choice, columns)
+            if layout[-1]:
+                break
+        board, panel, prompt_rect, note_rect, menu, _fits = layout
+        if board is not None:
+            c.box(board, theme.PANEL)
+            self.view.draw_board(c, board.inflate(-c.px(12), -c.px(12)), self.session, None)
+        c.box(panel, theme.PANEL_HI)
+        c.paragraph(ask.prompt, prompt_rect, theme.BODY, bold=True, role="prompt")
+        if note_rect is not None:
+            c.paragraph(ask.note, note_rect, theme.SMALL * 0.8, theme.MUTED, role="ask-note")
+        draw_choice(c, choice, menu, theme.BODY, columns=columns, role="choice")
 
+    def ask_layout(self, c: Canvas, rect: pygame.Rect, share: float, ask, choice, columns: int):
+        """(board, panel, prompt, note, menu, whether all of it reads whole) with ``share`` of the width
+        for the board (0: none) and the menu in ``columns``."""
+        board = pygame.Rect(rect.x, rect.y, int(rect.w * share), rect.h) if share else None
+        left = board.right + c.px(10) if board is not None else rect.x
+        panel = pygame.Rect(left, rect.y, rect.right - left, rect.h)
+        inner = panel.inflate(-c.px(20), -c.px(16))
+        # the question whole first (at least its floor's room), then its note, then the menu below them
+        prompt_need = c.height_of(ask.prompt, inner.w, theme.BODY, True, "prompt")
+        prompt = pygame.Rect(inner.x, inner.y, inner.w, prompt_need)
+        y = prompt.bottom + c.px(6)
+        note = None
+        if ask.note:
+            note_h = c.height_of(ask.note, inner.w, theme.SMALL * 0.8, False, "ask-note")
+            note = pygame.Rect(inner.x, y, inner.w, note_h)
+            y = note.bottom + c.px(6)
+        menu = pygame.Rect(inner.x, y + c.px(4), inner.w, inner.bottom - y - c.px(4))
+        fits = menu.h > 0 and choice_size(c, choice, menu, theme.BODY, columns, "choice")[1]
+        return board, panel, prompt, note, menu, fits

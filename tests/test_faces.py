@@ -1,0 +1,74 @@
+"""Cards read by their printed face (companion/vision/faces.py): named only when sure, never guessed.
+The faces are the project's own drawings (companion/sim/face_art.py), laid on the virtual table."""
+
+import numpy as np
+import pytest
+
+from companion.sim.face_art import draw_face
+from companion.sim.virtual_table import VirtualTable
+from companion.vision.faces import FaceIndex, face_features, read_faces
+from companion.vision.layouts import GridLayout, RowLayout
+
+DECK = 60
+
+
+@pytest.fixture(scope="module")
+def pictures():
+    return {f"TC:FACE:{n}": draw_face(n, seed=5) for n in range(1, DECK + 1)}
+
+
+@pytest.fixture(scope="module")
+def index(pictures):
+    return FaceIndex(list(pictures), [face_features(p) for p in pictures.values()])
+
+
+def _table(pictures, layout, seed=2):
+    table = VirtualTable(1280, 720, seed, faces=pictures)
+    table.set_layout(layout)
+    return table
+
+
+def _named(result, truth, card_px):
+    """(right, wrong): a read is right when it names the card that lies at its place."""
+    right = wrong = 0
+    for r in result.reads:
+        at = min(truth, key=lambda t: np.hypot(*(np.subtract(t.center, r.center))))
+        if at.payload == r.payload and np.hypot(*np.subtract(at.center, r.center)) < card_px / 2:
+            right += 1
+        else:
+            wrong += 1
+    return right, wrong
+
+
+@pytest.mark.parametrize("layout", [
+    RowLayout([f"TC:FACE:{n}" for n in (3, 17, 42, 8, 25, 60, 1)]),
+    GridLayout([[f"TC:FACE:{n}" for n in range(r * 5 + 1, r * 5 + 6)] if r % 2 == 0 else [None] * 5
+                for r in range(3)]),
+], ids=["row", "grid"])
+def test_every_laid_card_is_named_and_none_wrongly(pictures, index, layout):
+    table = _table(pictures, layout)
+    from companion.sim.scene import render_table
+    scene = render_table(layout, width=1280, height=720, px_per_module=table.px_per_module(), seed=2, faces=pictures)
+    card_px = table.card_px()
+    result = read_faces(scene.image, index, card_px=card_px)
+    right, wrong = _named(result, scene.truth, card_px)
+    assert (right, wrong) == (len(scene.truth), 0)
+
+
+def test_a_card_not_enrolled_is_never_named(pictures, index):
+    others = {f"TC:FACE:{n}": draw_face(n, seed=6) for n in range(1, 6)}   # another box: other faces
+    table = _table(others, RowLayout(list(others)))
+    result = read_faces(table.read(), index, card_px=table.card_px())
+    assert result.reads == []
+
+
+def test_two_cards_alike_are_unsure_not_guessed(pictures):
+    # card 2 is printed with card 1's face: neither can be told from the other
+    twin = dict(pictures)
+    twin["TC:FACE:2"] = pictures["TC:FACE:1"]
+    index = FaceIndex(list(twin), [face_features(p) for p in twin.values()])
+    table = _table(twin, RowLayout(["TC:FACE:1", "TC:FACE:7"]))
+    result = read_faces(table.read(), index, card_px=table.card_px())
+    assert [r.payload for r in result.reads] == ["TC:FACE:7"]
+    assert [(u.best in ("TC:FACE:1", "TC:FACE:2"), u.rival in ("TC:FACE:1", "TC:FACE:2")) for u in result.unsure] \
+        == [(True, True)]
