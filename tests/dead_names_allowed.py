@@ -42,5 +42,10 @@ python
 # Messages marked for translation that only the café's templates say (companion/cafe/templates)
 TEMPLATE_WORDS
 
-# Named by module path in a string: the sixth game's GameSpec.demo ("module:Class"), imported by the demo
+# Named by a GameSpec as "module:name" (companion/registry.py), imported when used
+cronologia_game
+ExhibitionPlayers
 DemoRowsPlayers
+
+# The contract of a spec's random_game (companion/games/contract.py): a Protocol for mypy and the guide
+RandomGame

@@ -21,9 +21,9 @@ from companion.errors import BadInput
 from companion.i18n import N_
 
 LATER = registry.GameSpec(
-    "later", "Later", "fifth_game.engine", views=("fifth_game.view",), deck_columns=("n", "year", "title"),
-    card_rule="companion.cards.rules:dated", sticker_placement=N_("Stick each sticker on the date side."),
-    print_layout="chronology")
+    "later", "Later", "fifth_game.engine", "fifth_game.autoplay:random_game", views=("fifth_game.view",),
+    scorer="fifth_game.score", deck_columns=("n", "year", "title"), card_rule="companion.cards.rules:dated",
+    sticker_placement=N_("Stick each sticker on the date side."), print_layout="chronology")
 
 
 @pytest.fixture
@@ -183,3 +183,35 @@ def test_adding_a_game_lists_every_part_of_the_contract():
     doc = (Path(__file__).resolve().parents[1] / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
     assert [name for name in CONTRACT if f"`{name}`" not in doc] == []
     assert "assets/translations/es/" in doc          # the Spanish .po file the tests ask of every message
+
+
+# -- the obligations of a shipped game: the house's contract, score, the café's tile, the demo ----------
+
+def test_the_fifth_game_keeps_the_contract_the_house_asks_of_every_game(later):
+    import random
+
+    from test_house import keeps_the_contract, read_model_agrees_to_the_end
+    keeps_the_contract(later)
+    read_model_agrees_to_the_end(later, random.Random(3))
+
+
+def test_the_fifth_game_is_scored(later, tmp_path, capsys):
+    table = tmp_path / "later-table.json"
+    table.write_text(json.dumps({"players": [{"name": "Ana", "laid": [1900]}, {"name": "Bo", "laid": [1910, 1950]}]}))
+    assert main(["score", "later", str(table), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["winners"] == ["Bo"]
+    assert main(["score", "later", str(table)]) == 0
+    assert "Bo: 2, place 1" in capsys.readouterr().out
+
+
+def test_the_cafe_tile_shows_the_fifth_games_turn(later, broker, tmp_path):
+    from test_cafe_tiles import test_the_tile_shows_the_turn_and_round_of_a_game_played_through_the_session as tile
+    tile("later", broker, tmp_path)
+
+
+@pytest.mark.slow(10)
+def test_the_demo_plays_the_fifth_game_to_its_score_sheet(later):
+    """The demo's row players play any row game the picker offers, written only from the guide."""
+    from test_demo_games import play_to_the_score_sheet
+    summary, headline, lines = play_to_the_score_sheet("later")
+    assert summary["status"] == "finished" and headline and len(lines) >= 2

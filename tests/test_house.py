@@ -227,45 +227,53 @@ def _agrees(engine, state) -> None:
         assert dataclasses.is_dataclass(t) and type(t).__dataclass_params__.frozen, type(t)
 
 
-def test_every_registered_game_keeps_the_contract():
+def keeps_the_contract(spec) -> None:
     """The parts docs/adding-a-game.md lists, declared in companion/games/contract.py, play/view.py and
-    ui/demo_boards.py, kept by every game the registry holds (a game added is checked by being added)."""
+    ui/demo_boards.py, kept by a registered game (tests/test_fifth_game.py asks it of the test game)."""
     from companion.games.contract import Engine, Scorer, missing
-    from companion.registry import GAMES
     from companion.ui.demo_boards import BoardPlayers
     from companion.ui.games import VIEWS, available_views, missing_parts
 
+    assert missing(spec.load_engine(), Engine) == [], spec.id
+    assert spec.load_engine().GAME_ID == spec.id
+    assert callable(spec.load_random_game()), spec.id
+    if spec.scorer:
+        assert missing(spec.load_scorer(), Scorer) == [], spec.id
     offered = {v.engine_id for v in available_views()}
+    views = [v for v in VIEWS.values() if v.engine_id == spec.id]
+    assert spec.id in offered and views and all(missing_parts(v) == [] for v in views), spec.id
+    boards = [v for v in views if v.table_kind == "board"]
+    assert not boards or issubclass(spec.load_demo() or object, BoardPlayers), f"{spec.id}: demo players"
+
+
+def read_model_agrees_to_the_end(spec, rng) -> None:
+    """outcome(), current_player() and cards_on_table() beside summary(), action by action, to the end of
+    a random whole game (the spec's random_game)."""
+    engine = spec.load_engine()
+    setup, *lines = spec.load_random_game()(rng, 3000)
+    state = engine.setup(setup)
+    _agrees(engine, state)
+    for line in lines:
+        state, _events = engine.apply(state, engine.parse_action(line))
+        _agrees(engine, state)
+    assert engine.outcome(state).over, f"{spec.id}: a random game ends"
+    assert len(engine.cards_on_table(state)) > 0
+
+
+def test_every_registered_game_keeps_the_contract():
+    """A game added is checked by being added: no list of games here."""
+    from companion.registry import GAMES
     for spec in GAMES.values():
-        assert missing(spec.load_engine(), Engine) == [], spec.id
-        assert spec.load_engine().GAME_ID == spec.id
-        assert callable(spec.load_random_game()), spec.id
-        if spec.scorer:
-            assert missing(spec.load_scorer(), Scorer) == [], spec.id
-        views = [v for v in VIEWS.values() if v.engine_id == spec.id]
-        assert spec.id in offered and views and all(missing_parts(v) == [] for v in views), spec.id
-        boards = [v for v in views if v.table_kind == "board"]
-        assert not boards or issubclass(spec.load_demo() or object, BoardPlayers), f"{spec.id}: demo players"
+        keeps_the_contract(spec)
 
 
 def test_every_engine_keeps_the_read_model_beside_its_summary():
-    """outcome(), current_player() and cards_on_table() beside summary(), action by action, to the end,
-    in a random whole game of every registered game (its spec's random_game)."""
     import random
 
     from companion.registry import GAMES
-
     rng = random.Random(3)
     for spec in GAMES.values():
-        engine = spec.load_engine()
-        setup, *lines = spec.load_random_game()(rng, 3000)
-        state = engine.setup(setup)
-        _agrees(engine, state)
-        for line in lines:
-            state, _events = engine.apply(state, engine.parse_action(line))
-            _agrees(engine, state)
-        assert engine.outcome(state).over, f"{spec.id}: a random game ends"
-        assert len(engine.cards_on_table(state)) > 0
+        read_model_agrees_to_the_end(spec, rng)
 
 
 # -- the views read the read model, never the engine's state ------------------------------------------

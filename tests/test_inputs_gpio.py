@@ -8,7 +8,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.config import ButtonPins, OutputPins
 from companion.inputs.commands import BACK, MENU, NEXT, OK, UNDO, CommandStream
-from companion.inputs.gpio import GpioButtons, Signals, open_buttons
+from companion.inputs.gpio import GpioButtons, ManualClock, Signals, open_buttons
 
 
 @pytest.fixture
@@ -30,15 +30,23 @@ def release(pin):
     pin.drive_high()
 
 
-def test_each_button_press_is_its_command(factory):
-    pins = ButtonPins(bounce_ms=5)
+def _wired(factory, name=None, **settings):
+    """Buttons on the mock pins with these settings and a clock moved by hand (the debouncer's: no test
+    sleeps through a bounce window), their stream, the clock, and the pin of button ``name``."""
+    pins = ButtonPins(**settings)
     stream = CommandStream()
-    buttons = GpioButtons(pins, stream)
+    clock = ManualClock()
+    buttons = GpioButtons(pins, stream, clock)
+    return buttons, stream, clock, factory.pin(getattr(pins, name)) if name else pins
+
+
+def test_each_button_press_is_its_command(factory):
+    buttons, stream, clock, pins = _wired(factory, bounce_ms=5)
     for number in (pins.next, pins.undo, pins.ok):
         press(factory.pin(number))
-        time.sleep(0.01)
+        clock.advance(0.01)
         release(factory.pin(number))
-        time.sleep(0.01)
+        clock.advance(0.01)
     commands = stream.drain()
     assert [c.kind for c in commands] == [NEXT, UNDO, OK]
     assert [c.source for c in commands] == ["gpio"] * 3
@@ -46,61 +54,56 @@ def test_each_button_press_is_its_command(factory):
 
 
 def test_a_bouncing_contact_is_one_press(factory):
-    pins = ButtonPins(bounce_ms=40)
-    stream = CommandStream()
-    buttons = GpioButtons(pins, stream)
-    ok = factory.pin(pins.ok)
+    buttons, stream, clock, ok = _wired(factory, "ok", bounce_ms=40)
     for _ in range(5):          # chatter within a few microseconds
         press(ok)
         release(ok)
     press(ok)
     assert kinds(stream) == [OK]
-    time.sleep(0.06)
+    clock.advance(0.06)
     release(ok)                 # the real release, after the bounce window
-    time.sleep(0.06)
+    clock.advance(0.06)
     press(ok)                   # a second, real press
     assert kinds(stream) == [OK]
     buttons.close()
 
 
-def _drain_until(stream, n, seconds=2.0):
-    got, deadline = [], time.monotonic() + seconds
-    while len(got) < n and time.monotonic() < deadline:
-        got += kinds(stream)
-        time.sleep(0.01)
-    return got
-
-
-def _wired(factory, name, **settings):
-    """Buttons on the mock pins with these settings, their stream, and the pin of button ``name``."""
-    pins = ButtonPins(**settings)
-    stream = CommandStream()
-    return GpioButtons(pins, stream), stream, factory.pin(getattr(pins, name))
-
-
 def test_a_tap_shorter_than_the_bounce_window_does_not_swallow_the_next_press(factory):
-    buttons, stream, nxt = _wired(factory, "next", bounce_ms=40)
+    buttons, stream, clock, nxt = _wired(factory, "next", bounce_ms=40)
     press(nxt)
     release(nxt)                # a quick tap: its release falls inside the bounce window
-    time.sleep(0.1)             # the window ends; the contact is read again: released
+    clock.advance(0.1)          # the window ends; the contact is read again: released
     press(nxt)                  # the next press counts
-    assert _drain_until(stream, 2) == [NEXT, NEXT]
-    time.sleep(0.06)
+    assert kinds(stream) == [NEXT, NEXT]
+    clock.advance(0.06)
     release(nxt)
     buttons.close()
 
 
 def test_a_quick_tap_of_menu_is_back_once_the_bounce_window_ends(factory):
-    buttons, stream, menu = _wired(factory, "menu", bounce_ms=40, hold_menu_seconds=1)
+    buttons, stream, clock, menu = _wired(factory, "menu", bounce_ms=40, hold_menu_seconds=1)
     press(menu)
     release(menu)
-    assert _drain_until(stream, 1) == [BACK]
-    time.sleep(0.06)
+    assert kinds(stream) == []  # the release fell inside the window: read again when it ends
+    clock.advance(0.06)
+    assert kinds(stream) == [BACK]
     press(menu)                 # a second tap, after the window: BACK again
-    time.sleep(0.06)
+    clock.advance(0.06)
     release(menu)
-    assert _drain_until(stream, 1) == [BACK]
+    clock.advance(0.06)
+    assert kinds(stream) == [BACK]
     buttons.close()
+
+
+def test_a_closed_button_is_not_read_again():
+    clock = ManualClock()
+    read = []
+    clock.call_later(0.5, lambda: read.append(1))()      # cancelled at once
+    clock.call_later(0.5, lambda: read.append(2))
+    clock.advance(0.4)
+    assert read == []
+    clock.advance(0.2)
+    assert read == [2] and clock.now() == pytest.approx(1000.6)
 
 
 def _until(pred, seconds=5.0):
@@ -113,16 +116,17 @@ def _until(pred, seconds=5.0):
 
 def test_menu_short_press_is_back(factory):
     # the hold time is far longer than the press: a loaded machine pausing the test cannot make it a hold
-    buttons, stream, menu = _wired(factory, "menu", bounce_ms=5, hold_menu_seconds=10)
+    buttons, stream, clock, menu = _wired(factory, "menu", bounce_ms=5, hold_menu_seconds=10)
     press(menu)
-    time.sleep(0.02)
+    clock.advance(0.02)
     release(menu)
     assert kinds(stream) == [BACK]
     buttons.close()
 
 
 def test_menu_hold_is_menu_and_its_release_adds_nothing(factory):
-    buttons, stream, menu = _wired(factory, "menu", bounce_ms=5, hold_menu_seconds=0.1)
+    buttons, stream, clock, menu = _wired(factory, "menu", bounce_ms=5, hold_menu_seconds=0.1)
+    clock.advance(1)
     press(menu)
     got = []
     assert _until(lambda: got.extend(kinds(stream)) or got)

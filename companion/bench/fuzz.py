@@ -567,38 +567,22 @@ class _Rig:
         from companion.inputs import gpio
         from companion.inputs.commands import CommandStream
 
-        self.now = 1000.0
+        self.clock = gpio.ManualClock()
         self.pins = ButtonPins(bounce_ms=40, hold_menu_seconds=0.03)
         self.factory = MockFactory()
         self.stream = CommandStream()
         old = Device.pin_factory
         Device.pin_factory = self.factory
         try:
-            self.buttons = gpio.GpioButtons(self.pins, self.stream)
+            self.buttons = gpio.GpioButtons(self.pins, self.stream, self.clock)
         finally:
             Device.pin_factory = old
         self.pin = {name: self.factory.pin(getattr(self.pins, name)) for name in ("next", "undo", "ok", "menu")}
-        self.clock = type("RigClock", (), {"monotonic": staticmethod(lambda: self.now)})
 
     def release_all(self) -> None:
-        from companion.inputs import gpio
-
         for p in self.pin.values():
             p.drive_high()
-        self.now += 1
-        # A debouncer re-reads a contact when its window ends, on a real-time timer: the re-reads the chatter
-        # left pending are done now, on the rig's clock (on a loaded machine they fired into the clean presses
-        # after this, as a stray BACK). A timer that had already fired is re-read again: an idle read, harmless.
-        for _ in range(10):
-            pending = [t for t in threading.enumerate()
-                       if isinstance(t, threading.Timer) and t.name == gpio.RECHECK_THREAD]
-            if not pending:
-                break
-            for timer in pending:
-                timer.cancel()
-                timer.join(5)
-                timer.function()
-            self.now += 1
+        self.clock.advance(1)        # the re-reads the chatter left pending fall due on the rig's clock
         self.stream.drain()
 
 
@@ -607,7 +591,6 @@ _rig: _Rig | None = None
 
 def run_buttons(steps, hold: bool) -> tuple[int, str]:
     """Drive the sequence; (0, "") when every property holds, else (1, what went wrong)."""
-    from companion.inputs import gpio
     from companion.inputs.commands import BACK, MENU, NEXT, OK, UNDO
 
     global _rig
@@ -615,14 +598,13 @@ def run_buttons(steps, hold: bool) -> tuple[int, str]:
         _rig = _Rig()
     rig = _rig
     errors: list[str] = []
-    old_time, old_hook = gpio.time, threading.excepthook
-    gpio.time = rig.clock  # type: ignore[assignment]  # the debouncer's clock, exact instead of slept
+    old_hook = threading.excepthook
     threading.excepthook = lambda args: errors.append(f"{args.exc_type.__name__}: {args.exc_value}")
     try:
         rig.release_all()
         presses: Counter[str] = Counter()
         for name, edge, wait in steps:
-            rig.now += wait
+            rig.clock.advance(wait)
             if edge == "press":
                 presses[name] += bool(rig.pin[name].state)
                 rig.pin[name].drive_low()
@@ -643,22 +625,21 @@ def run_buttons(steps, hold: bool) -> tuple[int, str]:
                     errors.append("MENU held for 2 s gave no MENU")
                     break
                 time.sleep(0.005)
-            rig.now += 1
+            rig.clock.advance(1)
             rig.pin["menu"].drive_high()
             if rig.stream.drain():
                 errors.append("releasing a held MENU gave a command too")
         # the quiet moment, then one clean press and release of each button
         rig.release_all()
         for name, want in (("next", NEXT), ("undo", UNDO), ("ok", OK), ("menu", BACK)):
-            rig.now += 1
+            rig.clock.advance(1)
             rig.pin[name].drive_low()
-            rig.now += 0.1
+            rig.clock.advance(0.1)
             rig.pin[name].drive_high()
             got = [c.kind for c in rig.stream.drain()]
             if got != [want]:
                 errors.append(f"after the chatter, a clean press of {name.upper()} gave {got}, not [{want}]")
     finally:
-        gpio.time = old_time
         threading.excepthook = old_hook
     return (1, "; ".join(errors)) if errors else (0, "")
 

@@ -21,8 +21,10 @@ from companion.games.explained import ScoreRow
 @runtime_checkable
 class Engine(Protocol):
     """A game's pure rules (companion/games/base.py says what each part must do). Optional beside it:
-    ``table(state)`` (a frozen read model for views that draw more than a row) and
-    ``complete_setup(line) -> dict`` (the setup line as the log records it)."""
+    ``table(state)`` (a frozen read model for views that draw more than a row),
+    ``complete_setup(line) -> dict`` (the setup line as the log records it) and
+    ``summary_words(summary) -> list[Text]`` (what ``companion replay`` says of the game's own summary
+    keys, beyond the words every game shares)."""
 
     GAME_ID: str
 

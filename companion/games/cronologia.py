@@ -140,6 +140,15 @@ def level_text(level: str, mode: str) -> Text:
     return Words(N_("{level} ({n} cards)"), {"level": Text(LEVEL_NAMES[level]), "n": COMPETITIVE_LEVELS[level]})
 
 
+def summary_words(summary: dict) -> list[Text]:
+    """What ``companion replay`` says of a summary beyond the words every game shares (the contract's
+    optional part): the level, as players read it ("Level: medium (6 cards)", never "medio")."""
+    level = summary.get("level")
+    if level is None:
+        return []
+    return [Words(N_("Level: {value}"), {"value": level_text(str(level), str(summary.get("mode")))})]
+
+
 # -- setup -----------------------------------------------------------------------------------------
 def _level(line: dict, levels: dict) -> tuple[str, int]:
     value = line.get("level", "medio")

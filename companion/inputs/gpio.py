@@ -13,6 +13,8 @@ import logging
 import sys
 import threading
 import time
+from collections.abc import Callable
+from typing import Protocol
 
 from companion.config import ButtonPins, OutputPins
 from companion.inputs.commands import BACK, MENU, NEXT, OK, UNDO, Command, CommandStream
@@ -21,18 +23,73 @@ log = logging.getLogger(__name__)
 RECHECK_THREAD = "debounce-recheck"     # the timer that reads a contact again when its bounce window ends
 
 
+class Clock(Protocol):
+    """What the debouncer reads the time from and asks to call it back when a bounce window ends."""
+
+    def now(self) -> float: ...
+    def call_later(self, delay: float, fn: Callable[[], None]) -> Callable[[], None]: ...   # returns: cancel it
+
+
+class RealClock:
+    """The kiosk's: the monotonic clock, and a daemon timer thread for each call back."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> Callable[[], None]:
+        timer = threading.Timer(delay, fn)
+        timer.name = RECHECK_THREAD
+        timer.daemon = True
+        timer.start()
+        return timer.cancel
+
+
+class ManualClock:
+    """A clock moved by hand (the tests, ``bench fuzz``): chatter is timed exactly, never slept; the call
+    backs fall due as ``advance`` passes their time, in the thread that advances it."""
+
+    def __init__(self, start: float = 1000.0):
+        self._now = start
+        self._due: list[list] = []           # [when, fn, cancelled]
+        self._lock = threading.Lock()
+
+    def now(self) -> float:
+        return self._now
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> Callable[[], None]:
+        entry = [self._now + delay, fn, False]
+        with self._lock:
+            self._due.append(entry)
+        return lambda: entry.__setitem__(2, True)
+
+    def advance(self, seconds: float) -> None:
+        end = self._now + seconds
+        while True:
+            with self._lock:
+                due = sorted((e for e in self._due if e[0] <= end), key=lambda e: e[0])
+                if not due:
+                    break
+                entry = due[0]
+                self._due.remove(entry)
+            self._now = max(self._now, entry[0])
+            if not entry[2]:
+                entry[1]()
+        self._now = end
+
+
 class _DebouncedButton:
     """One button: edges closer than ``bounce`` seconds to the last accepted edge are chatter. The
     level is read again when that window ends, so a tap shorter than the window still ends (its
     release is not lost, and the next press counts)."""
 
-    def __init__(self, button, bounce: float, on_press, on_release=None, on_hold=None):
+    def __init__(self, button, bounce: float, on_press, on_release=None, on_hold=None, clock: Clock | None = None):
         self.button = button
         self.bounce = bounce
+        self.clock = clock or RealClock()
         self._last_edge = -1e9
         self._pressed = False
         self._lock = threading.Lock()
-        self._recheck: threading.Timer | None = None
+        self._recheck: Callable[[], None] | None = None      # cancels the pending re-read
         self._on_press, self._on_release = on_press, on_release
         button.when_pressed = self._edge_pressed
         button.when_released = self._edge_released
@@ -40,14 +97,11 @@ class _DebouncedButton:
             button.when_held = lambda: self._pressed and on_hold()
 
     def _accept(self, pressed: bool, settled: bool = False) -> bool:
-        now = time.monotonic()
+        now = self.clock.now()
         with self._lock:
             if now - self._last_edge < self.bounce:
                 if self._recheck is None:
-                    self._recheck = threading.Timer(self._last_edge + self.bounce - now + 0.002, self._settled)
-                    self._recheck.name = RECHECK_THREAD
-                    self._recheck.daemon = True
-                    self._recheck.start()
+                    self._recheck = self.clock.call_later(self._last_edge + self.bounce - now + 0.002, self._settled)
                 return False
             # A press edge after the window is a new press even when the release before it fell inside
             # the window and was not settled yet (a quick tap): gpiozero reports a press only after a release.
@@ -83,28 +137,29 @@ class _DebouncedButton:
         with self._lock:
             recheck, self._recheck = self._recheck, None
         if recheck is not None:
-            recheck.cancel()
+            recheck()
 
 
 class GpioButtons:
     """NEXT, UNDO, OK, MENU as Commands on ``stream``. Raises gpiozero's errors when there are no
     GPIO pins (a laptop); :func:`open_buttons` turns that into keyboard-only with a log line."""
 
-    def __init__(self, pins: ButtonPins, stream: CommandStream):
+    def __init__(self, pins: ButtonPins, stream: CommandStream, clock: Clock | None = None):
         from gpiozero import Button
 
         self.stream = stream
+        clock = clock or RealClock()
         bounce = pins.bounce_ms / 1000
         self._devices = []
         self._buttons = []
         for kind, pin in ((NEXT, pins.next), (UNDO, pins.undo), (OK, pins.ok)):
             b = Button(pin, pull_up=True)
             self._devices.append(b)
-            self._buttons.append(_DebouncedButton(b, bounce, lambda k=kind: self._post(k)))
+            self._buttons.append(_DebouncedButton(b, bounce, lambda k=kind: self._post(k), clock=clock))
         menu = Button(pins.menu, pull_up=True, hold_time=pins.hold_menu_seconds)
         self._devices.append(menu)
         self._menu_held = False
-        self._buttons.append(_DebouncedButton(menu, bounce, self._menu_down, self._menu_up, self._menu_hold))
+        self._buttons.append(_DebouncedButton(menu, bounce, self._menu_down, self._menu_up, self._menu_hold, clock))
 
     def _post(self, kind: str) -> None:
         self.stream.post(Command(kind, source="gpio"))

@@ -48,6 +48,8 @@ class SheetView(Protocol):
     title: str
     min_players: int
     max_players: int
+    table_kind: str               # what the camera reads: row | grid | board
+    start_cards: int              # a row game's cards laid before the first turn (the demo lays that many)
     camera_share: float
     band_height: int
 

@@ -168,11 +168,10 @@ def format_summary(s: dict, lang: str = "en", cards=None) -> str:
             out.extend(sheet_lines(scorer.explained(s, entry), lang))
     for key, label in _MORE.items():
         if s.get(key) not in (None, False):
-            value = s[key]
-            if key == "level" and game == "cronologia":         # "Level: medium (6 cards)", never "medio"
-                from companion.games.cronologia import level_text
-                value = level_text(str(value), str(s.get("mode"))).render(lang)
-            out.append(t(label, value=value))
+            out.append(t(label, value=s[key]))
+    engine = spec.load_engine() if spec is not None else None
+    if engine is not None and hasattr(engine, "summary_words"):    # the game's own words (the contract's optional part)
+        out.extend(w.render(lang) for w in engine.summary_words(s))
     if s.get("end_reason") in _ENDS:
         out.append(t(_ENDS[s["end_reason"]]))
     if s.get("cards_from_decks"):
@@ -182,9 +181,9 @@ def format_summary(s: dict, lang: str = "en", cards=None) -> str:
 
 
 _MODES = {"competitive": N_("competitive"), "cooperative": N_("cooperative")}
-# What else a summary may say, in words (a key not listed here is only in --json).
+# What else a summary may say, in words, whatever its game (a key not listed here is only in --json; a
+# game's own keys are its engine's summary_words).
 _MORE = {
-    "level": N_("Level: {value}"),
     "box": N_("Cards back in the box: {value}"),
     "discard": N_("Cards on the discard pile: {value}"),
     "columns_scored": N_("Columns scored: {value}"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from companion.cards.decks import get_deck
+from companion.cards.decks import codes_named, get_deck
 from companion.i18n import N_
 from companion.inputs.commands import BACK, NEXT, OK, Command
 from companion.ui.demo_boards import draw_from
@@ -242,7 +242,9 @@ class DemoPlayers:
             return
         self.laid = False                 # the next deal (a scored column's new grid) is laid anew
         if k.session is not None:
-            self.sync_hands(k.session.summary().get("hands", {}))
+            # the hands the game counts; a game that counts none: whose turn it is holds one card
+            player = view.current(k.session)
+            self.sync_hands(k.session.summary().get("hands") or ({player: 1} if player else {}))
         if phase == "watch":
             if screen.table_note is None and self.placed is None:
                 self.place(view, k.session)
@@ -290,7 +292,7 @@ class DemoPlayers:
         if view.table_kind == "grid":
             self.lay_new_grid()
             return
-        n = getattr(view, "start_cards", 1)
+        n = view.start_cards
         self.row = sorted(self.draw_some(n), key=self.year)
         self.show_row()
 
@@ -370,7 +372,7 @@ class DemoPlayers:
     def after_verdict(self, screen: Any) -> None:
         """The players read the verdict on the screen and do what it says with the card."""
         line, events, _before = screen.turns.judged
-        if line.get("type") != "place":
+        if self.placed is None or self.placed.code not in codes_named(line):    # not the card laid (an effect)
             self.placed = None
             return
         self.turns += 1

@@ -22,6 +22,7 @@ class LaterView(GameView):
     title = "Later"
     blurb = "Each card later than the one before."
     min_players, max_players = 2, 6
+    start_cards = 0               # Later starts on a bare table
 
     # -- reading the table ---------------------------------------------------------------------
     def empty_layout(self):

@@ -72,6 +72,7 @@ class GameView:
     blurb = ""
     min_players, max_players = 2, 8
     table_kind = "row"            # what the tracker reads: row | grid | board
+    start_cards = 1               # a row game's cards laid before the first turn (the demo's players lay that many)
     picker_rank = 0               # the picker lists games by rank, then in the order they registered
     camera_share = 0.38           # the table view's width given to the camera picture
     band_height = 124             # the table view's prompt band, in reference pixels
