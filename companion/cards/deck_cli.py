@@ -93,6 +93,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                              "the bundled deck for you)")
     p.add_argument("--name", help="name of the copy")
 
+    p = sub.add_parser("enrol", help="enrol a box's printed faces (camera or scanned pages): its cards are then "
+                                     "read without stickers (docs/faces.md)")
+    from companion.cards import enrol
+    enrol.add_arguments(p)
+
     p = sub.add_parser("delete", help="delete one of your own decks (a backup is kept)")
     p.add_argument("deck", help="your deck's id")
     p.add_argument("--yes", action="store_true", help="delete without asking (its printed stickers then read as "
@@ -101,7 +106,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     return {"list": _list, "show": _show, "new": _new, "add": _add, "import": _import,
-            "export": _export, "copy": _copy, "delete": _delete}[args.deck_command](args)
+            "export": _export, "copy": _copy, "delete": _delete, "enrol": _enrol}[args.deck_command](args)
+
+
+def _enrol(args) -> int:
+    from companion.cards import enrol
+    return enrol.run(args)
 
 
 def _check_id(deck_id: str) -> str:

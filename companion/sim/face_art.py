@@ -126,3 +126,15 @@ def _fit_text(img: np.ndarray, text: str, box: tuple[int, int, int, int], colour
     thick = max(1, int(scale * 1.5))
     (tw, th), base = cv2.getTextSize(text, font, scale, thick)
     cv2.putText(img, text, (x + (w - tw) // 2, y + (h + th) // 2 - base // 2), font, scale, colour, thick, cv2.LINE_AA)
+
+
+def deck_faces(deck, side: str = "face") -> dict[str, np.ndarray]:
+    """The drawn faces of every card of a deck (payload -> picture), titled with the cards' own titles;
+    ``side`` "date" shows each card's year (Timeline's date side), "title" and "face" do not."""
+    import zlib
+
+    from companion.cards.payload import format_payload
+    seed = zlib.crc32(deck.id.encode())
+    return {format_payload(deck.id, n): draw_face(n, seed=seed, side="date" if side == "date" else "title",
+                                                  year=card.year, title=card.title or card.label())
+            for n, card in sorted(deck.cards.items())}

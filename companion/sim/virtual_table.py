@@ -109,7 +109,7 @@ class VirtualTable:
 
     def picture(self) -> np.ndarray:
         """The table as the layout lies now, without this frame's noise."""
-        key = repr(self.layout)
+        key = f"{self.layout!r} {id(self.faces)}"     # the same layout of other faces (a card turned over)
         if key != self._key or self._picture is None:
             layout, foreign = split_foreign(self.layout)
             # the same seed is the same table and light: another layout is another photo of it. The card
