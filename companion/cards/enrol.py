@@ -353,8 +353,8 @@ def _virtual_hands(deck):
     per_round = (int((avail_w - CARD_W) // (CARD_W + gap)) + 1) * (int((avail_h - CARD_H) // (CARD_H + gap)) + 1)
 
     def lay(numbers: list[int], side: str) -> None:
-        if side not in pictures:
-            pictures[side] = deck_faces(deck, side)
-        table.faces = pictures[side]
+        faces = pictures.setdefault(side, {})
+        faces.update(deck_faces(deck, side, [n for n in numbers if format_payload(deck.id, n) not in faces]))
+        table.set_faces(faces)
         table.set_layout(RowLayout([format_payload(deck.id, n) for n in numbers]))
     return table, lay, per_round

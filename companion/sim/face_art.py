@@ -128,13 +128,16 @@ def _fit_text(img: np.ndarray, text: str, box: tuple[int, int, int, int], colour
     cv2.putText(img, text, (x + (w - tw) // 2, y + (h + th) // 2 - base // 2), font, scale, colour, thick, cv2.LINE_AA)
 
 
-def deck_faces(deck, side: str = "face") -> dict[str, np.ndarray]:
-    """The drawn faces of every card of a deck (payload -> picture), titled with the cards' own titles;
-    ``side`` "date" shows each card's year (Timeline's date side), "title" and "face" do not."""
+def deck_face(deck, number: int, side: str = "face") -> np.ndarray:
+    """The drawn face of one card of a deck, titled with the card's own title; ``side`` "date" shows
+    its year (Timeline's date side), "title" and "face" do not."""
     import zlib
+    card = deck.cards[number]
+    return draw_face(number, seed=zlib.crc32(deck.id.encode()), side="date" if side == "date" else "title",
+                     year=card.year, title=card.title or card.label())
 
+
+def deck_faces(deck, side: str = "face", numbers=None) -> dict[str, np.ndarray]:
+    """payload -> drawn face, for the deck's cards (or those ``numbers``)."""
     from companion.cards.payload import format_payload
-    seed = zlib.crc32(deck.id.encode())
-    return {format_payload(deck.id, n): draw_face(n, seed=seed, side="date" if side == "date" else "title",
-                                                  year=card.year, title=card.title or card.label())
-            for n, card in sorted(deck.cards.items())}
+    return {format_payload(deck.id, n): deck_face(deck, n, side) for n in sorted(deck.cards if numbers is None else numbers)}

@@ -90,6 +90,12 @@ class VirtualTable:
     def set_layout(self, layout) -> None:
         self.layout = layout
 
+    def set_faces(self, faces) -> None:
+        """Cards drawn with these faces and no sticker from now on (payload -> picture): the same
+        layout of other faces (cards turned over) is another picture."""
+        self.faces = dict(faces)
+        self._key = None
+
     def card_px(self) -> float:
         """A card's width in the picture, pixels (what face recognition is told: vision/faces.py)."""
         from companion.sim.scene import CARD_W
@@ -109,7 +115,7 @@ class VirtualTable:
 
     def picture(self) -> np.ndarray:
         """The table as the layout lies now, without this frame's noise."""
-        key = f"{self.layout!r} {id(self.faces)}"     # the same layout of other faces (a card turned over)
+        key = repr(self.layout)
         if key != self._key or self._picture is None:
             layout, foreign = split_foreign(self.layout)
             # the same seed is the same table and light: another layout is another photo of it. The card
