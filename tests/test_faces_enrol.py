@@ -1,4 +1,4 @@
-"""Enrolment of a box by its faces (companion/cards/enrol.py): under the virtual camera, from pages,
+"""Enrolment of a box by its faces (companion/vision/enrol.py): under the virtual camera, from pages,
 the look-alike check, and the versioned file beside the deck."""
 
 from __future__ import annotations
@@ -8,11 +8,12 @@ import time
 import numpy as np
 import pytest
 
-from companion.cards import enrol, faces_file
+from companion import enrol_cli
 from companion.cards.decks import get_deck
 from companion.cards.payload import format_payload
 from companion.errors import BadInput
 from companion.sim.face_art import deck_faces
+from companion.vision import enrol, faces_file
 from companion.vision.faces import read_faces
 from companion.vision.layouts import RowLayout
 
@@ -27,7 +28,7 @@ def data_dir(tmp_path, monkeypatch):
 def test_a_110_card_box_is_enrolled_under_the_virtual_camera(data_dir, capsys):
     deck = get_deck("HIST")
     numbers = sorted(deck.cards)[:110]
-    source, lay, per_round = enrol._virtual_hands(deck)
+    source, lay, per_round = enrol_cli._virtual_hands(deck)
     enrolment = enrol.Enrolment(deck)
     said: list[str] = []
     start = time.monotonic()

@@ -10,13 +10,13 @@ import random
 
 import pytest
 
-from companion.cards import enrol
 from companion.cards.decks import get_deck
 from companion.games import timeline
 from companion.play.proposals import CardPlaced, TableDiffers, TableMatches
 from companion.sim.face_art import deck_faces
 from companion.sim.scene import CARD_H, CARD_W, release_scene_caches
 from companion.sim.virtual_table import VirtualTable
+from companion.vision import enrol
 from companion.vision.faces_tracking import FaceReader
 from companion.vision.layouts import RowLayout
 from companion.vision.tracker import Tracker

@@ -95,8 +95,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     p = sub.add_parser("enrol", help="enrol a box's printed faces (camera or scanned pages): its cards are then "
                                      "read without stickers (docs/faces.md)")
-    from companion.cards import enrol
-    enrol.add_arguments(p)
+    _enrol_command().add_arguments(p)
 
     p = sub.add_parser("delete", help="delete one of your own decks (a backup is kept)")
     p.add_argument("deck", help="your deck's id")
@@ -109,9 +108,18 @@ def run(args) -> int:
             "export": _export, "copy": _copy, "delete": _delete, "enrol": _enrol}[args.deck_command](args)
 
 
+def _enrol_command():
+    """``deck enrol`` opens the camera, a layer far above the decks': its module is named, as a game's
+    views are (docs/architecture.md), and imported only when the command is given."""
+    import importlib
+    return importlib.import_module(ENROL_COMMAND)
+
+
+ENROL_COMMAND = "companion.enrol_cli"
+
+
 def _enrol(args) -> int:
-    from companion.cards import enrol
-    return enrol.run(args)
+    return _enrol_command().run(args)
 
 
 def _check_id(deck_id: str) -> str:

@@ -98,8 +98,8 @@ def _shape(pic: np.ndarray, rng) -> None:
         blob = cv2.GaussianBlur(blob, (0, 0), size / 3)[..., None]
         pic[:] = (pic * (1 - blob) + np.array(colour, np.float32) * blob).astype(np.uint8)
     elif kind == 5:                                 # a stroked path
-        pts = np.cumsum(rng.normal(0, size / 3, (int(rng.integers(4, 12)), 2)), 0) + (cx, cy)
-        cv2.polylines(pic, [pts.astype(np.int32)], False, colour, int(rng.integers(2, 8)), cv2.LINE_AA)
+        path = np.cumsum(rng.normal(0, size / 3, (int(rng.integers(4, 12)), 2)), 0) + (cx, cy)
+        cv2.polylines(pic, [path.astype(np.int32)], False, colour, int(rng.integers(2, 8)), cv2.LINE_AA)
     elif kind == 6:                                 # a building: a block with a grid of windows
         bw, bh = int(size), int(size * rng.uniform(0.8, 2.0))
         cv2.rectangle(pic, (cx, cy), (cx + bw, cy + bh), colour, -1)
@@ -140,4 +140,5 @@ def deck_face(deck, number: int, side: str = "face") -> np.ndarray:
 def deck_faces(deck, side: str = "face", numbers=None) -> dict[str, np.ndarray]:
     """payload -> drawn face, for the deck's cards (or those ``numbers``)."""
     from companion.cards.payload import format_payload
-    return {format_payload(deck.id, n): deck_face(deck, n, side) for n in sorted(deck.cards if numbers is None else numbers)}
+    chosen = sorted(deck.cards if numbers is None else numbers)
+    return {format_payload(deck.id, n): deck_face(deck, n, side) for n in chosen}

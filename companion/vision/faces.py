@@ -1,6 +1,6 @@
 """Cards known by their printed face, without a sticker: the recognition core.
 
-A face is enrolled once (companion/cards/enrol.py) as ORB features (OpenCV) of the card seen straight
+A face is enrolled once (companion/vision/enrol.py) as ORB features (OpenCV) of the card seen straight
 on at ``FACE_SIZE``: keypoints in face pixels and their 256-bit descriptors. Every enrolled face of a
 deck goes into one ``FaceIndex``: the descriptors stacked, searched at once for each feature of a
 picture of the table (OpenCV's FLANN with locality-sensitive hashing; below ``EXACT_BELOW``
@@ -30,6 +30,7 @@ never each other's rival.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -47,11 +48,11 @@ RANSAC_PX = 5.0                 # reprojection error allowed, in the searched pi
 THRESHOLD = 12                  # inliers needed to name a card (bench faces chooses it; docs/faces.md)
 MARGIN = 0.5                    # the next card at the same place must have at most this share of them
 SEEN = 8                        # inliers from which a card is "seen but unsure" rather than "not seen"
-EXACT_BELOW = 60_000            # enrolled descriptors below which the search is exhaustive
+EXACT_BELOW = 5_000             # enrolled descriptors below which the search is exhaustive (a few faces)
 
 
 def _orb(features: int):
-    return cv2.ORB_create(nfeatures=features, scaleFactor=1.2, nlevels=8, edgeThreshold=15, patchSize=31,
+    return cv2.ORB.create(nfeatures=features, scaleFactor=1.2, nlevels=8, edgeThreshold=15, patchSize=31,
                           fastThreshold=12)
 
 
@@ -101,7 +102,7 @@ class FaceIndex:
         self.points = np.concatenate([f.points for f in faces]) if faces else np.zeros((0, 2), np.float32)
         self.descriptors = (np.concatenate([f.descriptors for f in faces]) if faces
                             else np.zeros((0, 32), np.uint8))
-        self._matcher = None
+        self._matcher: Any = None
 
     def __len__(self) -> int:
         return len(self.faces)

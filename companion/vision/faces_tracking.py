@@ -62,8 +62,9 @@ class FaceReader:
         stickers = {d.payload for d in codes}
         out = []
         for r in self.reads:
-            if r.payload in stickers or any(cv2.pointPolygonTest(r.corners.reshape(-1, 1, 2), tuple(map(float, d.center)),
-                                                                 False) >= 0 for d in codes):
+            outline = r.corners.reshape(-1, 1, 2)
+            if r.payload in stickers or any(cv2.pointPolygonTest(outline, tuple(map(float, d.center)), False) >= 0
+                                            for d in codes):
                 continue
             out.append(Detection(r.payload, tuple(map(tuple, r.corners.tolist())), r.center))
         return out
