@@ -107,3 +107,15 @@ def test_pages_are_enrolled_in_reading_order(data_dir, tmp_path):
     index = enrolled.index()
     result = read_faces(pictures[format_payload("DEMO", 8)], index, card_px=360)
     assert [r.payload for r in result.reads] == [format_payload("DEMO", 8)]
+
+
+def test_the_enrol_command_on_the_virtual_table(data_dir, capsys):
+    import json
+
+    from companion.cli import main
+    assert main(["deck", "enrol", "DEMO", "--camera", "virtual", "--cards", "1-6", "--yes", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["deck"], report["cards"], report["faces"], report["look_alikes"]) == ("DEMO", 6, 6, [])
+    assert report["file"] == str(data_dir / "decks" / "DEMO.faces.npz")
+    assert main(["deck", "enrol", "DEMO", "--sides", "title,title"]) == 2
+    assert "--sides" in capsys.readouterr().err

@@ -120,3 +120,28 @@ def load_faces(deck_id: str, path: Path | None = None) -> EnrolledDeck | None:
              for n, s, a, b in zip(arrays["numbers"], arrays["sides"], starts[:-1], starts[1:], strict=True)]
     return EnrolledDeck(deck_id, faces, meta.get("deck_fingerprint", ""),
                         [tuple(p) for p in meta.get("look_alikes", [])], meta.get("enrolled", ""))
+
+
+def enrolled_index():
+    """One ``FaceIndex`` of every known deck's enrolled faces (None when no deck has any), for the
+    kiosk's tracker: a payload names its deck, so the faces of several boxes never mix. A file that
+    cannot be read is left out and said on stderr (the kiosk still reads stickers)."""
+    import sys
+
+    from companion.cards.decks import all_decks
+    from companion.vision.faces import FaceIndex
+    labels, faces = [], []
+    for deck in all_decks():
+        try:
+            enrolled = load_faces(deck.id)
+        except BadInput as e:
+            print(f"companion: {e} (its cards are read by their stickers only)", file=sys.stderr)
+            continue
+        if enrolled is None:
+            continue
+        index = enrolled.index()
+        known = set(deck.cards)
+        keep = [i for i, f in enumerate(enrolled.faces) if f.number in known]
+        labels += [index.labels[i] for i in keep]
+        faces += [index.faces[i] for i in keep]
+    return FaceIndex(labels, faces) if faces else None

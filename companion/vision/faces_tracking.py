@@ -76,7 +76,7 @@ class FaceReader:
             return self.card_px
         if self._measured:
             return self._measured
-        return grey.shape[1] / 8          # a first guess: eight cards across; the search tolerates 2x
+        return grey.shape[1] / 12         # a first guess: twelve cards across; the search tolerates 2x
 
     def _changed(self, small, seen, scale, card_px, shape) -> list[tuple[int, int, int, int]]:
         """The regions to read again: where the picture changed, grown by a third of a card, and
