@@ -161,7 +161,6 @@ class FaceUnsure:
     best: str
     inliers: int
     rival: str | None
-    rival_inliers: int
 
     @property
     def center(self) -> tuple[float, float]:
@@ -314,7 +313,7 @@ def _decide(candidates: list[_Candidate], index: FaceIndex, threshold: int, marg
             out.reads.append(FaceRead(index.labels[best.face], best.quad, best.inliers, rival_inl, best.face))
         elif best.inliers >= SEEN:
             out.unsure.append(FaceUnsure(best.quad, index.labels[best.face], best.inliers,
-                                         index.labels[rival.face] if rival is not None else None, rival_inl))
+                                         index.labels[rival.face] if rival is not None else None))
     # a card is one place: two places naming one card leave both unsure (never a card in two places)
     named: dict[str, int] = {}
     for r in out.reads:
@@ -322,5 +321,5 @@ def _decide(candidates: list[_Candidate], index: FaceIndex, threshold: int, marg
     twice = [r for r in out.reads if named[r.payload] > 1]
     if twice:
         out.reads = [r for r in out.reads if named[r.payload] == 1]
-        out.unsure += [FaceUnsure(r.corners, r.payload, r.inliers, r.payload, r.inliers) for r in twice]
+        out.unsure += [FaceUnsure(r.corners, r.payload, r.inliers, r.payload) for r in twice]
     return out

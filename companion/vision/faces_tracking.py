@@ -29,12 +29,8 @@ class FaceReader:
     card_px: float | None = None            # a card's width in the frame's pixels, if known (else measured)
     reads: list[FaceRead] = field(default_factory=list)
     unsure: list[FaceUnsure] = field(default_factory=list)
-    searched_px: int = 0                    # pixels searched on the last read (0: nothing changed)
     _seen: np.ndarray | None = None         # the frame of the last read, small and blurred
     _scale: float = 1.0
-
-    def forget(self) -> None:
-        self.reads, self.unsure, self._seen = [], [], None
 
     def read(self, frame: np.ndarray, codes: list) -> list:
         """The cards named by their faces in ``frame`` (grey), as detections like the decoder's."""
@@ -50,7 +46,6 @@ class FaceReader:
         else:
             regions = self._changed(small, self._seen, scale, card_px, grey.shape)
         self._seen = small
-        self.searched_px = sum(w * h for _x, _y, w, h in regions)
         for box in regions:
             x, y, w, h = box
             found = read_faces(grey[y:y + h, x:x + w], self.index, card_px=card_px, offset=(x, y))
