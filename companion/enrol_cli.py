@@ -28,7 +28,8 @@ def add_arguments(p) -> None:
                    help="cards laid at a time (default: as many as the view holds apart)")
     p.add_argument("--cards", metavar="A-B", help="only these card numbers (e.g. 1-40)")
     p.add_argument("--pages", nargs="+", metavar="FILE",
-                   help="scanned pages (PNG, JPEG) or print-and-play PDFs instead of the camera")
+                   help="scanned pages (PNG, JPEG, or a PDF of them) instead of the camera: cards apart on a dark "
+                        "sheet")
     p.add_argument("--first", type=int, default=1, help="with --pages: the number of the first card shown")
     p.add_argument("--yes", action="store_true", help="do not wait for Enter between rounds")
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")

@@ -9,8 +9,9 @@ Two ways in:
   table is matched to the card asked for at its place in that order, or to its sticker where it has
   one. Where a game shows both sides (Timeline's title and date sides, ``--sides title,date``) the
   same cards are then asked again, turned over, in the same places.
-- **scanned pages or the project's print-and-play PDFs** (``--pages FILE...``): the cards of each
-  page in reading order, numbered from ``--first`` on, or by the stickers printed on them.
+- **scanned pages** (``--pages FILE...``: pictures, or PDFs of them): the cards of each page in
+  reading order, numbered from ``--first`` on, or by their stickers. (The project's print-and-play
+  PDFs are not read yet: their white-bordered cards on white paper show no outline.)
 
 Every face is then checked against every other: two faces too alike to tell apart (the recogniser
 would not name either with its margin) are listed, and the owner is told to sticker one of each
