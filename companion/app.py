@@ -179,9 +179,15 @@ def build(config, *, demo: bool, windowed: bool, size=None, autoplay: bool = Fal
 
 
 def make_tracker(kind: str):
-    """A sticker tracker for a table of this kind (row, grid, rows, board)."""
+    """A sticker tracker for a table of this kind (row, grid, rows, board); it knows cards by their faces
+    too when a deck has been enrolled (companion deck enrol, docs/faces.md)."""
+    from companion.vision.faces_file import enrolled_index
     from companion.vision.tracker import Tracker
-    return Tracker(kind)
+    index = enrolled_index()
+    if index is None:
+        return Tracker(kind)
+    from companion.vision.faces_tracking import FaceReader
+    return Tracker(kind, faces=FaceReader(index))
 
 
 def open_store(demo: bool):

@@ -94,6 +94,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                              "the bundled deck for you)")
     p.add_argument("--name", help="name of the copy")
 
+    p = sub.add_parser("enrol", help="enrol a box's printed faces (camera or scanned pages): its cards are then "
+                                     "read without stickers (docs/faces.md)")
+    _enrol_command().add_arguments(p)
+
     p = sub.add_parser("delete", help="delete one of your own decks (a backup is kept)")
     p.add_argument("deck", help="your deck's id")
     p.add_argument("--yes", action="store_true", help="delete without asking (its printed stickers then read as "
@@ -102,7 +106,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     return {"list": _list, "show": _show, "new": _new, "add": _add, "import": _import,
-            "export": _export, "copy": _copy, "delete": _delete}[args.deck_command](args)
+            "export": _export, "copy": _copy, "delete": _delete, "enrol": _enrol}[args.deck_command](args)
+
+
+def _enrol_command():
+    """``deck enrol`` opens the camera, a layer far above the decks': its module is named, as a game's
+    views are (docs/architecture.md), and imported only when the command is given."""
+    import importlib
+    return importlib.import_module(ENROL_COMMAND)
+
+
+ENROL_COMMAND = "companion.enrol_cli"
+
+
+def _enrol(args) -> int:
+    return _enrol_command().run(args)
 
 
 def _check_id(deck_id: str) -> str:

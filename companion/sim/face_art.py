@@ -98,8 +98,8 @@ def _shape(pic: np.ndarray, rng) -> None:
         blob = cv2.GaussianBlur(blob, (0, 0), size / 3)[..., None]
         pic[:] = (pic * (1 - blob) + np.array(colour, np.float32) * blob).astype(np.uint8)
     elif kind == 5:                                 # a stroked path
-        pts = np.cumsum(rng.normal(0, size / 3, (int(rng.integers(4, 12)), 2)), 0) + (cx, cy)
-        cv2.polylines(pic, [pts.astype(np.int32)], False, colour, int(rng.integers(2, 8)), cv2.LINE_AA)
+        path = np.cumsum(rng.normal(0, size / 3, (int(rng.integers(4, 12)), 2)), 0) + (cx, cy)
+        cv2.polylines(pic, [path.astype(np.int32)], False, colour, int(rng.integers(2, 8)), cv2.LINE_AA)
     elif kind == 6:                                 # a building: a block with a grid of windows
         bw, bh = int(size), int(size * rng.uniform(0.8, 2.0))
         cv2.rectangle(pic, (cx, cy), (cx + bw, cy + bh), colour, -1)
@@ -126,3 +126,19 @@ def _fit_text(img: np.ndarray, text: str, box: tuple[int, int, int, int], colour
     thick = max(1, int(scale * 1.5))
     (tw, th), base = cv2.getTextSize(text, font, scale, thick)
     cv2.putText(img, text, (x + (w - tw) // 2, y + (h + th) // 2 - base // 2), font, scale, colour, thick, cv2.LINE_AA)
+
+
+def deck_face(deck, number: int, side: str = "face") -> np.ndarray:
+    """The drawn face of one card of a deck, titled with the card's own title; ``side`` "date" shows
+    its year (Timeline's date side), "title" and "face" do not."""
+    import zlib
+    card = deck.cards[number]
+    return draw_face(number, seed=zlib.crc32(deck.id.encode()), side="date" if side == "date" else "title",
+                     year=card.year, title=card.title or card.label())
+
+
+def deck_faces(deck, side: str = "face", numbers=None) -> dict[str, np.ndarray]:
+    """payload -> drawn face, for the deck's cards (or those ``numbers``)."""
+    from companion.cards.payload import format_payload
+    chosen = sorted(deck.cards if numbers is None else numbers)
+    return {format_payload(deck.id, n): deck_face(deck, n, side) for n in chosen}

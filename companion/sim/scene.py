@@ -145,6 +145,7 @@ class _Plan:
     art: str = "soft"
     card_detail: float = 2.0       # card faces drawn at this many pixels per picture pixel (stickers: always fine)
     faces: dict | None = None      # payload -> a printed face (BGR) drawn instead of the generated one, no sticker
+    face_stickers: bool = False    # ... with its sticker after all (the same cards read both ways: bench faces)
 
 
 def _art(art: str) -> str:
@@ -164,7 +165,7 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
                  perspective: float = 6.0, jitter: float = 2.0, light: float = 0.25, glare: float = 0.35,
                  jpeg=(80, 93), foreign_codes=0, hands: int = 0, occlude: dict | None = None,
                  damage: dict | None = None, bayer: bool = True, art: str = "soft", card=None,
-                 wrap: bool = False, card_detail: float = 2.0, faces=None) -> Scene:
+                 wrap: bool = False, card_detail: float = 2.0, faces=None, face_stickers: bool = False) -> Scene:
     """One photo-like frame of ``layout`` (RowLayout, GridLayout, RowsLayout, BoardLayout or FreeLayout).
 
     - ``table``: "wood" or "cloth" (default: drawn from the seed); ``blur``: lens blur sigma in
@@ -189,7 +190,8 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
       pixel: 2 draws them finely, 1 twice as fast (big cards in a 12 MP picture);
     - ``faces``: payload -> a picture of that card's printed face (BGR, any size): the card is drawn
       with it and without a sticker (a card known by its face, companion/vision/faces.py); its truth
-      entry's corners are then the card's own, top left first.
+      entry's corners are then the card's own, top left first; ``face_stickers``: those cards carry
+      their sticker too (not in the truth: the bench reads the same cards both ways).
     """
     plan = _make_plan(layout, width, height, px_per_module, seed, table, blur, noise, tilt, perspective, jitter,
                       light, glare, jpeg, foreign_codes, hands, occlude or {}, damage or {}, card, wrap)
@@ -197,6 +199,7 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
     plan.art = _art(art)
     plan.card_detail = card_detail
     plan.faces = dict(faces) if faces else None
+    plan.face_stickers = face_stickers
     return _draw(plan, np.random.default_rng([seed, 1]))
 
 
@@ -848,9 +851,12 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
             tex, alpha = _face_texture(plan.faces[it.text], it.w, it.h, R_card)
             M = H @ _item_to_table(it)
             _paste(img, tex, alpha, M, R_card, 2 if plan.card_detail >= 2 else 1, shadow=1.0)
-            corners = _project(np.linalg.inv(K) @ M, [[0, 0], [it.w, 0], [it.w, it.h], [0, it.h]])
+            corners = _project(np.linalg.inv(K) @ M, np.array([[0, 0], [it.w, 0], [it.w, it.h], [0, it.h]], float))
             truth.append(TruthCode(it.text, corners, (float(corners[:, 0].mean()), float(corners[:, 1].mean())),
                                    it.row, it.index))
+            if plan.face_stickers:
+                stk = _sticker_texture(it.text, R_stk, it.damage, plan.seed)
+                _paste(img, stk, None, M @ np.array([[1, 0, EDGE], [0, 1, EDGE], [0, 0, 1.0]]), R_stk, SUPER)
         elif it.kind == "card":
             tex, alpha = _card_texture(it.text, round(it.w, 3), round(it.h, 3), R_card, it.style, plan.art)
             _paste(img, tex, alpha, H @ _item_to_table(it), R_card, 2 if plan.card_detail >= 2 else 1, shadow=1.0)

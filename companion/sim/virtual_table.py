@@ -90,6 +90,12 @@ class VirtualTable:
     def set_layout(self, layout) -> None:
         self.layout = layout
 
+    def set_faces(self, faces) -> None:
+        """Cards drawn with these faces and no sticker from now on (payload -> picture): the same
+        layout of other faces (cards turned over) is another picture."""
+        self.faces = dict(faces)
+        self._key = None
+
     def card_px(self) -> float:
         """A card's width in the picture, pixels (what face recognition is told: vision/faces.py)."""
         from companion.sim.scene import CARD_W

@@ -1,6 +1,6 @@
 """Cards known by their printed face, without a sticker: the recognition core.
 
-A face is enrolled once (companion/cards/enrol.py) as ORB features (OpenCV) of the card seen straight
+A face is enrolled once (companion/vision/enrol.py) as ORB features (OpenCV) of the card seen straight
 on at ``FACE_SIZE``: keypoints in face pixels and their 256-bit descriptors. Every enrolled face of a
 deck goes into one ``FaceIndex``: the descriptors stacked, searched at once for each feature of a
 picture of the table (OpenCV's FLANN with locality-sensitive hashing; below ``EXACT_BELOW``
@@ -30,29 +30,30 @@ never each other's rival.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
 
 FACE_SIZE = (180, 252)          # a face is enrolled at this size, px (63 x 88 mm at 2.86 px/mm)
-FACE_FEATURES = 400             # ORB features kept per enrolled face
+FACE_FEATURES = 500             # ORB features kept per enrolled face
 QUERY_CARD_PX = 216.0           # a card's width in the picture searched (1.2 x the face: ORB's pyramid
                                 # then meets the face's scale a level down, and tolerates 2x either way)
-QUERY_FEATURES_PER_CARD = 450   # ORB features of a picture, per card area it holds
+QUERY_FEATURES_PER_CARD = 700   # ORB features of a picture, per card area it holds
 RATIO = 0.85                    # a vote needs its nearest card this much nearer than the next card
 MAX_HAMMING = 64                # of 256 bits: further than this is no match at all
-MIN_VOTES = 6                   # a card with fewer votes is not verified
+MIN_VOTES = 5                   # a card with fewer votes is not verified
 CANDIDATES_PER_CARD = 4         # cards verified, per card area the picture holds
 RANSAC_PX = 5.0                 # reprojection error allowed, in the searched picture's pixels
 THRESHOLD = 12                  # inliers needed to name a card (bench faces chooses it; docs/faces.md)
 MARGIN = 0.5                    # the next card at the same place must have at most this share of them
 SEEN = 8                        # inliers from which a card is "seen but unsure" rather than "not seen"
-EXACT_BELOW = 60_000            # enrolled descriptors below which the search is exhaustive
+EXACT_BELOW = 5_000             # enrolled descriptors below which the search is exhaustive (a few faces)
 
 
 def _orb(features: int):
-    return cv2.ORB_create(nfeatures=features, scaleFactor=1.2, nlevels=8, edgeThreshold=15, patchSize=31,
-                          fastThreshold=12)
+    return cv2.ORB.create(nfeatures=features, scaleFactor=1.2, nlevels=8, edgeThreshold=15, patchSize=31,
+                          fastThreshold=7)
 
 
 def _grey(img: np.ndarray) -> np.ndarray:
@@ -101,7 +102,7 @@ class FaceIndex:
         self.points = np.concatenate([f.points for f in faces]) if faces else np.zeros((0, 2), np.float32)
         self.descriptors = (np.concatenate([f.descriptors for f in faces]) if faces
                             else np.zeros((0, 32), np.uint8))
-        self._matcher = None
+        self._matcher: Any = None
 
     def __len__(self) -> int:
         return len(self.faces)
@@ -160,7 +161,6 @@ class FaceUnsure:
     best: str
     inliers: int
     rival: str | None
-    rival_inliers: int
 
     @property
     def center(self) -> tuple[float, float]:
@@ -313,7 +313,7 @@ def _decide(candidates: list[_Candidate], index: FaceIndex, threshold: int, marg
             out.reads.append(FaceRead(index.labels[best.face], best.quad, best.inliers, rival_inl, best.face))
         elif best.inliers >= SEEN:
             out.unsure.append(FaceUnsure(best.quad, index.labels[best.face], best.inliers,
-                                         index.labels[rival.face] if rival is not None else None, rival_inl))
+                                         index.labels[rival.face] if rival is not None else None))
     # a card is one place: two places naming one card leave both unsure (never a card in two places)
     named: dict[str, int] = {}
     for r in out.reads:
@@ -321,5 +321,5 @@ def _decide(candidates: list[_Candidate], index: FaceIndex, threshold: int, marg
     twice = [r for r in out.reads if named[r.payload] > 1]
     if twice:
         out.reads = [r for r in out.reads if named[r.payload] == 1]
-        out.unsure += [FaceUnsure(r.corners, r.payload, r.inliers, r.payload, r.inliers) for r in twice]
+        out.unsure += [FaceUnsure(r.corners, r.payload, r.inliers, r.payload) for r in twice]
     return out

@@ -132,7 +132,7 @@ KINDS = ("row", "grid", "rows", "board")   # the tables a tracker reads (vision/
 
 
 class Tracker:
-    def __init__(self, kind: str, *, decoder=None, burst_decoder=None, order=None):
+    def __init__(self, kind: str, *, decoder=None, burst_decoder=None, order=None, faces=None):
         if kind not in KINDS:
             raise ValueError(f"tracker kind {kind!r}: {', '.join(KINDS)}")
         self.kind = kind
@@ -141,6 +141,7 @@ class Tracker:
         self._decode = decoder            # (frame, known=...) -> DecodeResult; default: vision.decode
         self._decode_burst = burst_decoder
         self._order = order               # (detections, layout) -> (ordered, rows); default: reading_order
+        self.faces = faces                # a vision.faces_tracking.FaceReader: cards known by their faces too
         self._motion = Motion()
         self._still: deque = deque(maxlen=BURST)
         self._known: list = []            # the detections of the last still reading (a hint to the decoder)
@@ -201,6 +202,8 @@ class Tracker:
             fused = decode_burst(list(self._still), known=tuple(self._known))
             codes = _merge(codes, fused.codes)
             foreign = _merge(foreign, fused.foreign)
+        if self.faces is not None:
+            codes += self.faces.read(frame, codes)
         codes = with_cards(_one_each(codes))
         self.detections = codes + foreign
         self._known = codes
@@ -220,6 +223,10 @@ class Tracker:
         if unknown:
             # a card nobody can judge is on the table: the players take it away before anything else
             return out + unknown
+        if self.faces is not None and self.faces.unsure:
+            # a card seen but not named for sure: never a guess, the players lay it again
+            from companion.vision.faces_tracking import unsure_message
+            return out + [TableDiffers(unsure_message())]
         known = [d for d in codes if d.payload in cards]
         if self.kind == "row":
             ordered = self._ordered(known)

@@ -1,0 +1,249 @@
+"""``companion bench faces``: cards named by their printed faces, beside the stickers, on the same frames.
+
+A deck of N faces (``--decks``, default 110, 500 and 1,000) is enrolled flat (as from scanned pages):
+the pictures of ``--faces DIR`` (every image in it, sorted by name, one card each), or the project's
+drawn faces (companion/sim/face_art.py) when no folder is given. Frames of the table are drawn by the
+scene generator: rows wrapped onto lines (Timeline) or grids, at 12 MP (the kiosk's 4608 x 2592
+under the default camera plan: 63 x 88 mm cards 326 px wide) or 1080p (the same table, 136 px),
+cards overlapping their neighbour by 0-30 % (``--overlap``), with glare, a tilted camera, a turned
+layout, lens blur, noise and JPEG. Every card also carries its sticker, so the sticker path reads the
+very same frames.
+
+Per deck size and frame size:
+
+- **per new card** (what the tracker reads when a card is laid): the region of that card grown by a
+  third of a card, searched alone; named %, wrong (a name that is not the card lying at that place:
+  the target is 0), unsure, and ms of one core per card (CPU time; OpenCV on one thread); the same
+  regions read by the sticker decoder beside it;
+- **per frame** (the first frame of each set, read whole): ms of one core, named %, wrong;
+- **enrolment**: ms of features per face; look-alike pairs found;
+- **the threshold**: every region is read with no inlier threshold and the margin kept; the smallest
+  threshold with 0 wrong on the first set of frames (``choose``) is then held on a second set drawn
+  with other seeds (``hold``), whose figures are the ones that count.
+
+Figures only: no time is a pass or a fail.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff")
+SIZES = {"12mp": (4608, 2592), "1080p": (1920, 1080)}
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--faces", metavar="DIR", help="a folder of face pictures, one card each (default: the "
+                                                       "project's drawn faces)")
+    parser.add_argument("--decks", default="110,500,1000", help="enrolled faces per deck, comma separated")
+    parser.add_argument("--size", default="12mp,1080p", help="frame sizes: 12mp, 1080p (comma separated)")
+    parser.add_argument("--cards", type=int, default=1000, help="laid cards in the 'hold' set of each case (1000)")
+    parser.add_argument("--choose", type=int, default=300, help="laid cards in the 'choose' set (300)")
+    parser.add_argument("--overlap", default="0,0.3", help="share of a card its right neighbour covers: min,max")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quick", action="store_true", help="a quick look: 110 faces, 1080p, 48 + 96 cards")
+    parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
+
+
+@dataclass
+class Tally:
+    cards: int = 0
+    region_reads: list = field(default_factory=list)    # (inliers, runner_up, right?, is the laid card?)
+    face_cpu: float = 0.0
+    sticker_named: int = 0
+    sticker_wrong: int = 0
+    sticker_cpu: float = 0.0
+    frame_cpu: list = field(default_factory=list)
+    frame_named: int = 0
+    frame_wrong: int = 0
+    frame_cards: int = 0
+    frame_sticker_named: int = 0
+
+    def at(self, threshold: int) -> tuple[int, int]:
+        """(laid cards named right, names that are wrong) at this threshold."""
+        named = sum(1 for inl, _r, right, laid in self.region_reads if laid and right and inl >= threshold)
+        wrong = sum(1 for inl, _r, right, _laid in self.region_reads if not right and inl >= threshold)
+        return named, wrong
+
+
+def _pictures(folder: str | None, n: int, seed: int) -> list[np.ndarray]:
+    import cv2
+
+    from companion.errors import BadInput
+    if folder is None:
+        from companion.sim.face_art import draw_face
+        return [draw_face(i, seed=seed) for i in range(1, n + 1)]
+    files = sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in IMAGE_TYPES)
+    if len(files) < n:
+        raise BadInput(folder, f"{len(files)} pictures; the deck needs {n} (one per card)")
+    out = []
+    for p in files[:n]:
+        img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+        if img is None:
+            raise BadInput(str(p), "cannot be read as a picture")
+        h, w = img.shape[:2]
+        if w > h:                                          # a landscape picture: the card turned upright
+            img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+        out.append(cv2.resize(img, (360, 504), interpolation=cv2.INTER_AREA))
+    return out
+
+
+def _scene_args(size: str, overlap: float, layout_kind: str):
+    """(width, height, px/module, card) for the kiosk's table under the default camera plan."""
+    from companion.vision import camera_plan
+    w, h = SIZES[size]
+    capture = camera_plan.plan()["captures"][0]
+    module_mm = camera_plan.default_sticker_mm() / camera_plan.STICKER_MODULES
+    ppm = capture["px_per_mm"] * module_mm * (w / capture["size"][0])
+    (cw, ch), (gx, gy) = camera_plan.CARD_MM, camera_plan.CARD_GAP_MM
+    gx = -overlap * cw if overlap > 0 else gx
+    return w, h, ppm, (cw / module_mm, ch / module_mm, gx / module_mm, gy / module_mm)
+
+
+def _frames(n_cards: int, deck: int, size: str, layout_kind: str, overlap: tuple[float, float], seed: int):
+    """(scene, card px) of frames holding about n_cards laid cards, drawn one at a time."""
+    from companion.sim.scene import RowLayout, render_table
+    rng = np.random.default_rng([seed, 11])
+    laid = 0
+    k = 0
+    while laid < n_cards:
+        ov = float(rng.uniform(*overlap))
+        w, h, ppm, card = _scene_args(size, ov, layout_kind)
+        per_line = max(1, int((w / ppm * 0.9 - card[0]) // (card[0] + card[2])) + 1)
+        lines = max(1, int((h / ppm * 0.88 - card[1]) // (card[1] + card[3])) + 1)
+        count = min(per_line * lines, n_cards - laid)
+        numbers = [int(x) for x in rng.choice(deck, count, replace=False) + 1]
+        codes = [f"TC:BENCH:{x:04d}" for x in numbers]
+        yield RowLayout(codes), dict(width=w, height=h, px_per_module=ppm, card=card, wrap=True,
+                           seed=seed * 1000 + k, blur=(0.5, 1.2), noise=(2.0, 4.0), jpeg=(85, 93), glare=0.4,
+                           tilt=4.0, perspective=6.0, light=0.3, bayer=size != "12mp", card_detail=1.0,
+                           face_stickers=True, render=render_table), numbers
+        laid += count
+        k += 1
+
+
+def _measure(index, pictures, n_cards, deck, size, layout_kind, overlap, seed, tally: Tally, say) -> None:
+    import cv2
+
+    from companion.vision.decode import decode
+    from companion.vision.faces import read_faces
+    for f, (layout, args, numbers) in enumerate(_frames(n_cards, deck, size, layout_kind, overlap, seed)):
+        render = args.pop("render")
+        faces = {f"TC:BENCH:{x:04d}": pictures[x - 1] for x in numbers}
+        scene = render(layout, faces=faces, **args)
+        grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+        truth = scene.truth
+        centers = np.array([t.center for t in truth])
+        card_px = float(np.median([np.linalg.norm(t.corners[1] - t.corners[0]) for t in truth]))
+
+        def right(read, centers=centers, truth=truth, card_px=card_px) -> bool:
+            """The read names the card that lies at its place."""
+            d = np.hypot(*(centers - read.center).T)
+            i = int(np.argmin(d))
+            return d[i] < card_px / 2 and truth[i].payload == read.payload
+
+        if f == 0:
+            t = time.process_time()
+            whole = read_faces(grey, index, card_px=card_px)
+            tally.frame_cpu.append(time.process_time() - t)
+            tally.frame_cards += len(truth)
+            tally.frame_named += sum(1 for r in whole.reads if right(r))
+            tally.frame_wrong += sum(1 for r in whole.reads if not right(r))
+            t = time.process_time()
+            codes = decode(grey).codes
+            tally.frame_cpu.append(-(time.process_time() - t))     # the sticker path's frame, kept apart
+            tally.frame_sticker_named += sum(1 for d in codes if d.payload in {x.payload for x in truth})
+        H, W = grey.shape
+        grow = card_px / 3
+        for tr in truth:
+            x0, y0 = np.floor(tr.corners.min(0) - grow).astype(int)
+            x1, y1 = np.ceil(tr.corners.max(0) + grow).astype(int)
+            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
+            region = grey[y0:y1, x0:x1]
+            t = time.process_time()
+            found = read_faces(region, index, card_px=card_px, threshold=1, offset=(x0, y0))
+            tally.face_cpu += time.process_time() - t
+            tally.cards += 1
+            for r in found.reads:
+                laid = np.hypot(*(np.subtract(r.center, tr.center))) < card_px / 2
+                tally.region_reads.append((r.inliers, r.runner_up, right(r), laid))
+            t = time.process_time()
+            codes = decode(region).codes
+            tally.sticker_cpu += time.process_time() - t
+            tally.sticker_named += any(d.payload == tr.payload for d in codes)
+            tally.sticker_wrong += sum(1 for d in codes if d.payload not in {x.payload for x in truth})
+        say(f"  frame {f + 1}: {len(truth)} cards, {tally.cards} so far")
+
+
+def run(args) -> int:
+    import cv2
+
+    from companion.vision.faces import THRESHOLD, FaceIndex, face_features
+    cv2.setNumThreads(1)
+    sizes = ["1080p"] if args.quick else [s.strip() for s in args.size.split(",")]
+    decks = [110] if args.quick else [int(x) for x in args.decks.split(",")]
+    kinds = ["row"]
+    hold, choose = (96, 48) if args.quick else (args.cards, args.choose)
+    lo, hi = (float(x) for x in args.overlap.split(","))
+    say = (lambda m: print(m, file=__import__("sys").stderr)) if args.json else print
+    results = []
+    pictures = _pictures(args.faces, max(decks), args.seed)
+    say(f"faces: {'the drawn faces (companion/sim/face_art.py)' if args.faces is None else args.faces}")
+    for deck in decks:
+        t = time.process_time()
+        feats = [face_features(p) for p in pictures[:deck]]
+        enrol_ms = 1000 * (time.process_time() - t) / deck
+        index = FaceIndex([f"TC:BENCH:{i:04d}" for i in range(1, deck + 1)], feats)
+        index.nearest(feats[0].descriptors[:1])           # the search index built before any timing
+        for size in sizes:
+            for kind in kinds:
+                say(f"{deck} faces, {size}, {kind}s, overlap {lo:.0%}-{hi:.0%}: choosing on {choose} cards")
+                a, b = Tally(), Tally()
+                _measure(index, pictures, choose, deck, size, kind, (lo, hi), args.seed * 7 + 1, a, say)
+                threshold = next((t for t in range(1, 200) if a.at(t)[1] == 0), 200)
+                say(f"  threshold with 0 wrong on the choosing set: {threshold} inliers (default {THRESHOLD}); "
+                    f"holding it on {hold} other cards")
+                _measure(index, pictures, hold, deck, size, kind, (lo, hi), args.seed * 7 + 2, b, say)
+                row = _row(deck, size, kind, threshold, a, b, enrol_ms)
+                results.append(row)
+                say(_line(row))
+    if args.json:
+        print(json.dumps({"faces": args.faces or "drawn", "results": results}))
+    return 0
+
+
+def _row(deck, size, kind, threshold, a: Tally, b: Tally, enrol_ms) -> dict:
+    named, wrong = b.at(threshold)
+    frames = [c for c in b.frame_cpu if c > 0]
+    sticker_frames = [-c for c in b.frame_cpu if c < 0]
+    return {"deck": deck, "size": size, "layout": kind, "threshold": threshold,
+            "choose": {"cards": a.cards, "named": a.at(threshold)[0], "wrong": a.at(threshold)[1],
+                       "wrong_at_no_threshold": a.at(1)[1]},
+            "hold": {"cards": b.cards, "named": named, "named_pct": round(100 * named / max(1, b.cards), 2),
+                     "wrong": wrong, "wrong_at_no_threshold": b.at(1)[1],
+                     "ms_per_new_card": round(1000 * b.face_cpu / max(1, b.cards), 1),
+                     "frame_ms": round(1000 * float(np.median(frames)), 0) if frames else None,
+                     "frame_named_pct": round(100 * b.frame_named / max(1, b.frame_cards), 1),
+                     "frame_wrong": b.frame_wrong},
+            "stickers": {"named_pct": round(100 * b.sticker_named / max(1, b.cards), 2), "wrong": b.sticker_wrong,
+                         "ms_per_new_card": round(1000 * b.sticker_cpu / max(1, b.cards), 1),
+                         "frame_ms": round(1000 * float(np.median(sticker_frames)), 0) if sticker_frames else None,
+                         "frame_named_pct": round(100 * b.frame_sticker_named / max(1, b.frame_cards), 1)},
+            "enrol_ms_per_face": round(enrol_ms, 1)}
+
+
+def _line(r: dict) -> str:
+    h, s = r["hold"], r["stickers"]
+    return (f"  {r['deck']} faces, {r['size']}, {r['layout']}s: threshold {r['threshold']} (0 wrong on "
+            f"{r['choose']['cards']} choosing cards; {r['choose']['wrong_at_no_threshold']} wrong at none)\n"
+            f"    faces:    {h['named_pct']:.2f} % of {h['cards']} laid cards named, {h['wrong']} wrong "
+            f"({h['wrong_at_no_threshold']} at no threshold), {h['ms_per_new_card']} ms a new card; "
+            f"whole frame {h['frame_ms']} ms ({h['frame_named_pct']} % named, {h['frame_wrong']} wrong)\n"
+            f"    stickers: {s['named_pct']:.2f} % named, {s['wrong']} wrong, {s['ms_per_new_card']} ms a new card; "
+            f"whole frame {s['frame_ms']} ms ({s['frame_named_pct']} % named)\n"
+            f"    enrolment: {r['enrol_ms_per_face']} ms of features a face")

@@ -1,0 +1,149 @@
+"""``companion deck enrol DECK``: the command that enrols a box by its faces (companion/vision/enrol.py
+does the work; docs/faces.md tells the owner how). It sits with the commands because it opens the
+camera the settings name, or the virtual table, which lays the deck's drawn faces itself in the demo.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+from companion.cards.payload import format_payload
+from companion.errors import BadInput
+from companion.paths import command
+from companion.vision.enrol import Enrolment, enrol_by_camera, enrol_pages, look_alikes
+from companion.vision.faces_file import save_faces
+
+
+def add_arguments(p) -> None:
+    p.add_argument("deck", help="deck id or deck file path")
+    p.add_argument("--camera", metavar="SOURCE",
+                   help="where the cards are seen (default: the camera.source setting; 'virtual': the demo's "
+                        "virtual table lays the deck's drawn faces itself)")
+    p.add_argument("--sides", default="face",
+                   help="which sides to enrol, in order: 'face' (one printed side), or 'title,date' for Timeline "
+                        "and Cronología cards (both sides are asked for, the cards turned over in place)")
+    p.add_argument("--per-round", type=int, metavar="N",
+                   help="cards laid at a time (default: as many as the view holds apart)")
+    p.add_argument("--cards", metavar="A-B", help="only these card numbers (e.g. 1-40)")
+    p.add_argument("--pages", nargs="+", metavar="FILE",
+                   help="scanned pages (PNG, JPEG, or a PDF of them) instead of the camera: cards apart on a dark "
+                        "sheet")
+    p.add_argument("--first", type=int, default=1, help="with --pages: the number of the first card shown")
+    p.add_argument("--yes", action="store_true", help="do not wait for Enter between rounds")
+    p.add_argument("--json", action="store_true", help="one JSON document on stdout")
+
+
+def run(args) -> int:
+    import json
+
+    from companion.cards.decks import deck_ref, get_deck
+    from companion.progress import bar
+    deck = get_deck(deck_ref(args.deck))
+    sides = tuple(s.strip() for s in args.sides.split(","))
+    if not sides or any(s not in ("face", "title", "date") for s in sides) or len(set(sides)) != len(sides):
+        raise BadInput("--sides", f"{args.sides!r}: 'face', or 'title,date' (or 'date,title')")
+    say: Callable[[str], None] = (lambda m: print(m, file=sys.stderr)) if args.json else print
+    enrolment = Enrolment(deck)
+    numbers = _numbers(args.cards, deck)
+    if args.pages:
+        if len(sides) != 1:
+            raise BadInput("--sides", "with --pages, one side at a time (scan each side as its own pages)")
+        enrolment_side = sides[0]
+        enrol_pages(enrolment, args.pages, first=args.first, side=enrolment_side, say=say)
+    else:
+        source, lay, per_round = _camera(args, deck, say)
+        try:
+            enrol_by_camera(enrolment, source, lay, per_round=args.per_round or per_round, sides=sides, say=say,
+                            numbers=numbers)
+        finally:
+            source.close()
+    enrolled = enrolment.result()
+    if not enrolled.faces:
+        raise BadInput(deck.id, "no face was enrolled")
+    t = time.process_time()
+    with bar(len(enrolled.faces), "checking for look-alike cards", "face") as progress:
+        enrolled.look_alikes = look_alikes(enrolled, progress.update)
+    check_s = time.process_time() - t
+    path = save_faces(enrolled)
+    cards = len(enrolled.numbers())
+    report = {"deck": deck.id, "file": str(path), "cards": cards, "faces": len(enrolled.faces),
+              "missing": sorted(set(numbers) - enrolled.numbers()),  # (printed below too)
+              "look_alikes": [[format_payload(deck.id, a), format_payload(deck.id, b)]
+                              for a, b in enrolled.look_alikes],
+              "seconds": round(enrolment.seconds, 1),
+              "feature_ms_per_face": round(1000 * enrolment.feature_seconds / len(enrolled.faces), 1),
+              "look_alike_check_s": round(check_s, 1), "problems": enrolment.problems}
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{deck.id}: {cards} cards enrolled ({len(enrolled.faces)} faces) in {enrolment.seconds:.0f} s, "
+          f"written to {path}")
+    missing = sorted(set(numbers) - enrolled.numbers())
+    if missing:
+        print(f"not enrolled: cards {', '.join(map(str, missing))} (enrol them with --cards)")
+    for a, b in enrolled.look_alikes:
+        print(f"cards {a} and {b} look too alike to be told apart by their faces: put a sticker on one of them "
+              f"({command()} stickers {deck.id} prints them); until then neither is named by its face")
+    return 0
+
+
+def _numbers(text: str | None, deck) -> list[int]:
+    numbers = sorted(deck.cards)
+    if not text:
+        return numbers
+    a, _, b = text.partition("-")
+    try:
+        lo, hi = int(a), int(b or a)
+    except ValueError:
+        raise BadInput("--cards", f"{text!r}: a range of card numbers like 1-40") from None
+    chosen = [n for n in numbers if lo <= n <= hi]
+    if not chosen:
+        raise BadInput("--cards", f"deck {deck.id} has no card in {text}")
+    return chosen
+
+
+def _camera(args, deck, say):
+    """(source, lay, cards per round) for the camera the settings (or --camera) name."""
+    from companion.camera import open_source
+    from companion.config import load_config
+    spec = args.camera or load_config().camera.source
+    if spec.strip().lower() == "virtual":
+        return _virtual_hands(deck)
+    cam = load_config().camera
+    source = open_source(spec, width=cam.width, height=cam.height, focus=cam.focus, mains_hz=cam.mains_hz)
+
+    def lay(numbers: list[int], side: str) -> None:
+        if not numbers:
+            say("Clear the table (nothing on it), then press Enter.")
+        else:
+            say(f"Lay these {len(numbers)} cards {side} side up, in rows left to right, apart from one another:")
+            for n in numbers:
+                say(f"  {n}. {deck.cards[n].label()}")
+            say("then press Enter.")
+        if not args.yes:
+            input()
+    return source, lay, 12
+
+
+def _virtual_hands(deck):
+    """The virtual table, with the deck's drawn faces laid by the program itself (the demo)."""
+    from companion.sim.face_art import deck_faces
+    from companion.sim.scene import CARD_H, CARD_W
+    from companion.sim.virtual_table import VirtualTable
+    from companion.vision.layouts import RowLayout
+    ppm, gap = 3.6, 8.0
+    card = (CARD_W, CARD_H, gap, gap)
+    pictures: dict[str, dict] = {}
+    table = VirtualTable(1920, 1080, 0, px_per_module=ppm, card=card, wrap=True)
+    # as many as lie apart in the view: whole lines of cards (scene.row_lines' arithmetic)
+    avail_w, avail_h = 1920 / ppm * 0.9, 1080 / ppm * 0.88
+    per_round = (int((avail_w - CARD_W) // (CARD_W + gap)) + 1) * (int((avail_h - CARD_H) // (CARD_H + gap)) + 1)
+
+    def lay(numbers: list[int], side: str) -> None:
+        faces = pictures.setdefault(side, {})
+        faces.update(deck_faces(deck, side, [n for n in numbers if format_payload(deck.id, n) not in faces]))
+        table.set_faces(faces)
+        table.set_layout(RowLayout([format_payload(deck.id, n) for n in numbers]))
+    return table, lay, per_round

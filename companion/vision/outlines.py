@@ -1,0 +1,103 @@
+"""Card outlines where nothing is known of the cards yet (enrolment): what differs from the bare
+table (or, on a scanned page, from the paper), cut into card-shaped blobs.
+
+``outlines(picture, background)`` returns each card's four corners (top left first, clockwise, the
+card upright: its long side down the picture) in reading order (rows top to bottom, left to right).
+Blobs that are no card (two cards touching, a hand, a card half out of view) are returned apart as
+``Blob``s with what is wrong, so the owner can be told which place to fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+CARD_ASPECT = 88 / 63           # a card's long side over its short side (Timeline, print-and-play)
+ASPECT_SLACK = 0.18             # ... give or take this share
+DIFF_LEVEL = 28                 # grey levels (any colour channel) that make a pixel differ from the table
+
+
+@dataclass(frozen=True)
+class Blob:
+    corners: np.ndarray         # 4 x 2, top left first, clockwise
+    problem: str | None         # None: a card
+
+
+def outlines(picture: np.ndarray, background: np.ndarray | None = None, *, least_area: float = 0.002) -> list[Blob]:
+    """The cards in ``picture`` (BGR) against ``background`` (the bare table, the same camera), or
+    against the paper's colour when there is none (a scan). ``least_area``: the smallest card as a
+    share of the picture."""
+    pic = picture if picture.ndim == 3 else cv2.cvtColor(picture, cv2.COLOR_GRAY2BGR)
+    k = max(1, int(round(max(pic.shape[:2]) / 1600)))      # blobs are found at about 1600 px
+    small = cv2.resize(pic, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA) if k > 1 else pic
+    small = cv2.GaussianBlur(small, (0, 0), 1.5).astype(np.int16)
+    if background is not None:
+        bg = background if background.ndim == 3 else cv2.cvtColor(background, cv2.COLOR_GRAY2BGR)
+        bg = cv2.resize(bg, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
+        ref = cv2.GaussianBlur(bg, (0, 0), 1.5).astype(np.int16)
+        diff = small - ref
+        diff -= np.median(diff.reshape(-1, 3), 0).astype(np.int16)     # the camera's exposure moved
+    else:
+        border = np.concatenate([small[:4].reshape(-1, 3), small[-4:].reshape(-1, 3), small[:, :4].reshape(-1, 3),
+                                 small[:, -4:].reshape(-1, 3)])
+        diff = small - np.median(border, 0).astype(np.int16)
+    mask = (np.abs(diff).max(2) > DIFF_LEVEL).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # the inside of a card's outline may differ little from the table: fill each outer contour
+    least = least_area * mask.size
+    found = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < least:
+            continue
+        rect = cv2.minAreaRect(c)
+        (w, h) = rect[1]
+        corners = _upright(cv2.boxPoints(rect)) * k + (k - 1) / 2
+        aspect = max(w, h) / max(1e-6, min(w, h))
+        filled = area / max(1e-6, w * h)
+        x0, y0 = corners.min(0)
+        x1, y1 = corners.max(0)
+        H, W = pic.shape[:2]
+        if x0 < 2 or y0 < 2 or x1 > W - 3 or y1 > H - 3:
+            problem = "partly out of view"
+        elif filled < 0.85:
+            problem = "not one card (cards touching or overlapping, or a hand)"
+        elif abs(aspect / CARD_ASPECT - 1) > ASPECT_SLACK:
+            problem = ("cards touching" if aspect < CARD_ASPECT * (1 - ASPECT_SLACK) * 0.75 or
+                       aspect > CARD_ASPECT * (1 + ASPECT_SLACK) else "not card-shaped")
+        else:
+            problem = None
+        found.append(Blob(corners.astype(np.float32), problem))
+    return _reading_order(found)
+
+
+def _upright(box: np.ndarray) -> np.ndarray:
+    """A rectangle's corners, top left first and clockwise, its long side down the picture."""
+    c = box.mean(0)
+    ang = np.arctan2(box[:, 1] - c[1], box[:, 0] - c[0])
+    box = box[np.argsort(ang)]                      # clockwise on the image (y down), from the left
+    start = int(np.argmin(box[:, 0] + box[:, 1]))   # nearest the picture's top left
+    box = np.roll(box, -start, 0)
+    if np.linalg.norm(box[1] - box[0]) > np.linalg.norm(box[2] - box[1]):
+        box = np.roll(box, -1, 0)                   # the top side is the short one
+    return box
+
+
+def _reading_order(blobs: list[Blob]) -> list[Blob]:
+    if not blobs:
+        return blobs
+    heights = [np.linalg.norm(b.corners[3] - b.corners[0]) for b in blobs]
+    line = float(np.median(heights)) / 2
+    rest = sorted(blobs, key=lambda b: float(b.corners[:, 1].mean()))
+    rows: list[list[Blob]] = []
+    for b in rest:
+        y = float(b.corners[:, 1].mean())
+        if rows and abs(y - float(np.mean([r.corners[:, 1].mean() for r in rows[-1]]))) < line:
+            rows[-1].append(b)
+        else:
+            rows.append([b])
+    return [b for row in rows for b in sorted(row, key=lambda b: float(b.corners[:, 0].mean()))]
