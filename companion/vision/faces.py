@@ -36,10 +36,10 @@ import cv2
 import numpy as np
 
 FACE_SIZE = (180, 252)          # a face is enrolled at this size, px (63 x 88 mm at 2.86 px/mm)
-FACE_FEATURES = 500             # ORB features kept per enrolled face
+FACE_FEATURES = 600             # ORB features kept per enrolled face
 QUERY_CARD_PX = 216.0           # a card's width in the picture searched (1.2 x the face: ORB's pyramid
                                 # then meets the face's scale a level down, and tolerates 2x either way)
-QUERY_FEATURES_PER_CARD = 700   # ORB features of a picture, per card area it holds
+QUERY_FEATURES_PER_CARD = 1000  # ORB features of a picture, per card area it holds
 RATIO = 0.85                    # a vote needs its nearest card this much nearer than the next card
 MAX_HAMMING = 64                # of 256 bits: further than this is no match at all
 MIN_VOTES = 5                   # a card with fewer votes is not verified
@@ -53,7 +53,7 @@ EXACT_BELOW = 5_000             # enrolled descriptors below which the search is
 
 def _orb(features: int):
     return cv2.ORB.create(nfeatures=features, scaleFactor=1.2, nlevels=8, edgeThreshold=15, patchSize=31,
-                          fastThreshold=7)
+                          fastThreshold=5)
 
 
 def _grey(img: np.ndarray) -> np.ndarray:
