@@ -300,6 +300,32 @@ def test_no_view_reads_the_engine_state():
     assert not found, "\n".join(found)
 
 
+# the session's writing methods: only the turn controller (companion/play/turns.py) calls them
+_SESSION_WRITES = {"confirm", "undo", "end_early"}
+
+
+def _session_writes(source: str) -> list[str]:
+    """Where ``source`` names a session's writing method (``session.undo``, ``k.session.end_early``..., a
+    call or a reference handed on): ``line: expression``."""
+    return [f"{node.lineno}: {ast.unparse(node)}" for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Attribute) and node.attr in _SESSION_WRITES
+            and ast.unparse(node.value).split(".")[-1].endswith("session")]
+
+
+def test_the_controller_is_the_only_writer():
+    """The kiosk's screens ask the turn controller to confirm, undo or end a game early; none writes
+    through the session itself."""
+    found = [f"{path.relative_to(ROOT.parent)}:{where}" for path in sorted((ROOT / "ui").rglob("*.py"))
+             for where in _session_writes(path.read_text())]
+    assert not found, "\n".join(found)
+
+
+def test_the_session_write_finder_finds_one():
+    assert sorted(_session_writes("ok = self.session.confirm(a)\nf(k.session.undo)\nsession.end_early()\n")) == [
+        "1: self.session.confirm", "2: k.session.undo", "3: session.end_early"]
+    assert _session_writes("stack.undo()\nTurnController.end_early(k, again=f)\nsession.line(a)\n") == []
+
+
 def test_the_state_read_finder_finds_one():
     assert sorted(_state_reads("s = session.state\nb = self.session.state.boards\nx = t._state\n")) == [
         "1: session.state", "2: self.session.state", "3: t._state"]

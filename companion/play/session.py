@@ -9,15 +9,21 @@ move on. So whatever the screen shows as done is already in the log, and after a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from companion.cards.decks import cards_as_recorded, facts_in, resolve, with_facts
 from companion.cards.model import Card
 from companion.errors import is_store_error
 from companion.games.base import Outcome, fold, read_action, refusal
 
+Table = TypeVar("Table")
 
-class GameSession:
+
+class GameSession(Generic[Table]):
+    """``GameSession[T]``: a game whose engine's ``table(state)`` returns a ``T`` -- a view annotates the
+    session it reads with its game's (``GameSession[cronologia.Table]``), so mypy checks what it reads
+    from ``table()``. The kiosk holds a ``GameSession`` of any game (``T`` is then ``Any``)."""
+
     def __init__(self, store, game_id, view, setup_line: dict, state, lines: list[dict]):
         self.store = store
         self.game_id = game_id
@@ -123,7 +129,7 @@ class GameSession:
     def cards_on_table(self) -> tuple:
         return tuple(self.engine.cards_on_table(self.state))
 
-    def table(self) -> Any:
+    def table(self) -> Table:
         """The game's own read model, for a game whose views draw more than a row (its engine's
         ``table(state)``: frozen, its type the engine's): the boards, the market or the grid, the step
         of the turn, and the rule answers the views need."""

@@ -84,6 +84,25 @@ class TurnController:
     def session(self):
         return self.host.session
 
+    # -- the writes the other screens ask for: the controller is the session's only writer ----------
+    # They are the class's (static) because the history and the menu may be open with no table screen
+    # under them (the game has ended; the score screen is showing).
+    @staticmethod
+    def take_back(host, again, dropped) -> bool:
+        """The history's UNDO: the last stored action taken back (the store forgets it first). False when
+        the store could not write and its fault screen opened instead (RETRY calls ``again``, DROP
+        ``dropped``)."""
+        return stored_or_fault(host.stack, host.session.undo, again=again, dropped=dropped)[0]
+
+    @staticmethod
+    def end_early(host, again) -> bool:
+        """The menu's "End this game now": kept in the log as ended early, and the host's game is over
+        (the next game is a new one, whatever its kind). False when the fault screen opened instead."""
+        if not stored_or_fault(host.stack, host.session.end_early, again=again)[0]:
+            return False
+        host.session = None
+        return True
+
     def expect(self) -> None:
         """Tell the camera feed what the table should look like (it reads again from scratch)."""
         feed = self.host.table

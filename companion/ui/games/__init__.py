@@ -18,6 +18,7 @@ from companion.games.base import refusal
 from companion.games.explained import ScoreRow
 from companion.i18n import N_, Literal, Msg, Text
 from companion.play.choice import Ask, Choices  # noqa: F401  (the views' menus)
+from companion.play.session import GameSession
 from companion.play.view import CONTRACT
 
 log = logging.getLogger(__name__)
@@ -85,7 +86,7 @@ class GameView:
     def engine(self):
         return registry.spec_for(self.engine_id).load_engine()
 
-    def current(self, session) -> str | None:
+    def current(self, session: GameSession) -> str | None:
         """Whose turn it is: the engine's word (None once the game is over)."""
         return session.current_player()
 
@@ -98,28 +99,28 @@ class GameView:
     def matches(self, setup_line) -> bool:
         return setup_line.get("game") == self.engine_id
 
-    def ask(self, session):
+    def ask(self, session: GameSession):
         return None
 
-    def actions(self, session):
+    def actions(self, session: GameSession):
         return None
 
-    def quiet(self, line, events, session) -> bool:
+    def quiet(self, line, events, session: GameSession) -> bool:
         return False
 
-    def follow_ups(self, session) -> list:
+    def follow_ups(self, session: GameSession) -> list:
         return []
 
-    def effect_player(self, session):
+    def effect_player(self, session: GameSession):
         return None
 
-    def deal_action(self, codes, session):
+    def deal_action(self, codes, session: GameSession):
         raise NotImplementedError(f"{self.key} deals no new table during a game")
 
-    def effect_prompt(self, session):
+    def effect_prompt(self, session: GameSession):
         raise NotImplementedError(f"{self.key} has no effects to choose")
 
-    def reset_prompt(self, session):
+    def reset_prompt(self, session: GameSession):
         raise NotImplementedError(f"{self.key} has no reset step")
 
 
@@ -133,10 +134,10 @@ class BoardView(GameView):
     quiet_lines: tuple = ()       # routine lines (a take, an answer) that skip the verdict screen...
     news_events: tuple = ()       # ...unless one of these happened with them
 
-    def spots(self, session) -> dict:
+    def spots(self, session: GameSession) -> dict:
         raise NotImplementedError
 
-    def context(self, session):
+    def context(self, session: GameSession):
         return session.table()      # the engine's read model before the line: the verdict's ``before``
 
     def is_correct(self, events):
@@ -146,16 +147,16 @@ class BoardView(GameView):
             return True
         return None
 
-    def quiet(self, line, events, session) -> bool:
+    def quiet(self, line, events, session: GameSession) -> bool:
         return line.get("type") in self.quiet_lines and not any(e.kind in self.news_events for e in events)
 
-    def next_step(self, line, events, session) -> str:
+    def next_step(self, line, events, session: GameSession) -> str:
         return "watch"
 
-    def codes_on_table(self, session) -> list[str]:
+    def codes_on_table(self, session: GameSession) -> list[str]:
         return list(self.spots(session).values())
 
-    def expected_layout(self, session):
+    def expected_layout(self, session: GameSession):
         from companion.vision.layouts import BoardLayout
         return BoardLayout(self.board, self.spots(session))
 
@@ -165,24 +166,24 @@ class BoardView(GameView):
 
     # -- the score sheet: page 0 the standings, then the pages ``_pages`` lists: (a player's entry of
     # the summary's ``scores``, its rows, which part of the player's pages it is, of how many)
-    def _pages(self, session) -> list:
+    def _pages(self, session: GameSession) -> list:
         raise NotImplementedError
 
     def winner_headline(self, summary: dict, winners: list[str]) -> Msg:
         """The standings' headline when one player won (or plays alone)."""
         raise NotImplementedError
 
-    def standing(self, entry: dict, session) -> Msg:
+    def standing(self, entry: dict, session: GameSession) -> Msg:
         """A player's figures in one line, beside the total on the standings page."""
         raise NotImplementedError
 
     def page_headline(self, entry: dict, part: int, parts: int, summary: dict) -> Msg:
         raise NotImplementedError
 
-    def score_pages(self, session) -> int:
+    def score_pages(self, session: GameSession) -> int:
         return len(self._pages(session))
 
-    def score_sheet(self, session, page: int = 0):
+    def score_sheet(self, session: GameSession, page: int = 0):
         s = session.summary()
         scores = s.get("scores") or []
         if not scores:

@@ -40,15 +40,20 @@ from companion.games.ancient_knowledge.actions import (
     ToPast,
 )
 from companion.games.ancient_knowledge.catalog import catalog
+from companion.games.ancient_knowledge.engine import Table
 from companion.games.ancient_knowledge.score import explained_rows
 from companion.games.base import refusal
 from companion.i18n import N_, NP_, Plural, Text, plural, translate
 from companion.play.proposals import CardPlacedOnSpot
+from companion.play.session import GameSession
 from companion.ui.canvas import Literal
 from companion.ui.games import Ask, BoardView, Choices, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._ancient_board import draw_board
 from companion.ui.games._menus import numbers, paged, pick_several
 from companion.words import Words, joined, later
+
+# the session these views read: mypy checks what they read from its table()
+Session = GameSession[Table]
 
 DECK = "AK"
 EFFECT_LINES = ("draw", "discard", "hand", "knowledge", "lost_knowledge", "move", "swap", "place", "destroy",
@@ -121,12 +126,12 @@ class AncientKnowledgeView(BoardView):
             line["options"] = flags
         return line
 
-    def setup_prompt(self, new_game, session):
+    def setup_prompt(self, new_game, session: Session | None):
         return Text(N_("Lay the technology tiles in view of the camera, from the left: 3 Level I cards on tile 1, "
                        "3 Level I on tile 2, 3 Level II on tile 3. Deal 6 cards to each player (7 to the third and "
                        "fourth)."))
 
-    def read_setup(self, detections, new_game, session):
+    def read_setup(self, detections, new_game, session: Session | None):
         known, problem = known_cards(detections)
         if problem:
             return None, problem
@@ -145,10 +150,10 @@ class AncientKnowledgeView(BoardView):
                             "three": ", ".join(map(name, tiles[2]))})
 
     # -- reading the table ---------------------------------------------------------------------
-    def _board(self, session):
+    def _board(self, session: Session):
         return session.table().board
 
-    def spots(self, session) -> dict:
+    def spots(self, session: Session) -> dict:
         """The active player's mat as the engine knows it: spot name -> sticker code."""
         b = self._board(session)
         codes = _codes()
@@ -164,7 +169,7 @@ class AncientKnowledgeView(BoardView):
             out[f"tech[{i}]"] = codes.get(tech)
         return {spot: code for spot, code in out.items() if code}
 
-    def action_for(self, proposal, session):
+    def action_for(self, proposal, session: Session):
         if not isinstance(proposal, CardPlacedOnSpot):
             return None
         s = session.table()
@@ -197,7 +202,7 @@ class AncientKnowledgeView(BoardView):
         return None
 
     # -- the questions -------------------------------------------------------------------------
-    def ask(self, session):
+    def ask(self, session: Session):
         s = session.table()
         if s.finished or s.asking is None:
             return None
@@ -240,7 +245,7 @@ class AncientKnowledgeView(BoardView):
             return pick_several(prompt_for, candidates, pp["count"], lambda chosen: answer(tuple(chosen)))
         return None
 
-    def actions(self, session):
+    def actions(self, session: Session):
         """What the players tell with the buttons in the watch phase: the actions the camera cannot
         see (Learn too, when a technology is not laid on the mat), and the results of card effects."""
         s = session.table()
@@ -263,7 +268,7 @@ class AncientKnowledgeView(BoardView):
         items.append((Text(N_("Record a card effect…")), lambda: self.who_menu(session)))
         return Ask(Text(N_("What did {player} do?"), {"player": me}), items, optional=True, hint=N_("actions"))
 
-    def excavate_ask(self, session, chosen: tuple):
+    def excavate_ask(self, session: Session, chosen: tuple):
         """Choose the Past monuments to excavate, one by one, then how many cards each draws."""
         b = self._board(session)
         left = [p.card for p in b.past if not p.rotated and p.card not in chosen]
@@ -277,7 +282,7 @@ class AncientKnowledgeView(BoardView):
             else Text(N_("Excavating {cards}. More, or done?"), {"cards": ", ".join(map(name, chosen))})
         return paged(prompt, items)
 
-    def archive_ask(self, session, index: int, removed: tuple):
+    def archive_ask(self, session: Session, index: int, removed: tuple):
         """For each monument with knowledge, how many tokens come off (one card discarded per token)."""
         b = self._board(session)
         carrying = [(m.card, m.tokens) for _, _, m in b.timeline() if m.tokens > 0]
@@ -291,14 +296,14 @@ class AncientKnowledgeView(BoardView):
         return Ask(Text(N_("Archive: how many tokens come off {card} ({tokens} on it)?"),
                         {"card": name(card), "tokens": tokens}), items, columns=3 if tokens > 4 else 0)
 
-    def who_menu(self, session):
+    def who_menu(self, session: Session):
         s = session.table()
         if len(s.boards) == 1:
             return self.effects_menu(session, s.boards[0].name)
         return Ask(Text(N_("Whose board or hand did the effect change?")),
                    [(Literal(b.name), lambda n=b.name: self.effects_menu(session, n)) for b in s.boards])
 
-    def effects_menu(self, session, player: str):
+    def effects_menu(self, session: Session, player: str):
         """The results of an effect that the engine records (each one checked when confirmed)."""
         s = session.table()
         b = present(s.board_of(player), f"{player}'s board")
@@ -323,7 +328,8 @@ class AncientKnowledgeView(BoardView):
             items.append((Text(N_("Knowledge on a monument")), of(
                 Text(N_("On which monument did the knowledge change?")), monuments,
                 lambda c: self.delta_ask(Text(N_("Tokens added to or removed from {card}?"), {"card": name(c)}),
-                                         -b.find(c)[2].tokens, lambda d: Knowledge(player, c, d)))))
+                                         -present(b.find(c), f"{name(c)} on {player}'s board")[2].tokens,
+                                         lambda d: Knowledge(player, c, d)))))
         items.append((Text(N_("Lost knowledge")), self.delta_ask(
             Text(N_("Lost knowledge given to or taken from {player}?"), {"player": player}), -b.lost_knowledge,
             lambda d: LostKnowledge(player, d))))
@@ -363,7 +369,7 @@ class AncientKnowledgeView(BoardView):
                      focus=deltas.index(1) if 1 in deltas else 0)
 
     # -- words ---------------------------------------------------------------------------------
-    def decline_words(self, session, lang) -> str:
+    def decline_words(self, session: Session, lang) -> str:
         s = session.table()
         zone1 = s.board.zones[0]
         if s.skip_decline:
@@ -373,7 +379,7 @@ class AncientKnowledgeView(BoardView):
         cards = ", ".join(f"{name(m.card)} (◆{m.tokens})" if m.tokens else name(m.card) for m in zone1)
         return translate(N_("At the end of the turn zone 1 declines: {cards}."), lang).format(cards=cards)
 
-    def watch_prompt(self, session):
+    def watch_prompt(self, session: Session):
         s = session.table()
         me, acting = s.board.name, s.phase == "action" and s.actions_left > 0
 
@@ -383,7 +389,7 @@ class AncientKnowledgeView(BoardView):
             return f"{head.format(player=me)} {self.decline_words(session, lang)}"
         return later(words)
 
-    def describe(self, line, session, lang):
+    def describe(self, line, session: Session, lang):
         kind, player = line["type"], line["player"]
         card = name(line["card"]) if "card" in line else ""
         if kind in ("create", "place") and line.get("zone"):
@@ -398,10 +404,10 @@ class AncientKnowledgeView(BoardView):
         return self.history_text(line, session, lang)
 
     @staticmethod
-    def create_costs(session, card: str, player: str) -> list[dict]:
+    def create_costs(session: Session, card: str, player: str) -> list[dict]:
         return session.table().create_options(card, player)
 
-    def verdict(self, line, events, before, session, lang):
+    def verdict(self, line, events, before, session: Session, lang):
         """A Create or a Learn judged; at the end of a turn what declined (the decline reminder) and
         what the players do now."""
         reason = refusal(events)
@@ -437,7 +443,7 @@ class AncientKnowledgeView(BoardView):
                            Literal(declined or translate(N_("Nothing declined."), lang)), news)
         return Verdict(None, t(N_("Recorded"), lang), Literal(self.history_text(line, session, lang)), then)
 
-    def end_words(self, session, lang) -> str:
+    def end_words(self, session: Session, lang) -> str:
         """Why the game ended and why the winner won, from the engine's summary: who reached the Past's
         limit, then the places (more victory points; on a tie, less lost knowledge)."""
         s = session.summary()
@@ -473,7 +479,7 @@ class AncientKnowledgeView(BoardView):
                              total=first["total"]))
         return " ".join(out)
 
-    def decline_news(self, events, before, session, lang) -> str:
+    def decline_news(self, events, before, session: Session, lang) -> str:
         """What the Decline phase did, and the slide the players make on their mat."""
         out = []
         for e in events:
@@ -510,7 +516,7 @@ class AncientKnowledgeView(BoardView):
                 out.append(t(N_("Next: {player}, round {round}."), lang, player=d["player"], round=d["round"]))
         return Literal(" ".join(out)) if out else None
 
-    def history_text(self, line, session, lang):
+    def history_text(self, line, session: Session, lang):
         kind, player = line["type"], line["player"]
         card = name(line["card"]) if isinstance(line.get("card"), str) else ""
         texts = {
@@ -540,13 +546,13 @@ class AncientKnowledgeView(BoardView):
         return Literal(str(line))
 
     # -- bar, board ----------------------------------------------------------------------------
-    def turn(self, session):
+    def turn(self, session: Session):
         s = session.table()
         extra = [Words(PHASES[s.phase], {"n": s.actions_left})] if s.phase in PHASES else []
         return TurnInfo(session.current_player(), s.round, {b.name: b.hand for b in s.boards}, False,
                         (), extra, players_own=True)
 
-    def draw_board(self, c, rect, session, pending):
+    def draw_board(self, c, rect, session: Session, pending):
         if session is None:
             return
         summary = session.summary()
@@ -561,7 +567,7 @@ class AncientKnowledgeView(BoardView):
         draw_board(c, pygame.Rect(rect), player, declining=not s.finished, mark=mark, new_card=new)
 
     # -- the score sheet -----------------------------------------------------------------------
-    def _pages(self, session) -> list:
+    def _pages(self, session: Session) -> list:
         scores = session.summary().get("scores") or []
         # one page of each player's figures: the end-game effects' row names the cards that scored
         # (`companion score` lists every card, in words)
@@ -574,7 +580,7 @@ class AncientKnowledgeView(BoardView):
         return Text(N_("{player} wins with {total} victory points!"),
                     {"player": winners[0], "total": summary["scores"][0]["total"]})
 
-    def standing(self, entry, session):
+    def standing(self, entry, session: Session):
         b = entry["breakdown"]
         explain: Text = joined((Words(N_("{figure} {points}"), {"figure": Text(label), "points": b[key]})
                                 for key, label in (("past_vp", N_("Past")), ("endgame_effects", N_("End-game")),

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 from companion.games import cronologia
 from companion.games.base import refusal
-from companion.games.cronologia import level_text
+from companion.games.cronologia import Table, level_text
 from companion.i18n import N_, Text
 from companion.play.proposals import CardPlacedInGrid
+from companion.play.session import GameSession
 from companion.ui.canvas import Literal
 from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._draw import grid_of_cards
 from companion.ui.games.timeline import RowGameView, card_of, placed_correctly, title_of, tr
 from companion.words import Words
+
+# the session these views read: mypy checks what they read from its table()
+Session = GameSession[Table]
 
 LEVELS_COMPETITIVE = [(k, level_text(k, "competitive")) for k in ("medio", "iniciado", "experto")]
 LEVELS_COOPERATIVE = [(k, level_text(k, "cooperative")) for k in ("experto", "medio", "iniciado")]
@@ -41,13 +45,13 @@ class CronologiaCompetitiveView(RowGameView):
         return {"type": "setup", "game": "cronologia", "mode": "competitive", "level": options.get("level", "medio"),
                 "players": list(players), "start": list(codes)}
 
-    def setup_prompt(self, new_game, session):
+    def setup_prompt(self, new_game, session: Session | None):
         level = new_game["options"].get("level", "medio") if new_game else "medio"
         n = {"iniciado": 4, "medio": 6, "experto": 8}.get(level, 6)
         return Text(N_("Deal {n} cards to each player, face down. Then lay the top 5 cards of the deck in the "
                        "middle, date side up, in date order."), {"n": n})
 
-    def after_wrong(self, events, session, lang):
+    def after_wrong(self, events, session: Session, lang):
         if session.summary().get("sudden_death"):
             text = tr(N_("Put the card on the discard pile, face up."), lang)
         else:
@@ -55,12 +59,12 @@ class CronologiaCompetitiveView(RowGameView):
         news = self.round_news(events, lang)
         return f"{text} {news}" if news else text
 
-    def next_step(self, line, events, session) -> str:
+    def next_step(self, line, events, session: Session) -> str:
         if line.get("type") == "place" and self.is_correct(events) and self.follow_ups(session):
             return "effect"
         return "watch"
 
-    def follow_ups(self, session):
+    def follow_ups(self, session: Session):
         """The effects the engine allows now (each candidate is asked of the engine, never decided here).
         None after a placement that ended the game: an effect there changes nothing (C16)."""
         if not session.lines or session.lines[-1].get("type") != "place" or not session.in_progress():
@@ -80,12 +84,12 @@ class CronologiaCompetitiveView(RowGameView):
                     out.append((label, effect))
         return out
 
-    def effect_player(self, session) -> str:
+    def effect_player(self, session: Session) -> str:
         """Who chooses the effect: the player whose card was just placed (the engine has already
         moved the turn on)."""
         return session.lines[-1]["player"]
 
-    def effect_prompt(self, session):
+    def effect_prompt(self, session: Session):
         return Text(N_("{player} may use one effect of the card (or none). Do it on the table, then choose it here."),
                     {"player": self.effect_player(session)})
 
@@ -94,7 +98,7 @@ class CronologiaCompetitiveView(RowGameView):
             return None
         return super().is_correct(events)
 
-    def verdict(self, line, events, before, session, lang):
+    def verdict(self, line, events, before, session: Session, lang):
         if line.get("type") == "effect":
             what = ICON_NAMES[line["icon"]]
             return Verdict(None, tr(N_("Effect used"), lang),
@@ -107,14 +111,14 @@ class CronologiaCompetitiveView(RowGameView):
         news = events[placed:] + list(session.table().closing)
         return super().verdict(line, news, before, session, lang)
 
-    def history_text(self, line, session, lang):
+    def history_text(self, line, session: Session, lang):
         if line.get("type") == "effect":
             effect = tr(ICON_NAMES[line["icon"]], lang)
             text = tr(N_("{player} used: {effect}"), lang, player=line["player"], effect=effect)
             return Literal(text + (f" → {line['target']}" if line.get("target") else ""))
         return super().history_text(line, session, lang)
 
-    def score_sheet(self, session):
+    def score_sheet(self, session: Session):
         headline, good, rows = super().score_sheet(session)
         rows[-1] = ScoreRow(Text(N_("Cards in the chronology")), rows[-1].value,
                             Text(N_("Cards in the chronology at the end.")))
@@ -142,19 +146,19 @@ class CronologiaCooperativeView(GameView):
         return {"type": "setup", "game": "cronologia", "mode": "cooperative", "level": options.get("level", "experto"),
                 "players": list(players), "grid": codes}
 
-    def deal_action(self, codes, session):
+    def deal_action(self, codes, session: Session):
         return cronologia.Deal(tuple(tuple(session.card(code) for code in row) for row in codes))
 
     # -- table ---------------------------------------------------------------------------------
-    def grid(self, session):
+    def grid(self, session: Session):
         t = session.table()
         return t.rows, t.gaps       # (rows 5x5, gaps 4x5 with None)
 
-    def codes_on_table(self, session) -> list[str]:
+    def codes_on_table(self, session: Session) -> list[str]:
         rows, gaps = self.grid(session)
         return [c.code for line in list(rows) + list(gaps) for c in line if c is not None and c.code]
 
-    def expected_layout(self, session):
+    def expected_layout(self, session: Session):
         from companion.vision.layouts import GridLayout
         rows, gaps = self.grid(session)
         physical = []
@@ -164,7 +168,7 @@ class CronologiaCooperativeView(GameView):
                 physical.append([c.code if c is not None else None for c in gaps[i]])
         return GridLayout(physical)
 
-    def read_setup(self, detections, new_game, session):
+    def read_setup(self, detections, new_game, session: Session | None):
         known, problem = known_cards(detections)
         if problem:
             return None, problem
@@ -182,28 +186,28 @@ class CronologiaCooperativeView(GameView):
         return [[d.payload for d in row] for row in rows], Text(N_("Read all 25 cards, every row in date order. "
                                                                    "Press OK."))
 
-    def action_for(self, proposal, session):
+    def action_for(self, proposal, session: Session):
         player = self.current(session)
         if not isinstance(proposal, CardPlacedInGrid) or player is None:
             return None
         return cronologia.PlaceInGrid(player, session.card(proposal.code), proposal.gap_row, proposal.col)
 
     # -- words ---------------------------------------------------------------------------------
-    def bounds(self, session, gap_row: int, col: int):
+    def bounds(self, session: Session, gap_row: int, col: int):
         rows, _gaps = self.grid(session)
         return rows[gap_row - 1][col - 1], rows[gap_row][col - 1]
 
-    def describe(self, line, session, lang):
+    def describe(self, line, session: Session, lang):
         card = card_of(line["card"])
         a, b = self.bounds(session, line["gap_row"], line["col"])
         return tr(N_("{player} put “{title}” in column {col}, between {a} and {b}."), lang, player=line["player"],
                   title=title_of(card, lang), col=line["col"], a=a.date(lang), b=b.date(lang))
 
-    def watch_prompt(self, session):
+    def watch_prompt(self, session: Session):
         return Text(N_("{player}: put a union event into an empty gap between two rows."),
                     {"player": self.current(session)})
 
-    def setup_prompt(self, new_game, session):
+    def setup_prompt(self, new_game, session: Session | None):
         if session is not None:
             return Text(N_("Column scored! Put every dated card on the score pile, then deal a new grid: 5 rows of "
                            "5 cards, each row in date order, with room between the rows."))
@@ -212,13 +216,13 @@ class CronologiaCooperativeView(GameView):
         return Text(N_("Deal {n} union events to each player, face down. Lay 5 rows of 5 cards date side up, each "
                        "row in date order, with room for a card between the rows."), {"n": n})
 
-    def context(self, session):
+    def context(self, session: Session):
         return self.grid(session)
 
     def is_correct(self, events):
         return placed_correctly(events)
 
-    def verdict(self, line, events, before, session, lang):
+    def verdict(self, line, events, before, session: Session, lang):
         if line.get("type") == "deal":
             return Verdict(None, tr(N_("New grid"), lang), tr(N_("The new grid is recorded."), lang),
                            tr(N_("Carry on: the next player places a union event."), lang))
@@ -245,7 +249,7 @@ class CronologiaCooperativeView(GameView):
             then = tr(N_("A life is lost: {lives} left."), lang, lives=s.get("lives"))
         return Verdict(False, tr(N_("Wrong"), lang), reason, then)
 
-    def next_step(self, line, events, session) -> str:
+    def next_step(self, line, events, session: Session) -> str:
         if line.get("type") == "deal":
             return "watch"
         if any(e.kind == "column_scored" for e in events) and session.in_progress():
@@ -254,12 +258,12 @@ class CronologiaCooperativeView(GameView):
             return "reset"
         return "watch"
 
-    def reset_prompt(self, session):
+    def reset_prompt(self, session: Session):
         s = session.summary()
         return Text(N_("Put the wrong card and every union event still in your hands into the box. Deal {n} new "
                        "union events to each player. Press OK when done."), {"n": s.get("lives")})
 
-    def history_text(self, line, session, lang):
+    def history_text(self, line, session: Session, lang):
         if line.get("type") == "deal":
             return tr(N_("A new grid was dealt"), lang)
         card = card_of(line["card"])
@@ -267,14 +271,14 @@ class CronologiaCooperativeView(GameView):
                   title=title_of(card, lang), year=card.date(lang), col=line["col"])
 
     # -- bar, board, score ---------------------------------------------------------------------
-    def turn(self, session):
+    def turn(self, session: Session):
         s = session.summary()
         extra = [Text(N_("Lives {lives}"), {"lives": s.get("lives")}),       # a heart alone did not say it
                  Text(N_("Score {score}"), {"score": s.get("score", 0)})]
         return TurnInfo(self.current(session) if s.get("status") == "in_progress" else None, s.get("round"),
                         dict(s.get("hands", {})), False, (), extra)
 
-    def draw_board(self, c, rect, session, pending):
+    def draw_board(self, c, rect, session: Session, pending):
         if session is None:
             return
         rows, gaps = self.grid(session)
@@ -283,7 +287,7 @@ class CronologiaCooperativeView(GameView):
         else:
             grid_of_cards(c, rect, rows, gaps)
 
-    def score_sheet(self, session):
+    def score_sheet(self, session: Session):
         s = session.summary()
         lost = s.get("status") == "lost"
         if lost:

@@ -20,6 +20,7 @@ from companion.games.base import refusal
 from companion.games.exhibition.actions import Finish, Move, Place, Refill, Secret, Take
 from companion.games.exhibition.board import CONTINENTS, DEPOT, OVERLAYS, SHOWCASES, board, default_layout
 from companion.games.exhibition.cards import DECADES, coloured, label, parse, same_card
+from companion.games.exhibition.engine import Table
 from companion.games.exhibition.score import explained_rows, points_unit
 from companion.games.exhibition.words import (
     OVERLAY_NAMES,
@@ -31,11 +32,15 @@ from companion.games.exhibition.words import (
 )
 from companion.i18n import N_, Msg, Text, translate
 from companion.play.proposals import CardPlacedOnSpot
+from companion.play.session import GameSession
 from companion.ui.canvas import Literal
 from companion.ui.games import Ask, BoardView, Choices, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._exhibition_board import draw_hall, draw_market
 from companion.ui.games._menus import paged
 from companion.words import Words, joined
+
+# the session these views read: mypy checks what they read from its table()
+Session = GameSession[Table]
 
 LAYOUT_SPLITS = ((4, 4, 5), (4, 5, 4), (5, 4, 4), (3, 5, 5), (5, 3, 5), (5, 5, 3))
 MARKET_DECK = "EXH20"
@@ -104,11 +109,11 @@ class ExhibitionView(BoardView):
             line["variations"] = variations
         return line
 
-    def setup_prompt(self, new_game, session):
+    def setup_prompt(self, new_game, session: Session | None):
         return Text(N_("Deal 3 cards face up under each continent. Lay the market in view of the camera: six "
                        "columns of three, from the left Oceania, South America, Africa, Asia, Europe, North America."))
 
-    def read_setup(self, detections, new_game, session):
+    def read_setup(self, detections, new_game, session: Session | None):
         """The 18 market cards, six columns of three from the left (each column kept in year order)."""
         known, problem = known_cards(detections)
         if problem:
@@ -129,7 +134,7 @@ class ExhibitionView(BoardView):
                             {"n": per * n, "per": per})
 
     # -- reading the table ---------------------------------------------------------------------
-    def spots(self, session) -> dict:
+    def spots(self, session: Session) -> dict:
         s = session.table()
         if s.finished:
             return {}
@@ -141,7 +146,7 @@ class ExhibitionView(BoardView):
                     spots[f"{key}[{i}]"] = c.code
         return spots
 
-    def action_for(self, proposal, session):
+    def action_for(self, proposal, session: Session):
         if not isinstance(proposal, CardPlacedOnSpot):
             return None
         s = session.table()
@@ -160,7 +165,7 @@ class ExhibitionView(BoardView):
         return Place(me, session.card(proposal.code), proposal.spot)
 
     # -- what the buttons tell -----------------------------------------------------------------
-    def fits(self, session) -> list[str]:
+    def fits(self, session: Session) -> list[str]:
         """Every Hall spot where the engine takes the held card now."""
         s = session.table()
         if s.held is None:
@@ -173,10 +178,10 @@ class ExhibitionView(BoardView):
                 out.append(spot)
         return out
 
-    def free_depot(self, session) -> list[str]:
+    def free_depot(self, session: Session) -> list[str]:
         return [f"{DEPOT}[{i}]" for i, c in enumerate(session.table().me.exhibit.depot) if c is None]
 
-    def ask(self, session):
+    def ask(self, session: Session):
         s = session.table()
         if s.finished:
             return None
@@ -200,7 +205,7 @@ class ExhibitionView(BoardView):
                             {"player": me.name}), choices, camera=True)
         if turn.needs_refill:
             return self.refill_ask(session)
-        if not turn.placed and not self.fits(session):
+        if not turn.placed and turn.held is not None and not self.fits(session):   # held: taken, not yet placed
             card = label(turn.held)
             choices = [(spot_text(spot, s.layout), Place(me.name, turn.held, spot))
                        for spot in self.free_depot(session)]
@@ -214,7 +219,7 @@ class ExhibitionView(BoardView):
         return Ask(Text(N_("{player}: choose your Secret Decade while the others look away."), {"player": player}),
                    choices, note=Text(N_("It stays hidden until the final score.")), columns=2)
 
-    def stock_cards(self, session) -> list:
+    def stock_cards(self, session: Session) -> list:
         """The cards that can still come up from the stock: the deck's, less those in play."""
         deck_id = MARKET_DECK
         for column in session.setup_line.get("market", {}).values():
@@ -229,7 +234,7 @@ class ExhibitionView(BoardView):
         in_play = session.table().in_play()
         return [c for _, c in sorted(deck.cards.items()) if not any(same_card(c, x) for x in in_play)]
 
-    def refill_ask(self, session) -> Ask:
+    def refill_ask(self, session: Session) -> Ask:
         s = session.table()
         me = s.me.name
         column = s.refill_column
@@ -251,7 +256,7 @@ class ExhibitionView(BoardView):
         return Ask(Text(N_("Turn up the top card of the stock into the {continent} column: which card is it?"),
                         {"continent": column}), choices, camera=True, columns=2)
 
-    def actions(self, session):
+    def actions(self, session: Session):
         """In the watch phase: place the held card with the buttons (a spot the camera cannot see)."""
         s = session.table()
         if s.finished or s.held is None or s.placed:
@@ -262,14 +267,14 @@ class ExhibitionView(BoardView):
                      items, optional=True, hint=N_("choose the spot"))
 
     # -- words ---------------------------------------------------------------------------------
-    def watch_prompt(self, session):
+    def watch_prompt(self, session: Session):
         s = session.table()
         if s.held is not None and not s.placed:
             return Text(N_("{player}: lay {card} on your board, in a showcase or the Depot."),
                         {"player": s.me.name, "card": label(s.held)})
         return Text(N_("{player}'s turn."), {"player": s.me.name})
 
-    def describe(self, line, session, lang):
+    def describe(self, line, session: Session, lang):
         s = session.table()
         kind = line["type"]
         card = label(card_of(line["card"])) if line.get("card") is not None else ""
@@ -280,7 +285,7 @@ class ExhibitionView(BoardView):
                      spot=spot_words(line["spot"], s.layout, lang))
         return self.history_text(line, session, lang)
 
-    def verdict(self, line, events, before, session, lang):
+    def verdict(self, line, events, before, session: Session, lang):
         kind = line["type"]
         reason = refusal(events)
         if reason is not None:
@@ -301,7 +306,7 @@ class ExhibitionView(BoardView):
                            t(N_("{card} fits nowhere in the Hall: it leaves the game."), lang, card=held), news)
         return Verdict(None, t(N_("Recorded"), lang), Literal(self.history_text(line, session, lang)), news)
 
-    def after_refusal(self, line, session, lang):
+    def after_refusal(self, line, session: Session, lang):
         if line["type"] == "take":
             return t(N_("Put the card back in the market; take one from the column under your vehicle."), lang)
         s = session.table()
@@ -335,7 +340,7 @@ class ExhibitionView(BoardView):
                 out.append(t(N_("Next: {player}."), lang, player=d["player"]))
         return Literal(" ".join(out)) if out else None
 
-    def history_text(self, line, session, lang):
+    def history_text(self, line, session: Session, lang):
         kind, player = line["type"], line["player"]
         if kind == "take":
             return t(N_("{player} took {card}"), lang, player=player, card=label(card_of(line["card"])))
@@ -357,13 +362,13 @@ class ExhibitionView(BoardView):
         return Literal(str(line))
 
     # -- bar, board ----------------------------------------------------------------------------
-    def turn(self, session):
+    def turn(self, session: Session):
         s = session.table()
         hands = {p.name: f"{p.exhibit.filled}/{s.layout.hall_size}" + ("✓" if p.finished else "") for p in s.seats}
         return TurnInfo(None if s.finished else s.me.name, s.round, hands, False, (),
                         [Text(N_("Stock {n}"), {"n": s.stock})], N_("Spots filled: {hands}"))
 
-    def draw_board(self, c, rect, session, pending):
+    def draw_board(self, c, rect, session: Session, pending):
         if session is None:
             return
         s = session.table()
@@ -383,13 +388,13 @@ class ExhibitionView(BoardView):
             draw_market(c, rect, s, me.at, market_mark)
 
     # -- the score sheet -----------------------------------------------------------------------
-    def _scores(self, session):
+    def _scores(self, session: Session):
         return session.summary().get("scores") or []
 
-    def _player_rows(self, entry, session, solo: bool) -> list[ScoreRow]:
+    def _player_rows(self, entry, session: Session, solo: bool) -> list[ScoreRow]:
         return explained_rows(entry, solo, session.table().layout)
 
-    def _pages(self, session) -> list:
+    def _pages(self, session: Session) -> list:
         """Page 0: the standings; then one page of each player's figures (the score screen fits it)."""
         scores = self._scores(session)
         solo = len(scores) == 1
@@ -401,7 +406,7 @@ class ExhibitionView(BoardView):
             return Text(N_("Solo score: {total} points"), {"total": scores[0]["total"]})
         return Text(N_("{player} wins with {total} fame points!"), {"player": winners[0], "total": scores[0]["total"]})
 
-    def standing(self, entry, session):
+    def standing(self, entry, session: Session):
         # every figure of the player's sheet, penalties included, so the parts add up to the total
         solo = len(self._scores(session)) == 1
         parts: Text = joined((Words(N_("{figure} {points}"), {"figure": r.label, "points": r.value})

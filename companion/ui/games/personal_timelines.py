@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import pygame
 
-from companion.games.personal_timelines.engine import Place
+from companion.games.personal_timelines.engine import Place, Table
 from companion.i18n import N_, Text
 from companion.play.proposals import CardPlacedInRow
+from companion.play.session import GameSession
 from companion.ui import theme
 from companion.ui.canvas import READ_TEXT, Literal
 from companion.ui.games import Option, ScoreRow, TurnInfo, known_cards, register
 from companion.ui.games._draw import _window, card_tile, tile_height, year_fits
 from companion.ui.games.timeline import RowGameView, card_of, title_of, tr
 from companion.words import Words, later
+
+# the session these views read: mypy checks what they read from its table()
+Session = GameSession[Table]
 
 
 class PersonalTimelinesView(RowGameView):
@@ -46,28 +50,28 @@ class PersonalTimelinesView(RowGameView):
         return line
 
     # -- reading the table ---------------------------------------------------------------------
-    def rows(self, session):
+    def rows(self, session: Session):
         t = session.table()
         return list(zip(t.players, t.rows, strict=True))
 
-    def row(self, session) -> list:
+    def row(self, session: Session) -> list:
         """The row of the player whose turn it is (what a verdict compares with)."""
         t = session.table()
         return list(t.row(t.current)) if t.current else []
 
-    def codes_on_table(self, session) -> list[str]:
+    def codes_on_table(self, session: Session) -> list[str]:
         return [c.code for _, row in self.rows(session) for c in row if c.code]
 
     def empty_layout(self):
         from companion.vision.layouts import RowsLayout
         return RowsLayout([])
 
-    def expected_layout(self, session):
+    def expected_layout(self, session: Session):
         from companion.vision.layouts import RowsLayout
         rows = self.rows(session)
         return RowsLayout([[c.code for c in row if c.code] for _, row in rows], [p for p, _ in rows])
 
-    def read_setup(self, detections, new_game, session):
+    def read_setup(self, detections, new_game, session: Session | None):
         """Each player's first card, one above the other in seating order (the first player's at the top)."""
         known, problem = known_cards(detections)
         if problem:
@@ -81,30 +85,30 @@ class PersonalTimelinesView(RowGameView):
         dates = later(lambda lang: ", ".join(f"{p} {d.card.date(lang)}" for p, d in zip(names, ordered, strict=False)))
         return [d.payload for d in ordered], Words(N_("Read: {cards}. Press OK to start."), {"cards": dates})
 
-    def action_for(self, proposal, session):
+    def action_for(self, proposal, session: Session):
         t = session.table()
         if not isinstance(proposal, CardPlacedInRow) or t.current is None or proposal.row >= len(t.players):
             return None
         return Place(t.current, t.players[proposal.row], session.card(proposal.code), proposal.gap)
 
     # -- words ---------------------------------------------------------------------------------
-    def context(self, session):
+    def context(self, session: Session):
         return self.row(session)
 
-    def describe(self, line, session, lang):
+    def describe(self, line, session: Session, lang):
         card = card_of(line["card"])
         owner = line.get("row", line["player"])
         return tr(N_("{player} put “{title}” in their row {where}."), lang, player=line["player"],
                   title=title_of(card, lang), where=self.where(list(session.table().row(owner)), line["gap"], lang))
 
-    def watch_prompt(self, session):
+    def watch_prompt(self, session: Session):
         return Text(N_("{player}: draw a card and put it into your own row."), {"player": self.current(session)})
 
-    def setup_prompt(self, new_game, session):
+    def setup_prompt(self, new_game, session: Session | None):
         return Text(N_("Lay each player's first card, date side up, one above the other: the first player's at "
                        "the top."))
 
-    def after_wrong(self, events, session, lang):
+    def after_wrong(self, events, session: Session, lang):
         text = tr(N_("Take the card out of the row and put it on the discard pile."), lang)
         news = self.round_news(events, lang)
         return f"{text} {news}" if news else text
@@ -122,18 +126,18 @@ class PersonalTimelinesView(RowGameView):
                 return tr(N_("The pile is spent: shuffle the discards into a new pile."), lang)
         return None
 
-    def history_text(self, line, session, lang):
+    def history_text(self, line, session: Session, lang):
         card = card_of(line["card"])
         return tr(N_("{player} placed “{title}” ({year})"), lang, player=line["player"], title=title_of(card, lang),
                   year=card.date(lang))
 
     # -- bar, board, score ---------------------------------------------------------------------
-    def turn(self, session):
+    def turn(self, session: Session):
         t = session.table()
         return TurnInfo(t.current, t.round, {p: len(r) for p, r in zip(t.players, t.rows, strict=True)},
                         extra=[Text(N_("Goal: {n} cards"), {"n": t.goal})], hands_label=N_("Cards in row: {hands}"))
 
-    def draw_board(self, c, rect, session, pending):
+    def draw_board(self, c, rect, session: Session, pending):
         if session is None:
             return
         t = session.table()
@@ -159,13 +163,13 @@ class PersonalTimelinesView(RowGameView):
             else:
                 _row(c, cards, list(row), None, None, focus)
 
-    def _newest_code(self, session) -> str | None:
+    def _newest_code(self, session: Session) -> str | None:
         for line in reversed(session.lines):
             if line.get("type") == "place":
                 return card_of(line["card"]).code
         return None
 
-    def score_sheet(self, session):
+    def score_sheet(self, session: Session):
         t = session.table()
         winners = t.winners
         if len(winners) == 1:

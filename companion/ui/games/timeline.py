@@ -13,6 +13,7 @@ from companion.cards.model import Card
 from companion.games import timeline
 from companion.i18n import N_, NP_, Plural, Text, translate
 from companion.play.proposals import CardPlaced
+from companion.play.session import GameSession
 from companion.ui.canvas import Literal
 from companion.ui.games import GameView, Option, ScoreRow, TurnInfo, Verdict, known_cards, register
 from companion.ui.games._draw import row_capacity, row_of_cards, row_page
@@ -53,17 +54,17 @@ class RowGameView(GameView):
     pages_row = True              # OK while waiting opens the whole row on a screen of its own, a page at a time
 
     # -- reading the table ---------------------------------------------------------------------
-    def row(self, session) -> list:
+    def row(self, session: GameSession) -> list:
         return list(session.cards_on_table())
 
-    def codes_on_table(self, session) -> list[str]:
+    def codes_on_table(self, session: GameSession) -> list[str]:
         return [c.code for c in self.row(session) if c.code]
 
-    def expected_layout(self, session):
+    def expected_layout(self, session: GameSession):
         from companion.vision.layouts import RowLayout
         return RowLayout(self.codes_on_table(session))
 
-    def read_setup(self, detections, new_game, session):
+    def read_setup(self, detections, new_game, session: GameSession | None):
         """The start card(s) in reading order, or None and what is still missing."""
         known, problem = known_cards(detections)
         if problem:
@@ -83,7 +84,7 @@ class RowGameView(GameView):
         years = later(lambda lang: ", ".join(c.date(lang) for c in cards))   # 'a. C.' in Spanish
         return [d.payload for d in ordered], Words(N_("Read: {cards}. Press OK to start."), {"cards": years})
 
-    def action_for(self, proposal, session):
+    def action_for(self, proposal, session: GameSession):
         player = self.current(session)
         if not isinstance(proposal, CardPlaced) or player is None:
             return None
@@ -100,15 +101,15 @@ class RowGameView(GameView):
         return translate(N_("between {a} and {b}"), lang).format(a=row[gap - 1].date(lang),
                                                                   b=row[gap].date(lang))
 
-    def describe(self, line, session, lang):
+    def describe(self, line, session: GameSession, lang):
         card = card_of(line["card"])
         return tr(N_("{player} put “{title}” {where}."), lang, player=line["player"], title=title_of(card, lang),
                   where=self.where(self.row(session), line["gap"], lang))
 
-    def watch_prompt(self, session):
+    def watch_prompt(self, session: GameSession):
         return Text(N_("{player}: put one of your cards into the row."), {"player": self.current(session)})
 
-    def setup_prompt(self, new_game, session):
+    def setup_prompt(self, new_game, session: GameSession | None):
         return Text(N_("Deal {hand} cards to each player, face down. Then lay the top card of the pile in the "
                        "middle of the table, date side up."), {"hand": self.hand_words(new_game)})
 
@@ -116,14 +117,14 @@ class RowGameView(GameView):
         hand = new_game["options"].get("hand", 4) if new_game else 4
         return str(hand) if isinstance(hand, int) else "6/5/4"
 
-    def context(self, session):
+    def context(self, session: GameSession):
         """What a verdict needs from before the action: the row as it was."""
         return self.row(session)
 
     def is_correct(self, events) -> bool | None:
         return placed_correctly(events)
 
-    def verdict(self, line, events, before, session, lang):
+    def verdict(self, line, events, before, session: GameSession, lang):
         card = card_of(line["card"])
         correct = self.is_correct(events)
         where = self.where(before, line["gap"], lang)
@@ -135,10 +136,10 @@ class RowGameView(GameView):
         reason = tr(N_("“{title}” is from {year}: it does not go {where}."), lang, title=title, year=year, where=where)
         return Verdict(False, tr(N_("Wrong"), lang), reason, self.after_wrong(events, session, lang))
 
-    def after_correct(self, events, session, lang):
+    def after_correct(self, events, session: GameSession, lang):
         return self.round_news(events, lang)
 
-    def after_wrong(self, events, session, lang):
+    def after_wrong(self, events, session: GameSession, lang):
         if session.setup_line.get("wrong_card_to_timeline"):
             text = tr(N_("Move the card to its right place in the row, then draw a new card."), lang)
         else:
@@ -156,10 +157,10 @@ class RowGameView(GameView):
                           lang, players=", ".join(e.data.get("players", [])))
         return None
 
-    def next_step(self, line, events, session) -> str:
+    def next_step(self, line, events, session: GameSession) -> str:
         return "watch"
 
-    def history_text(self, line, session, lang):
+    def history_text(self, line, session: GameSession, lang):
         if line.get("type") == "place":
             card = card_of(line["card"])
             return tr(N_("{player} placed “{title}” ({year})"), lang, player=line["player"],
@@ -167,12 +168,12 @@ class RowGameView(GameView):
         return str(line)
 
     # -- bar, board, score ---------------------------------------------------------------------
-    def turn(self, session):
+    def turn(self, session: GameSession):
         s = session.summary()
         return TurnInfo(self.current(session) if s.get("status") == "in_progress" else None, s.get("round"),
                         dict(s.get("hands", {})), bool(s.get("sudden_death")), tuple(s.get("eliminated", ())))
 
-    def draw_board(self, c, rect, session, pending):
+    def draw_board(self, c, rect, session: GameSession, pending):
         if session is None:
             return
         row = self.row(session)
@@ -181,15 +182,15 @@ class RowGameView(GameView):
         else:
             row_of_cards(c, rect, row, focus=self._newest(session, row), legend=self.names_periods)
 
-    def row_pages(self, c, rect, session) -> tuple[int, int]:
+    def row_pages(self, c, rect, session: GameSession) -> tuple[int, int]:
         """The whole row on a screen of its own: (how many cards, how many a page shows in ``rect``)."""
         row = self.row(session)
         return len(row), row_capacity(c, rect, row)
 
-    def draw_row_page(self, c, rect, session, first: int, count: int) -> None:
+    def draw_row_page(self, c, rect, session: GameSession, first: int, count: int) -> None:
         row_page(c, rect, self.row(session), first, count)
 
-    def _newest(self, session, row) -> int | None:
+    def _newest(self, session: GameSession, row) -> int | None:
         """Where the card placed last lies in the row (the screen shows the row around it)."""
         for line in reversed(session.lines):
             if line.get("type") == "place":
@@ -197,7 +198,7 @@ class RowGameView(GameView):
                 return next((i for i, card in enumerate(row) if code and card.code == code), None)
         return None
 
-    def score_sheet(self, session):
+    def score_sheet(self, session: GameSession):
         s = session.summary()
         winner = s.get("winner")
         headline = Text(N_("{player} wins!"), {"player": winner}) if winner else Text(N_("The game ended early"))

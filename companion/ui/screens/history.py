@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, NEXT, OK, PREV, UNDO
-from companion.play.session import stored_or_fault
+from companion.play.turns import TurnController
 from companion.ui import theme
 from companion.ui.canvas import Canvas, Literal
 from companion.ui.screen import Screen, screen
@@ -47,7 +47,7 @@ class HistoryScreen(Screen):
     def undo(self):
         k = self.kiosk
         # the question stays under the fault screen: a retry that stores closes it, a drop closes it too
-        if not stored_or_fault(k.stack, k.session.undo, again=self.undo, dropped=k.stack.pop)[0]:
+        if not TurnController.take_back(k, again=self.undo, dropped=k.stack.pop):
             return
         k.stack.pop()          # the question
         self.back(note=Text(N_("Undone. Put the table back as it was before that action.")))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.i18n import N_, Text
 from companion.inputs.commands import BACK, MENU, NEXT, OK, UNDO
-from companion.play.session import stored_or_fault
+from companion.play.turns import TurnController
 from companion.ui import theme
 from companion.ui.canvas import Canvas
 from companion.ui.keypad import DELETE, DONE, KeypadScreen
@@ -68,9 +68,8 @@ class MenuScreen(Screen):
 
     def end_game(self):
         k = self.kiosk
-        if not stored_or_fault(k.stack, k.session.end_early, again=self.end_game)[0]:
+        if not TurnController.end_early(k, again=self.end_game):
             return
-        k.session = None       # the next game is a new one, whatever its kind
         k.stack.reset("attract")
 
     def draw(self, c: Canvas):
