@@ -50,6 +50,23 @@ def test_the_turn_bar_shows_every_count_whole_in_sudden_death(size, lang, monkey
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", SIZES)
+def test_eight_counts_go_beside_the_title_not_on_a_strip_that_eats_the_row(size, lang, monkeypatch):
+    # issue 39: "En la mano: Ana 0 · … · Hugo 1" went under the bar in Spanish at 800x480, 3 px short
+    k = at_table(size, lang)
+    names = ["Ana", "Bruno", "Carmen", "David", "Elena", "Fernando", "Gloria", "Hugo"]
+    info = TurnInfo("Hugo", 3, {n: int(n == "Hugo") for n in names}, False, ())
+    monkeypatch.setattr(k.session.view, "turn", lambda session: info)
+    k.step()
+    hands = drawn(k, "hands")
+    assert len(hands) == 1 and all(n in hands[0].text for n in names), hands
+    assert pygame.Rect(hands[0].rect).bottom <= k.last.px(56), hands      # inside the bar
+    assert not k.last.faults(), k.last.faults()
+    others = [d for d in k.last.drawn if d.role in ("turn", "round")]
+    assert not [d for d in others if pygame.Rect(d.rect).colliderect(hands[0].rect)], (hands, others)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
 def test_exhibition_says_its_figures_count_filled_spots_not_cards_in_hand(tmp_path, lang):
     from test_ui_exhibition import new_game
     k, _feed = new_game(tmp_path, players=3, lang=lang)

@@ -120,8 +120,12 @@ class TableScreen(Screen):
         if not parts:
             return rect.bottom
         hands = Text(info.hands_label, {"hands": "\u00a0· ".join(parts)})    # a line never starts with "·"
-        left = x + c.px(4)
-        room = pygame.Rect(left, rect.y + c.px(3), rect.right - c.px(12) - left, rect.h - c.px(6))
+        # the room is all the bar has left: from the gap after the last figure (x) to the bar's margin,
+        # and the bar's whole height, so the counts take three lines there when the bar holds them at
+        # their floor (not at 800x480: 3 x 19 px > 56), and the strip below is a last resort
+        # ("En la mano: … · David 0 ·" over "Elena 0 · … · Hugo 1" needs 389 px at 16 px, beside
+        # "Turno de Hugo  Ronda 3" at 800x480 there are 390)
+        room = pygame.Rect(x, rect.y, rect.right - c.px(12) - x, rect.h)
         said = c.tr(hands)
         one_line = c.fit_size(said, theme.SMALL, False, room.w, "hands", MIN_TEXT)
         if room.w > c.px(60) and font(one_line, False).size(said)[0] <= room.w:
