@@ -81,4 +81,5 @@ def test_the_autoplay_demo_plays_the_game_to_its_score_sheet(key):
         assert summary["score"] > 0, "the cooperative team scored no grid"
     else:
         assert places >= 1
-        assert summary["status"] == "finished" and summary["winner"], summary
+        # a game whose rules let rows share the win (personal timelines, pile spent) names its winners
+        assert summary["status"] == "finished" and (summary["winner"] or summary.get("winners")), summary
