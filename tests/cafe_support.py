@@ -45,6 +45,22 @@ def wait_until(pred, timeout: float = 20.0, every: float = 0.1, what: str = "the
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
+def watch(broker, topic: str, name: str = "watcher") -> tuple[object, list[dict]]:
+    """A client subscribed to ``topic`` on ``broker`` (QoS 1) and the JSON messages it has received so
+    far (a list that grows); returns once the broker has granted the subscription."""
+    from companion.broker import parse_broker
+    got: list[dict] = []
+    subscribed = threading.Event()
+    client = parse_broker(broker.url).client(name)
+    client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(topic, qos=1)
+    client.on_subscribe = lambda c, u, mid, codes, p=None: subscribed.set()
+    client.on_message = lambda c, u, msg: got.append(json.loads(msg.payload))
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    assert subscribed.wait(10), "the watcher to subscribe"
+    return client, got
+
+
 def companion(*args: str, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True, **kw)
 

@@ -7,12 +7,10 @@ the stored lines, ``card_facts`` and all, to the engine, which refused the unkno
 
 from __future__ import annotations
 
-import json
 import random
-import threading
 
 import pytest
-from cafe_support import broker_fixture, wait_until  # noqa: F401  (the fixture broker)
+from cafe_support import broker_fixture, wait_until, watch  # noqa: F401  (the fixture broker)
 
 from companion.registry import GAMES
 
@@ -22,20 +20,6 @@ PLAYED = 30          # at most this many actions played before the tile is read 
 def _view_for(setup: dict):
     from companion.ui.games import available_views
     return next(v for v in available_views() if v.matches(setup))
-
-
-def _states(broker, topic: str) -> tuple[object, list[dict]]:
-    from companion.broker import parse_broker
-    got: list[dict] = []
-    subscribed = threading.Event()
-    client = parse_broker(broker.url).client("tile-watcher")
-    client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(topic, qos=1)
-    client.on_subscribe = lambda c, u, mid, codes, p=None: subscribed.set()
-    client.on_message = lambda c, u, msg: got.append(json.loads(msg.payload))
-    client.connect("127.0.0.1", broker.port)
-    client.loop_start()
-    assert subscribed.wait(10), "the watcher to subscribe"
-    return client, got
 
 
 @pytest.mark.slow(3)
@@ -56,7 +40,7 @@ def test_the_tile_shows_the_turn_and_round_of_a_game_played_through_the_session(
     assert session.outcome().over is False
     expected = session.summary()
 
-    watcher, got = _states(broker, state_topic("T07"))
+    watcher, got = watch(broker, state_topic("T07"), "tile-watcher")
     publisher = Publisher("T07", store.path, parse_broker(broker.url)).start()
     try:
         tile = wait_until(lambda: next((m for m in reversed(got) if m.get("actions") == len(played)), None),

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
 
 import pytest
-from cafe_support import broker_fixture, wait_until  # noqa: F401  (the fixture broker)
+from cafe_support import broker_fixture, wait_until, watch  # noqa: F401  (the fixture broker)
 from test_play_turns import Host, Reading, Seen
 
 from companion import registry
@@ -98,20 +97,6 @@ def _dated_cards():
     return sorted((c for c in deck.cards.values() if c.code), key=lambda c: c.year)
 
 
-def _subscribe(broker, topic: str) -> tuple[object, list[dict]]:
-    from companion.broker import parse_broker
-    got: list[dict] = []
-    subscribed = threading.Event()
-    client = parse_broker(broker.url).client("fifth-game-watcher")
-    client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(topic, qos=1)
-    client.on_subscribe = lambda c, u, mid, codes, p=None: subscribed.set()
-    client.on_message = lambda c, u, msg: got.append(json.loads(msg.payload))
-    client.connect("127.0.0.1", broker.port)
-    client.loop_start()
-    assert subscribed.wait(10), "the watcher to subscribe"
-    return client, got
-
-
 def test_the_fifth_game_picked_played_replayed_stickered_and_published(later, broker, tmp_path, capsys):
     from companion.broker import log_topic, parse_broker
     from companion.cafe.publisher import Publisher
@@ -163,7 +148,7 @@ def test_the_fifth_game_picked_played_replayed_stickered_and_published(later, br
     assert (tmp_path / "later.pdf").stat().st_size > 1000
 
     # published to the café: every line, then the end with its winner, through a real broker
-    watcher, got = _subscribe(broker, log_topic("T05"))
+    watcher, got = watch(broker, log_topic("T05"), "fifth-game-watcher")
     publisher = Publisher("T05", store.path, parse_broker(broker.url)).start()
     try:
         wait_until(lambda: any(m["kind"] == "end" for m in got), what="the game's end on the broker")

@@ -142,6 +142,16 @@ def period_legend(c: Canvas, area: pygame.Rect, cards) -> pygame.Rect:
     return pygame.Rect(area.x, area.y, area.w, area.h - h * len(lines) - c.px(4))
 
 
+def row_items(cards: list, gap_mark: int | None, focus: int | None) -> tuple[list, int | None]:
+    """A row's cards with the proposed card (``"new"``) in its gap, and the place to show first (the
+    proposed gap, else ``focus``)."""
+    items: list = list(cards)
+    if gap_mark is not None:
+        items.insert(gap_mark, "new")
+        focus = gap_mark
+    return items, focus
+
+
 def row_of_cards(c: Canvas, area: pygame.Rect, cards: list, gap_mark: int | None = None, new_card=None,
                  focus: int | None = None, legend: bool = True) -> None:
     """The shared row (Timeline, Cronología competitive), every year whole at the readable size: the
@@ -153,10 +163,7 @@ def row_of_cards(c: Canvas, area: pygame.Rect, cards: list, gap_mark: int | None
     colours named under the row (Cronología's icons count by period; Timeline has no use for them)."""
     if legend:
         area = period_legend(c, area, cards)
-    items: list = list(cards)
-    if gap_mark is not None:
-        items.insert(gap_mark, "new")
-        focus = gap_mark
+    items, focus = row_items(cards, gap_mark, focus)
     n = len(items)
     if not n:
         return

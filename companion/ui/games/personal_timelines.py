@@ -13,7 +13,7 @@ from companion.play.session import GameSession
 from companion.ui import theme
 from companion.ui.canvas import READ_TEXT, Literal
 from companion.ui.games import Option, ScoreRow, TurnInfo, known_cards, register
-from companion.ui.games._draw import _window, card_tile, tile_height, year_fits
+from companion.ui.games._draw import _window, card_tile, row_items, tile_height, year_fits
 from companion.ui.games.timeline import RowGameView, card_of, title_of, tr
 from companion.words import Words, later
 
@@ -198,10 +198,7 @@ def _row(c, area: pygame.Rect, cards: list, gap_mark: int | None, new_card, focu
     """One player's row: as many cards as show their years whole (with their titles when the row is
     tall enough for them), around the proposed gap or the newest card, and how many lie beyond each
     end."""
-    items: list = list(cards)
-    if gap_mark is not None:
-        items.insert(gap_mark, "new")
-        focus = gap_mark
+    items, focus = row_items(cards, gap_mark, focus)
     n = len(items)
     if not n:
         return
