@@ -19,7 +19,7 @@ from companion.errors import BadInput
 COMMANDS = {
     "kiosk": ("companion.app", "start the kiosk (--demo: virtual table and keyboard, no hardware)"),
     "replay": ("companion.store.replay_cli", "replay a game log (JSONL) and print the resulting state"),
-    "score": ("companion.games.score_cli", "score a finished table ({scorable})"),
+    "score": ("companion.store.score_cli", "score a finished table ({scorable}), or rank the players of a game log"),
     "scan": ("companion.vision.scan_cli", "find the card stickers in photos of the table"),
     "deck": ("companion.cards.deck_cli", "list, create and edit decks; import/export CSV"),
     "stickers": ("companion.print.stickers", "print a sheet of stickers for a deck (PDF)"),

@@ -37,6 +37,8 @@ class GameSpec:
     uses_decks_of: tuple[str, ...] = ()       # other games whose decks it can play (if each card passes its rule)
     sticker_placement: str = ""               # where the sticker goes on a card (printed on the sheet)
     print_layout: str = ""                    # print-and-play faces: "chronology", "exhibition", "" (not printed)
+    screenshots: str = ""                     # "module:function" of its screenshot script (tools/screens.py's
+                                              # Studio in): kept beside its views
 
     def load_engine(self) -> ModuleType:
         return importlib.import_module(self.engine)
@@ -55,6 +57,10 @@ class GameSpec:
     def load_demo(self) -> type | None:
         """The class of a board game's demo players, or None (the demo's row and grid players)."""
         return _named(self.demo) if self.demo else None
+
+    def load_screenshots(self) -> Callable:
+        """The game's screenshot script: ``(studio) -> None`` (tools/screens.py)."""
+        return _named(self.screenshots)
 
     def cooperative(self, mode: object) -> bool:
         """Whether a game set up in ``mode`` (its setup line's "mode") is won or lost by the team together."""
@@ -109,18 +115,20 @@ _CHRONOLOGY_COLUMNS = ("n", "year", "circa", "title", "title_es", "period", "ico
 
 register(GameSpec(
     "timeline", "Timeline", "companion.games.timeline", "companion.games.random_play:timeline_game",
-    views=("companion.ui.games.timeline",),
+    views=("companion.ui.games.timeline",), screenshots="companion.ui.games.timeline:screenshots",
     deck_columns=_CHRONOLOGY_COLUMNS, card_rule="companion.cards.rules:dated", uses_decks_of=("cronologia",),
     sticker_placement=_CHRONOLOGY_STICKER, print_layout="chronology"))
 register(GameSpec(
     "cronologia", "Cronología", "companion.games.cronologia", "companion.games.random_play:cronologia_game",
-    views=("companion.ui.games.cronologia",), cooperative_modes=("cooperative",),
+    views=("companion.ui.games.cronologia",), screenshots="companion.ui.games.cronologia:screenshots",
+    cooperative_modes=("cooperative",),
     deck_columns=_CHRONOLOGY_COLUMNS, card_rule="companion.cards.rules:dated_with_period",
     add_fields="--year YEAR --title TITLE --period PERIOD", uses_decks_of=("timeline",),
     sticker_placement=_CHRONOLOGY_STICKER, print_layout="chronology"))
 register(GameSpec(
     "exhibition", "Exhibition", "companion.games.exhibition.engine", "companion.games.exhibition.autoplay:random_game",
-    views=("companion.ui.games.exhibition",), demo="companion.ui.demo_boards:ExhibitionPlayers",
+    views=("companion.ui.games.exhibition",), screenshots="companion.ui.games.exhibition:screenshots",
+    demo="companion.ui.demo_boards:ExhibitionPlayers",
     scorer="companion.games.exhibition.score", deck_columns=("n", "year", "continent", "white"),
     card_rule="companion.games.exhibition.cards:card_problem", add_fields="--year YEAR --continent XX",
     sticker_placement=N_("Stick each sticker on the front of its card (the side with the year and continent), in "
@@ -128,6 +136,7 @@ register(GameSpec(
 register(GameSpec(
     "ancient-knowledge", "Ancient Knowledge", "companion.games.ancient_knowledge.engine",
     "companion.games.ancient_knowledge.autoplay:random_game", views=("companion.ui.games.ancient_knowledge",),
+    screenshots="companion.ui.games.ancient_knowledge:screenshots",
     demo="companion.ui.demo_boards:AncientKnowledgePlayers", scorer="companion.games.ancient_knowledge.score",
     deck_columns=("n", "ak_id", "title"), card_rule="companion.games.ancient_knowledge.catalog:card_problem",
     add_fields="--ak-id ID",
@@ -136,6 +145,7 @@ register(GameSpec(
 register(GameSpec(
     "personal-timelines", "Personal timelines", "companion.games.personal_timelines.engine",
     "companion.games.personal_timelines.autoplay:random_game", views=("companion.ui.games.personal_timelines",),
+    screenshots="companion.ui.games.personal_timelines:screenshots",
     demo="companion.ui.games.personal_timelines:DemoRowsPlayers", deck_columns=_CHRONOLOGY_COLUMNS,
     card_rule="companion.cards.rules:dated", uses_decks_of=("timeline", "cronologia"),
     sticker_placement=_CHRONOLOGY_STICKER, print_layout="chronology"))

@@ -1,11 +1,9 @@
 """Names the dead-name check (vulture, run by tests/test_lint.py) cannot see used: each is used from
 outside Python's sight, for the reason beside it. A name here that is really dead is removed with its
-line. This file is read, never imported."""
+line. This file is read, never imported. What a game's GameSpec names by "module:name" (its random games,
+demo players, card rule, screenshot script) is not listed here: tests/test_lint.py derives those names
+from the registry, so no game needs a line in this file."""
 # ruff: noqa
-
-# Named by module path in a string: a GameSpec's card_rule ("module:function"), imported when a deck is read
-dated_with_period
-card_problem
 
 # Set on objects a library calls back or reads: paho's client, gpiozero's buttons, uvicorn's server,
 # numpy's array flags, pygame's rect anchors, OpenCV's ArUco detector parameters, selenium's options
@@ -41,11 +39,6 @@ python
 
 # Messages marked for translation that only the café's templates say (companion/cafe/templates)
 TEMPLATE_WORDS
-
-# Named by a GameSpec as "module:name" (companion/registry.py), imported when used
-cronologia_game
-ExhibitionPlayers
-DemoRowsPlayers
 
 # The contract of a spec's random_game (companion/games/contract.py): a Protocol for mypy and the guide
 RandomGame

@@ -222,6 +222,11 @@ def _agrees(engine, state) -> None:
     assert out.over == (s["status"] != "in_progress")
     assert engine.current_player(state) == (None if out.over else s["turn"])
     assert all(c is not None for c in engine.cards_on_table(state))
+    if hasattr(engine, "standings"):        # a game without points: its standings name every player, winners first
+        st = engine.standings(state)
+        assert st.places and st.places[0].place == 1 and all(p.figure.render("en") for p in st.places)
+        assert set(out.winners) <= {p.player for p in st.places if p.place == 1}
+        assert st.why.render("es")
     if hasattr(engine, "table"):            # a game's own read model: frozen
         t = engine.table(state)
         assert dataclasses.is_dataclass(t) and type(t).__dataclass_params__.frozen, type(t)
@@ -230,7 +235,7 @@ def _agrees(engine, state) -> None:
 def keeps_the_contract(spec) -> None:
     """The parts docs/adding-a-game.md lists, declared in companion/games/contract.py, play/view.py and
     ui/demo_boards.py, kept by a registered game (tests/test_fifth_game.py asks it of the test game)."""
-    from companion.games.contract import Engine, Scorer, missing
+    from companion.games.contract import Engine, Ranked, Scorer, missing
     from companion.ui.demo_boards import BoardPlayers
     from companion.ui.games import VIEWS, available_views, missing_parts
 
@@ -239,6 +244,8 @@ def keeps_the_contract(spec) -> None:
     assert callable(spec.load_random_game()), spec.id
     if spec.scorer:
         assert missing(spec.load_scorer(), Scorer) == [], spec.id
+    else:       # a game without points ranks its players: `companion score` says where they stand
+        assert missing(spec.load_engine(), Ranked) == [], f"{spec.id}: neither a scorer nor standings"
     offered = {v.engine_id for v in available_views()}
     views = [v for v in VIEWS.values() if v.engine_id == spec.id]
     assert spec.id in offered and views and all(missing_parts(v) == [] for v in views), spec.id

@@ -31,13 +31,16 @@ def _years(drawn, lang: str) -> list[str]:
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
 def test_a_24_card_row_is_read_whole_at_the_readable_size(tmp_path, size):
     import screens
+
+    from companion.ui.games.timeline import LONG_ROW, long_row, long_row_lines
     pygame.display.init()
-    shots, _missing = screens.shoot(tmp_path, size, parts=("long-row",))
+    shots = screens.Shots(tmp_path, size)
+    long_row(screens.Studio(shots, tmp_path))
     assert not shots.cut, shots.cut
     assert not [f for found in shots.faults.values() for f in found]
-    lines, _next = screens.long_row_lines()
+    lines, _next = long_row_lines()
     row = sorted((resolve(line.get("card") or line.get("start")) for line in lines), key=lambda c: c.year)
-    assert len(row) == screens.LONG_ROW
+    assert len(row) == LONG_ROW
     for lang in ("en", "es"):
         want = [card.date(lang).replace("\u00a0", " ") for card in row]
         # the row's own screen: every card of the row, in reading order, at the readable size
@@ -49,9 +52,9 @@ def test_a_24_card_row_is_read_whole_at_the_readable_size(tmp_path, size):
         drawn = _drawn(tmp_path, size, lang, "table-long-row", shots)
         years = _years(drawn, lang)
         more = sum(int(d.text[1:]) for d in drawn if d.role == "more" and d.text.startswith("+"))
-        assert len(years) + more == screens.LONG_ROW
+        assert len(years) + more == LONG_ROW
         if lang == "en":      # 8 players' hands fit in the English bar: the whole row is on the board
-            assert len(years) == screens.LONG_ROW
+            assert len(years) == LONG_ROW
         assert [d.text for d in drawn if d.role == "card-new"] == ["?"]
         assert not [d for d in drawn if d.role == "card-title"]      # titles dropped before years
 
@@ -65,8 +68,9 @@ def test_a_row_longer_than_a_page_is_paged_with_next(tmp_path, monkeypatch):
     import screens
 
     from companion.inputs.commands import NEXT, OK, UNDO
+    from companion.ui.games.timeline import long_row_lines
     pygame.display.init()
-    lines, _next = screens.long_row_lines()
+    lines, _next = long_row_lines()
     k, _feed = screens.resumed(tmp_path, (800, 480), lines, len(lines))
     view = k.session.view
     long_row = list(view.row(k.session)) * 4                     # 96 cards: more than a page holds

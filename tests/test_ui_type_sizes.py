@@ -33,15 +33,19 @@ def test_a_must_read_text_shrinks_no_further_than_the_rule():
     assert all(d.cut for d in c.drawn)        # cut, and so caught by the tests that look for cut text
 
 
-@pytest.mark.slow(12)
-@pytest.mark.parametrize("part", ["row", "boards"])    # apart, so pytest-xdist spreads them
+def _scripted() -> list[str]:
+    import screens
+    return [spec.id for spec in screens.scripted_games()]
+
+
+@pytest.mark.slow(8)
+@pytest.mark.parametrize("game", _scripted())    # every registered game's screenshot script, apart for xdist
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
-def test_every_screen_keeps_the_type_size_rule(tmp_path, size, part):
+def test_every_screen_keeps_the_type_size_rule(tmp_path, size, game):
     import screens
     pygame.display.init()
-    shots, missing = screens.shoot(tmp_path, size, parts=(part,))
-    assert not missing
-    assert len(shots.smallest) == 2 * (12 if part == "boards" else len(screens.ROW_SHOTS))
+    shots, missing = screens.shoot(tmp_path, size, games=[game])
+    assert not missing                            # every screen the game's script expects, in both languages
     faults = [f"{key}: {fault}" for key, found in shots.faults.items() for fault in found]
     assert not faults, "\n".join(faults)
     assert not shots.cut, "\n".join(shots.cut)

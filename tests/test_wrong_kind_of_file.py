@@ -70,10 +70,35 @@ def test_a_table_is_not_a_game_log(capsys, tmp_path, indent):
     assert "that is a table" in err and f"score ancient-knowledge {table} scores it" in err
 
 
-def test_a_row_game_is_scored_by_its_log(capsys):
-    rc, out, err = _run(capsys, "score", "timeline", "table.json")
+def test_a_row_game_is_scored_by_its_log(capsys, tmp_path):
+    table = tmp_path / "table.json"
+    table.write_text('{"players": [{"name": "Ana", "row": []}]}')
+    rc, out, err = _run(capsys, "score", "timeline", str(table))
     assert rc == 2 and out == "" and err.count("\n") == 1
-    assert "Timeline is not scored from a table" in err and "replay LOG.jsonl" in err
+    assert "Timeline is not scored from a table: it has no points" in err and "score timeline LOG.jsonl" in err
+
+
+def test_a_game_without_points_is_ranked_from_its_log(capsys, tmp_path):
+    """Every game without a scorer (the contract's Ranked) gets its standings from ``score``: each player's
+    place and what places them, and why the first won; a log of another game is named."""
+    import json
+    import random
+
+    from companion.registry import GAMES
+    for spec in GAMES.values():
+        if spec.scorer:
+            continue
+        lines = spec.load_random_game()(random.Random(4), 3000)
+        log = tmp_path / f"{spec.id}.jsonl"
+        log.write_text("\n".join(json.dumps(line) for line in lines))
+        rc, out, err = _run(capsys, "score", spec.id, str(log), "--json")
+        doc = json.loads(out)
+        assert rc == 0 and doc["game"] == spec.id and doc["why"] and doc["players"][0]["place"] == 1
+        assert set(doc["winners"]) <= {p["name"] for p in doc["players"] if p["place"] == 1}
+        rc, out, err = _run(capsys, "score", spec.id, str(log), "--lang", "es")
+        assert rc == 0 and len(out.splitlines()) == len(doc["players"]) + 2 and "Traceback" not in out + err
+    rc, out, err = _run(capsys, "score", "personal-timelines", str(tmp_path / "timeline.jsonl"))
+    assert rc == 2 and "that is a game log of Timeline, not of Personal timelines" in err
 
 
 @pytest.mark.parametrize("text", ["5", '"x"', "[1]", '{"players": 3}', '{"players": [{"name": 1e400}]}', "[" * 5000])

@@ -27,7 +27,7 @@ undo is safe.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -123,6 +123,38 @@ class Outcome:
     @property
     def over(self) -> bool:
         return self.status != "in_progress"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's place in a game without points, and what places them, in words ("2 cards in hand")."""
+
+    player: str
+    place: int
+    figure: Text
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Where the players stand in a game without points (its engine's ``standings(state)``, the contract's
+    ``Ranked``): best first, a tie sharing a place, and why the first are first (or how the game
+    stands while it is played). ``companion score GAME LOG.jsonl`` prints it."""
+
+    places: tuple[Standing, ...]
+    why: Text
+
+
+def ranked(figures: Sequence[tuple[str, int, Text]], first: tuple[str, ...],
+           fewer_is_better: bool) -> tuple[Standing, ...]:
+    """Places from each player's figure (name, count, the count in words): ``first`` (the winners) ahead,
+    then by the count, equal counts sharing a place."""
+    order = sorted(figures, key=lambda f: (f[0] not in first, f[1] if fewer_is_better else -f[1]))
+    out: list[Standing] = []
+    for i, (player, n, words) in enumerate(order):
+        before = order[i - 1] if i else None
+        same = before is not None and (before[0] in first) == (player in first) and before[1] == n
+        out.append(Standing(player, out[-1].place if same else i + 1, words))
+    return tuple(out)
 
 
 def scored(result: dict) -> dict:

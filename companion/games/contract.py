@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol, runtime_checkable
 
-from companion.games.base import Event, Outcome
+from companion.games.base import Event, Outcome, Standings
 from companion.games.explained import ScoreRow
 
 
@@ -47,6 +47,16 @@ class Scorer(Protocol):
     def format_score(self, result: dict, lang: str) -> str: ...        # `companion score`'s text sheet
     def points_unit(self, summary: dict) -> str: ...                  # the msgid of the unit: "fame points"
     def explained(self, summary: dict, entry: dict) -> list[ScoreRow]: ...   # one player's figures, explained
+
+
+@runtime_checkable
+class Ranked(Protocol):
+    """A game without points (no ``Scorer``: Timeline, Cronología, personal timelines) keeps this in its
+    engine instead: ``companion score GAME LOG.jsonl`` prints the standings of the game a log records --
+    each player's place and what places them (cards in hand, cards in the row), and why the first are
+    first. Every game keeps one of the two, so ``companion score`` says something true of every game."""
+
+    def standings(self, state: Any) -> Standings: ...
 
 
 class RandomGame(Protocol):

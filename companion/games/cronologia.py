@@ -20,7 +20,7 @@ from companion.cards.json_cards import card_to_json, parse_card
 from companion.cards.model import ICONS, Card, year_label
 from companion.errors import BadInput, json_path
 from companion.games import rounds
-from companion.games.base import Event, Illegal, Outcome, refuse
+from companion.games.base import Event, Illegal, Outcome, Standing, Standings, refuse
 from companion.games.rounds import RowRules, RowState, evolve, year
 from companion.i18n import N_, Text
 from companion.words import Words
@@ -516,6 +516,19 @@ def outcome(state) -> Outcome:
     if isinstance(state, Competitive):
         return rounds.row_outcome(settle(state)[0].row)
     return Outcome(state.status, (), state.end_reason)
+
+
+def standings(state) -> Standings:
+    """Competitive: the row game's standings; cooperative: the team, by its score pile and lives."""
+    if isinstance(state, Competitive):
+        return rounds.row_standings(settle(state)[0].row)
+    s = state
+    team = Standing(", ".join(s.players), 1, Text(N_("{score} cards on the score pile, {lives} lives left"),
+                                                  {"score": s.score, "lives": s.lives}))
+    why = {"finished": Text(N_("The team won: {score} cards scored."), {"score": s.score}),
+           "lost": Text(N_("The team lost: no lives left."))}.get(
+        s.status, Text(N_("In progress: the team plays together, {score} cards scored so far."), {"score": s.score}))
+    return Standings((team,), why)
 
 
 def current_player(state) -> str | None:

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from companion.cards.json_cards import parse_card
 from companion.cards.model import Card
 from companion.errors import BadInput
-from companion.games.base import Event, Illegal, Outcome
+from companion.games.base import Event, Illegal, Outcome, Standings, ranked
 from companion.games.base import parse_players as base_players
-from companion.i18n import N_
+from companion.i18n import N_, NP_, Text, plural
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
@@ -280,6 +280,28 @@ def end_of_round(s: RowState, events: list[Event]) -> RowState:
 
 def row_outcome(s: RowState) -> Outcome:
     return Outcome(s.status, (s.winner,) if s.winner else ())
+
+
+IN_HAND = NP_("{n} card in hand", "{n} cards in hand")
+
+
+def row_standings(s: RowState) -> Standings:
+    """A row game's standings (Timeline, Cronología competitive): the winner, then the fewest cards in
+    hand; a player out in the sudden death last."""
+    first = (s.winner,) if s.winner else ()
+    out = len(s.players) * 1000          # after every hand still in the game
+    figures = [(p, n + (out if p in s.eliminated else 0),
+                Text(N_("out in the sudden death")) if p in s.eliminated else plural(IN_HAND, n))
+               for p, n in zip(s.players, s.hands, strict=True)]
+    if s.status == "finished" and s.winner:
+        why = Text(N_("{player} won: the first to place their last card correctly, no card left in hand."),
+                   {"player": s.winner})
+    elif s.status == "finished":
+        why = Text(N_("The game ended without a winner."))
+    else:
+        why = Text(N_("In progress, {player} to play: the first to place their last card correctly wins; the "
+                      "fewest cards in hand lead."), {"player": s.current or "?"})
+    return Standings(ranked(figures, first, fewer_is_better=True), why)
 
 
 def row_summary(s: RowState, game: str) -> dict:

@@ -15,7 +15,7 @@ from companion.cards.json_cards import card_to_json
 from companion.cards.model import Card
 from companion.errors import BadInput
 from companion.games import rounds
-from companion.games.base import Event, Illegal, Outcome, refuse
+from companion.games.base import Event, Illegal, Outcome, Standings, refuse
 from companion.games.rounds import RowRules, RowState
 
 GAME_ID = "timeline"
@@ -93,6 +93,10 @@ def summary(state: RowState) -> dict:
 
 def outcome(state: RowState) -> Outcome:
     return rounds.row_outcome(state)
+
+
+def standings(state: RowState) -> Standings:
+    return rounds.row_standings(state)
 
 
 def current_player(state: RowState) -> str | None:

@@ -9,11 +9,12 @@ rule is GameLog's (``companion.store.log.in_force``).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from types import ModuleType
 
 from companion.cards.decks import codes_named
-from companion.errors import BadInput
+from companion.errors import BadInput, parse_json
 from companion.games.base import fold, read_action, read_setup, refusal
 from companion.registry import engine_for
 from companion.store.log import in_force
@@ -71,4 +72,30 @@ def step(r: Replayed, line, where: str, lang: str = "en") -> Replayed:
         raise BadInput(where, reason.render(lang))
     r.state, r.events = state, events
     r.lines.append(line)
+    return r
+
+
+def log_lines(text: str, path: str) -> list[tuple[int, object]]:
+    """(line number, parsed JSON) for each non-blank line of a log file's text; BadInput names the file
+    and line."""
+    out = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            out.append((n, parse_json(raw, f"{path}: line {n}")))
+        except json.JSONDecodeError as e:
+            raise BadInput(f"{path}: line {n}", f"malformed JSON at column {e.colno}: {e.msg}") from None
+    if not out:
+        raise BadInput(path, "the log is empty; its first line must be the setup")
+    return out
+
+
+def replay_lines(lines: list[tuple[int, object]], path: str, lang: str = "en") -> Replayed:
+    """A log file's lines (``log_lines``) replayed: the setup, then each action; BadInput names the file
+    and the line that is malformed or breaks the rules."""
+    n, first = lines[0]
+    r = start(first, f"{path}: line {n}")
+    for n, line in lines[1:]:
+        r = step(r, line, f"{path}: line {n}", lang)
     return r

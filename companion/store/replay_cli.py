@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from companion.errors import BadInput, parse_json, read_text
+from companion.errors import BadInput, read_text
 from companion.i18n import N_
 from companion.store import replay
 
@@ -28,17 +28,7 @@ def read_lines(path: str) -> list[tuple[int, object]]:
     command that scores it."""
     text = read_text(path, "file")
     _not_a_table(text, path)
-    out = []
-    for n, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            out.append((n, parse_json(raw, f"{path}: line {n}")))
-        except json.JSONDecodeError as e:
-            raise BadInput(f"{path}: line {n}", f"malformed JSON at column {e.colno}: {e.msg}") from None
-    if not out:
-        raise BadInput(path, "the log is empty; its first line must be the setup")
-    return out
+    return replay.log_lines(text, path)
 
 
 def _not_a_table(text: str, path: str) -> None:
@@ -66,12 +56,7 @@ def _not_a_table(text: str, path: str) -> None:
 
 
 def replay_file(path: str, lang: str = "en") -> replay.Replayed:
-    lines = read_lines(path)
-    n, first = lines[0]
-    r = replay.start(first, f"{path}: line {n}")
-    for n, line in lines[1:]:
-        r = replay.step(r, line, f"{path}: line {n}", lang)
-    return r
+    return replay.replay_lines(read_lines(path), path, lang)
 
 
 def run(args) -> int:

@@ -20,9 +20,9 @@ from companion.cards.json_cards import card_to_json
 from companion.cards.model import Card
 from companion.errors import BadInput
 from companion.games import rounds
-from companion.games.base import Event, Outcome, parse_players, refuse
+from companion.games.base import Event, Outcome, Standings, parse_players, ranked, refuse
 from companion.games.rounds import evolve, fits
-from companion.i18n import N_
+from companion.i18n import N_, NP_, Text, plural
 
 GAME_ID = "personal-timelines"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -254,6 +254,24 @@ def summary(s: State) -> dict:
 
 def outcome(s: State) -> Outcome:
     return Outcome(s.status, s.winners, s.end_reason)
+
+
+IN_ROW = NP_("{n} card in the row", "{n} cards in the row")
+
+
+def standings(s: State) -> Standings:
+    """The rows by their length, the winners first: a game without points (``companion score``)."""
+    figures = [(p, len(r), plural(IN_ROW, len(r))) for p, r in zip(s.players, s.rows, strict=True)]
+    n = s.rules.length_to_win
+    names = ", ".join(s.winners)
+    if s.end_reason == "goal":
+        why = Text(N_("{players}: the first row to reach the goal of {n} cards."), {"players": names, "n": n})
+    elif s.end_reason == "no_cards":
+        why = Text(N_("{players}: the longest row when the pile was spent."), {"players": names})
+    else:
+        why = Text(N_("In progress, {player} to play: the first row to reach {n} cards wins; the longest rows "
+                      "lead."), {"player": s.current or "?", "n": n})
+    return Standings(ranked(figures, s.winners, fewer_is_better=False), why)
 
 
 def current_player(s: State) -> str | None:

@@ -598,3 +598,84 @@ class AncientKnowledgeView(BoardView):
 
 
 register(AncientKnowledgeView())
+
+
+# -- its screenshots (GameSpec.screenshots: tools/screens.py hands the script a Studio) ---------------
+
+def screenshots(studio) -> None:
+    """How to lay the tiles; a game of two told through the fake camera and the buttons (Karnak Temple,
+    Petra, Tiwanaku's question, a Search and its decline, Stonehenge on a board photographed by the scene
+    generator); then a seeded random whole game resumed at its end: the standings and the score sheet."""
+    import random
+
+    from companion.games.ancient_knowledge.autoplay import random_game
+    from companion.inputs.commands import NEXT, OK
+
+    studio.expect(*(f"ancient-knowledge-{what}" for what in ("deal", "prompt", "verdict", "board", "standings",
+                                                              "score")))
+    codes = _codes()
+
+    def save(what):
+        studio.take(k, f"ancient-knowledge-{what}")
+
+    def lay(spot, card):
+        feed.board = dict(feed.expected.spots)
+        feed.board[spot] = codes[card]
+        k.step()
+
+    def item(text):
+        items = [d.text for d in k.last.drawn if d.role.startswith("choice")]
+        studio.press(k, OK, index=items.index(text))
+
+    def create(spot, card, knowledge):
+        lay(spot, card)
+        studio.press(k, OK)
+        studio.press(k, OK)
+        item(knowledge)
+
+    k, feed = studio.kiosk()
+    studio.start_game(k, "ancient-knowledge", 2)
+    save("deal")                                               # how to lay the tiles for the camera
+    tiles = [["thales", "aristotle", "mercury"], ["runic-alphabet", "the-number-pi", "ptolemy"],
+             ["golden-mean", "plato", "thoth"]]
+    feed.detections = [studio.detection(codes[c], 80 + (3 * i + j) * 70, 120) for i, tile in enumerate(tiles)
+                       for j, c in enumerate(tile)]
+    k.step()
+    studio.press(k, OK)
+    # Ana: Karnak Temple (zone 5) and Petra (zone 4); Bruno: Tiwanaku (zone 1) and a search
+    create("zone5.lower", "karnak-temple", "8")
+    create("zone4.lower", "petra", "1")
+    while k.stack.top.phase == "ask":                          # Petra's timeline effect: pass
+        studio.choose(k, "Pass")
+    studio.press(k, OK)
+    feed.board = {}
+    create("zone1.lower", "tiwanaku", "2")
+    save("prompt")                                             # Tiwanaku's immediate effect
+    studio.choose(k, "Done")
+    studio.press(k, OK)
+    studio.choose(k, "Search")
+    save("verdict")                                            # the end of Bruno's turn: what declined
+    studio.press(k, OK)
+    feed.board = {}
+    k.step()
+    create("zone3.upper", "stonehenge", "4")
+    feed.board = dict(feed.expected.spots)
+    studio.photograph(k, feed, "ancient-knowledge")
+    save("board")
+    # the score sheet: the first seeded random game that ends, resumed at its end
+    lines = next(g for g in (random_game(random.Random(seed), max_actions=2000) for seed in range(1, 50))
+                 if g and engine_finished(g))
+    k, feed = studio.resumed(lines, len(lines))
+    k.stack.top.turns.set_phase("watch")                       # the game is over: the controller ends it
+    k.step()
+    assert k.stack.top.name == "score", k.screen_key()
+    save("standings")
+    studio.press(k, NEXT)
+    save("score")
+
+
+def engine_finished(lines: list[dict]) -> bool:
+    """Whether the game of these log lines is over."""
+    from companion.games.ancient_knowledge import engine
+    from companion.games.base import fold
+    return engine.outcome(fold(engine, lines[0], lines[1:])).over

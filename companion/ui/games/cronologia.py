@@ -311,3 +311,96 @@ class CronologiaCooperativeView(GameView):
 
 register(CronologiaCompetitiveView())
 register(CronologiaCooperativeView())
+
+
+# -- its screenshots (GameSpec.screenshots: tools/screens.py hands the script a Studio) ---------------
+
+def shot_name(kiosk) -> str | None:
+    """The screenshot name of a Cronología screen the kiosk shows now, or None."""
+    top, session = kiosk.stack.top, kiosk.session
+    if top.name == "score":
+        return "score-cooperative" if session is not None and session.view.key == "cronologia-cooperative" else None
+    if top.name != "table":
+        return None
+    game, phase = top.view.key, top.phase
+    if phase == "deal":          # the first deal's instructions; the cooperative game's new grid
+        first = {"cronologia-competitive": "deal-cronologia", "cronologia-cooperative": "deal-cooperative"}.get(game)
+        return first if session is None or first is None else "cooperative-redeal"
+    if session is None:
+        return None
+    if game == "cronologia-competitive" and phase == "effect":
+        return "cronologia-effect"
+    if game == "cronologia-cooperative":
+        return {"watch": "table-cooperative-grid", "propose": "cooperative-propose",
+                "reset": "cooperative-reset"}.get(phase)
+    return None
+
+
+def screenshots(studio) -> None:
+    """Both games of Cronología: the competitive game's effects, the cooperative game's grid to its end."""
+    _effect(studio)
+    _cooperative(studio)
+
+
+def _effect(studio) -> None:
+    """Cronología competitive: the five start cards, then a correct card with an icon, of a period already
+    in the row, opens its effects."""
+    from companion.inputs.commands import OK
+    from companion.vision.layouts import RowLayout
+
+    studio.expect("deal-cronologia", "cronologia-effect")
+    t = studio.demo_table(shot_name)
+    t.start("cronologia-competitive")
+    row = sorted((t.pile.pop() for _ in range(5)), key=t.year)
+    t.deal(RowLayout(row))
+    years = [t.year(c) for c in row]
+    periods = {t.cards[c].period for c in row}                   # an icon counts beside a card of its period
+    code = next(c for c in t.pile if t.cards[c].icons and t.cards[c].period in periods and t.year(c) not in years)
+    gap = sum(1 for x in years if x < t.year(code))
+    assert t.play(RowLayout(row[:gap] + [code] + row[gap:]))
+    t.press(OK)
+    t.until("the effects", lambda: t.top.phase == "effect")
+    t.close()
+
+
+def _cooperative(studio) -> None:
+    """Cronología cooperative (the demo's HIST deck): a grid dealt, its first column completed (it
+    scores; a new grid is dealt), then wrong cards until the team has no lives left."""
+    from companion.inputs.commands import OK
+    from companion.vision.layouts import GridLayout
+
+    studio.expect("deal-cooperative", "cooperative-redeal", "table-cooperative-grid", "cooperative-propose",
+                  "cooperative-reset", "score-cooperative")
+    t = studio.demo_table(shot_name, deck="HIST")
+    t.start("cronologia-cooperative")
+
+    def grid():
+        rows = [sorted((t.pile.pop() for _ in range(5)), key=t.year) for _ in range(5)]
+        return [line for r in rows for line in (r, [None] * 5)][:-1]
+
+    def between(k: int, col: int):
+        a, b = sorted((t.year(layout[2 * k][col]), t.year(layout[2 * k + 2][col])))
+        return a, b
+
+    layout = grid()
+    t.deal(GridLayout(layout))
+    col = next(c for c in range(5) if all(b - a > 1 for a, b in (between(k, c) for k in range(4))))
+    for k in range(4):                                  # column 1 complete: the team scores
+        a, b = between(k, col)
+        layout[2 * k + 1][col] = t.take(lambda y, a=a, b=b: a < y < b)
+        assert t.play(GridLayout(layout))
+        t.press(OK)
+    t.until("the new grid's deal", lambda: t.top.phase == "deal")
+    layout = grid()
+    t.deal(GridLayout(layout))
+    while t.k.session.in_progress():
+        a, b = between(0, 0)
+        layout[1][0] = t.take(lambda y, a=a, b=b: y < a or y > b)
+        assert not t.play(GridLayout(layout))
+        layout[1][0] = None
+        t.press(OK)
+        if t.top.name == "table" and t.top.phase == "reset":
+            t.lay(GridLayout(layout))                   # the wrong card goes to the box
+            t.press(OK)
+    t.until("the score sheet", lambda: t.top.name == "score")
+    t.close()

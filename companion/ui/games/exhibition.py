@@ -423,3 +423,51 @@ class ExhibitionView(BoardView):
 
 
 register(ExhibitionView())
+
+
+# -- its screenshots (GameSpec.screenshots: tools/screens.py hands the script a Studio) ---------------
+
+def screenshots(studio) -> None:
+    """How to lay the market; a seeded robot game of three (short era, secret decades) resumed half-way:
+    the question of the card taken, the board photographed by the scene generator, a card on a spot
+    the rules refuse; the same game resumed near its end, the exhibition ended, the standings and the
+    score sheet."""
+    from companion.games.base import refusal
+    from companion.games.exhibition.autoplay import play_game
+    from companion.games.exhibition.cards import card_json
+    from companion.inputs.commands import NEXT, OK
+
+    studio.expect(*(f"exhibition-{what}" for what in ("deal", "prompt", "board", "verdict", "standings", "score")))
+
+    def save(what):
+        studio.take(k, f"exhibition-{what}")
+
+    k, feed = studio.kiosk()
+    studio.start_game(k, "exhibition", 2)
+    save("deal")                                               # how to lay the market for the camera
+    lines = play_game(["Ana", "Bruno", "Carla"], seed=3, secret_decade=True, variations={"years_gap": "short_era"})
+    secrets = [line for line in lines if line["type"] == "secret"]
+    body = [line for line in lines[1:] if line["type"] != "secret"]
+    # half-way: the secret decades and 40 lines, at the start of a turn
+    upto = next(i for i in range(40, len(body)) if body[i]["type"] == "take")
+    k, feed = studio.resumed([lines[0]] + secrets + body, len(secrets) + 1 + upto)
+    save("prompt")                                             # which card does ... take?
+    while k.stack.top.phase == "ask":                          # the first card; the refill's first decade, card
+        studio.press(k, OK, index=0)
+    t = k.session.table()
+    feed.board = {spot: code for spot, code in feed.expected.spots.items()}
+    studio.photograph(k, feed, "exhibition")
+    save("board")
+    wrong = next(spot for spot in t.layout.spot_names() if not spot.startswith("depot") and
+                 spot not in feed.board and refusal(k.session.preview(k.session.engine.parse_action(
+                     {"type": "place", "player": t.me.name, "card": card_json(t.held), "spot": spot}))[1]))
+    feed.board[wrong] = t.held.code
+    k.step()
+    save("verdict")
+    k, feed = studio.resumed([lines[0]] + secrets + body, len(secrets) + 1 + len(body) - 3)
+    for choice in ("1943 OC", "1920s", "1927", "End the exhibition"):
+        studio.choose(k, choice)
+    studio.press(k, OK)
+    save("standings")
+    studio.press(k, NEXT)
+    save("score")

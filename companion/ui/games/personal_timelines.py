@@ -320,3 +320,68 @@ class DemoRowsPlayers:
 
 
 register(PersonalTimelinesView())
+
+
+# -- its screenshots (GameSpec.screenshots: tools/screens.py hands the script a Studio) ---------------
+
+def shot_name(kiosk) -> str | None:
+    """The screenshot name of a personal-timelines screen the kiosk shows now, or None."""
+    top, session = kiosk.stack.top, kiosk.session
+    if top.name == "score":
+        return "personal-timelines-score" if session is not None and session.view.key == "personal-timelines" else None
+    if getattr(top, "view", None) is None or top.view.key != "personal-timelines":
+        return None
+    if top.name == "players":
+        return "personal-timelines-players"
+    if top.name != "table":
+        return None
+    if top.phase == "deal":
+        return "personal-timelines-deal"
+    if session is None:
+        return None
+    if top.phase == "watch":
+        return "personal-timelines-watch" if not session.lines else \
+            "personal-timelines-watch-late" if session.table().round >= 4 else None
+    if top.phase == "propose":
+        return "personal-timelines-propose"
+    if top.phase == "verdict" and top.turns.ending is None:
+        return {True: "personal-timelines-verdict-right", False: "personal-timelines-verdict-wrong"}.get(
+            top.turns.verdict(kiosk.lang).correct)
+    return None
+
+
+def screenshots(studio) -> None:
+    """A game of four to a goal of 5, every row read from the demo's one camera picture: the players'
+    form, how to lay the first cards, the rows at the start, a card proposed, a right and a wrong
+    verdict (Bruno and Carla each misplace a card once), the rows in round 4, and the score sheet once
+    Ana's row reaches the goal."""
+    from companion.inputs.commands import OK
+    from companion.vision.layouts import RowsLayout
+
+    studio.expect(*(f"personal-timelines-{what}" for what in ("players", "deal", "watch", "propose", "verdict-right",
+                                                               "verdict-wrong", "watch-late", "score")))
+    t = studio.demo_table(shot_name)
+    t.start(PersonalTimelinesView.key, players=4, options={"goal": 5})
+    rows = [[t.pile.pop()] for _ in range(4)]
+    t.deal(RowsLayout(rows))
+    owners = list(t.k.session.table().players)
+    turn = 0
+    while t.k.session.in_progress() and turn < 40:
+        table = t.k.session.table()
+        k = table.players.index(table.current)
+        years = [t.year(c) for c in rows[k]]
+        code = t.take(lambda y, years=years: y not in years)
+        y, wrong = t.year(code), turn in (1, 6)
+        right = sum(1 for x in years if x < y)
+        gap = (0 if right else len(years)) if wrong else right
+        laid = rows[k][:gap] + [code] + rows[k][gap:]
+        correct = t.play(RowsLayout([laid if i == k else r for i, r in enumerate(rows)], owners))
+        assert correct != wrong, (code, gap, rows[k])
+        if correct:
+            rows[k] = laid
+        else:
+            t.lay(RowsLayout(rows, owners))          # the wrong card goes to the discard pile
+        t.press(OK)
+        turn += 1
+    t.until("the score sheet", lambda: t.top.name == "score")
+    t.close()
