@@ -10,6 +10,7 @@ chunk; the bench runs thousands. The structured tests below build the same input
 strategies directly.
 """
 
+import copy
 import json
 import os
 import subprocess
@@ -23,13 +24,15 @@ from hypothesis import strategies as st
 
 from companion.bench import fuzz
 from companion.cards.decks import reload_decks
-from companion.registry import GAMES
+from companion.registry import GAMES, scorable
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = Path(tempfile.mkdtemp(prefix="companion-fuzz-test-"))
 # input -> (seeds, cases per seed): the slower inputs get fewer cases; the slowest is cut into chunks that
 # pytest-xdist runs side by side
-CHUNKS = {"replay": (2, 100), "scan": (2, 50), "deck-import": (1, 150), "deck-json": (1, 100), "buttons": (1, 200)}
+CHUNKS = {"replay": (2, 100), "scan": (2, 50), "deck-import": (1, 150), "deck-json": (1, 100), "buttons": (1, 200),
+          # `score` of every registered game, from its random whole games (about 15 ms a case)
+          **{name: (1, 100) for name in fuzz.INPUTS if name.startswith("score-")}}
 QUICK = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                                  HealthCheck.large_base_example])
 
@@ -81,11 +84,12 @@ def test_replay_of_any_json_after_a_real_setup(setup, lines):
 
 
 @settings(max_examples=150, **QUICK)
-@given(st.sampled_from(["exhibition", "ancient-knowledge"]), json_values,
+@given(st.sampled_from(scorable()), json_values,
        st.lists(st.sampled_from(["players", 0, "showcases", "one_era", 1, "past", "depot", "name"]), max_size=4))
 def test_score_of_a_real_table_with_any_value_anywhere(game, value, path_keys):
-    table = json.loads((ROOT / "docs" / "exhibition" / "table.json").read_text()) if game == "exhibition" \
-        else {"players": [{"name": "Bo", "past": ["babylon"], "timeline": [], "techs": [], "lost_knowledge": 1}]}
+    """The table a random whole game of each scorable game leaves (its scorer's ``table_of``), a value put
+    anywhere in it."""
+    table = copy.deepcopy(fuzz.end_tables(game)[0])
     node = table
     for key in path_keys[:-1]:
         nxt = node[key] if isinstance(node, dict) and key in node or \

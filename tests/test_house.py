@@ -265,6 +265,14 @@ def read_model_agrees_to_the_end(spec, rng) -> None:
         _agrees(engine, state)
     assert engine.outcome(state).over, f"{spec.id}: a random game ends"
     assert len(engine.cards_on_table(state)) > 0
+    if spec.scorer:         # the table the game leaves, scored as `companion score` scores it, says what the engine says
+        summary = engine.summary(state)
+        scorer = spec.load_scorer()
+        result = scorer.score_table(scorer.table_of(summary), spec.id)
+        if "scores" in summary:
+            assert [(p["name"], p["total"]) for p in result["players"]] == \
+                [(p["name"], p["total"]) for p in summary["scores"]], spec.id
+            assert result["winners"] == summary["winners"], spec.id
 
 
 def test_every_registered_game_keeps_the_contract():

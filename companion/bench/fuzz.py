@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import io
 import json
 import math
@@ -251,67 +252,81 @@ def _log_seeds(rng: random.Random) -> list[list[str]]:
     return seeds
 
 
+def mutated_log(lines: list[str], seeds: list[list[str]], rng: random.Random) -> tuple[bytes, str]:
+    """A log's lines broken: as bytes, or a few lines changed (their JSON values, an undo slipped in, a
+    line doubled, dropped, swapped, or one of another log)."""
+    lines = list(lines)
+    if rng.randrange(4) == 0:
+        return mutate_bytes("\n".join(lines).encode(), rng)
+    notes = []
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(lines))
+        op = rng.choice(("json", "json", "json", "undo", "dup", "drop", "swap", "foreign"))
+        if op == "json":
+            doc = json.loads(lines[i])
+            lines[i] = json.dumps(mutate_json(doc, rng, keys_of(doc) + ["type", "undo", "place", "gap"])[0])
+        elif op == "undo":
+            lines.insert(i + 1, '{"type": "undo"}')
+        elif op == "dup":
+            lines.insert(i, lines[i])
+        elif op == "drop" and len(lines) > 1:
+            del lines[i]
+        elif op == "swap":
+            j = rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+        else:
+            lines.insert(i, rng.choice(rng.choice(seeds)))
+        notes.append(op)
+    return "\n".join(lines).encode("utf-8", "surrogatepass"), "lines:" + "+".join(notes)
+
+
 def make_replay(rng: random.Random, folder: Path) -> Case:
     seeds = _log_seeds(rng)
-    lines = list(rng.choice(seeds))
-    way = rng.randrange(4)
-    if way == 0:
-        data, note = mutate_bytes("\n".join(lines).encode(), rng)
-    else:
-        notes = []
-        for _ in range(rng.randint(1, 3)):
-            i = rng.randrange(len(lines))
-            op = rng.choice(("json", "json", "json", "undo", "dup", "drop", "swap", "foreign"))
-            if op == "json":
-                doc = json.loads(lines[i])
-                lines[i] = json.dumps(mutate_json(doc, rng, keys_of(doc) + ["type", "undo", "place", "gap"])[0])
-            elif op == "undo":
-                lines.insert(i + 1, '{"type": "undo"}')
-            elif op == "dup":
-                lines.insert(i, lines[i])
-            elif op == "drop" and len(lines) > 1:
-                del lines[i]
-            elif op == "swap":
-                j = rng.randrange(len(lines))
-                lines[i], lines[j] = lines[j], lines[i]
-            else:
-                lines.insert(i, rng.choice(rng.choice(seeds)))
-            notes.append(op)
-        data, note = "\n".join(lines).encode("utf-8", "surrogatepass"), "lines:" + "+".join(notes)
+    data, note = mutated_log(rng.choice(seeds), seeds, rng)
     path = _write(folder, "game.jsonl", data)
     return Case("replay", ["replay", str(path), *rng.choice(([], ["--json"], ["--lang", "es"]))], names=(str(path),),
                 note=note)
 
 
-def _ak_table(rng: random.Random) -> dict:
-    from companion.games.ancient_knowledge.catalog import catalog
-    cat = catalog()
-    monuments = sorted(b.id for b in cat.builders.values() if b.is_monument)
-    techs = sorted(cat.techs)
-    rng.shuffle(monuments)
-    rng.shuffle(techs)
-    players = []
-    for i in range(rng.randint(1, 4)):
-        past, monuments = monuments[:rng.randint(0, 14)], monuments[14:]
-        timeline, monuments = monuments[:rng.randint(0, 5)], monuments[5:]
-        players.append({"name": f"P{i}", "past": past, "timeline": timeline,
-                        "techs": techs[5 * i:5 * i + rng.randint(0, 5)], "lost_knowledge": rng.randint(0, 12)})
-    return {"players": players}
+SEED_GAMES = 4      # whole random games per registered game, the material of its `score` cases
+
+
+@functools.cache
+def whole_games(game: str) -> list[list[dict]]:
+    """A few random whole games of ``game`` (its spec's RandomGame, seeded), played to their end."""
+    from companion.registry import spec_for
+    random_game = spec_for(game).load_random_game()
+    return [random_game(random.Random(f"{game}:{n}"), 3000) for n in range(SEED_GAMES)]
+
+
+@functools.cache
+def end_tables(game: str) -> list[dict]:
+    """The tables those games leave, as the game's scorer reads them (its ``table_of`` of each final summary)."""
+    from companion.games.base import fold
+    from companion.registry import spec_for
+    spec = spec_for(game)
+    engine, scorer = spec.load_engine(), spec.load_scorer()
+    return [scorer.table_of(engine.summary(fold(engine, lines[0], lines[1:]))) for lines in whole_games(game)]
 
 
 def make_score(game: str):
+    """``companion score GAME FILE`` broken, from the registry's contract alone: the end tables of random
+    whole games (a game with a scorer), or their logs (a game without points, ranked from its log)."""
     def make(rng: random.Random, folder: Path) -> Case:
-        if game == "exhibition":
-            name = rng.choice(("table.json", "solo.json"))
-            seed = json.loads((DOCS / "exhibition" / name).read_text(encoding="utf-8"))
+        from companion.registry import spec_for
+        if spec_for(game).scorer is None:
+            seeds = [[json.dumps(line) for line in lines] for lines in whole_games(game)]
+            data, note = mutated_log(rng.choice(seeds), seeds, rng)
+            path = _write(folder, "game.jsonl", data)
         else:
-            seed = _ak_table(rng)
-        if rng.random() < 0.25:
-            data, note = mutate_bytes(json.dumps(seed, indent=1).encode(), rng)
-        else:
-            doc, note = mutate_json(seed, rng, keys_of(seed))
-            data = json.dumps(doc, ensure_ascii=False, indent=rng.choice((None, 1))).encode("utf-8", "surrogatepass")
-        path = _write(folder, "table.json", data)
+            seed = rng.choice(end_tables(game))
+            if rng.random() < 0.25:
+                data, note = mutate_bytes(json.dumps(seed, indent=1).encode(), rng)
+            else:
+                doc, note = mutate_json(seed, rng, keys_of(seed))
+                data = json.dumps(doc, ensure_ascii=False, indent=rng.choice((None, 1))).encode("utf-8",
+                                                                                               "surrogatepass")
+            path = _write(folder, "table.json", data)
         return Case(f"score-{game}", ["score", game, str(path), *rng.choice(([], ["--json"], ["--lang", "es"]))],
                     names=(str(path),), note=note)
     return make
@@ -644,10 +659,15 @@ def run_buttons(steps, hold: bool) -> tuple[int, str]:
     return (1, "; ".join(errors)) if errors else (0, "")
 
 
+def _registered() -> list[str]:
+    from companion.registry import GAMES
+    return list(GAMES)
+
+
 INPUTS = {
     "replay": make_replay,
-    "score-exhibition": make_score("exhibition"),
-    "score-ancient-knowledge": make_score("ancient-knowledge"),
+    # `companion score` of every registered game (its random whole games: no example written by hand)
+    **{f"score-{game}": make_score(game) for game in _registered()},
     "deck-import": make_deck_csv,
     "deck-add": make_deck_add,
     "deck-json": make_deck_json,

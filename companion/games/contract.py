@@ -41,12 +41,15 @@ class Engine(Protocol):
 @runtime_checkable
 class Scorer(Protocol):
     """Scoring a finished table (``companion score``) and explaining a finished game's scores (the
-    kiosk's score sheet, ``companion replay``): one set of rows, so all three say the same."""
+    kiosk's score sheet, ``companion replay``): one set of rows, so all three say the same. ``table_of``
+    writes the table a game's summary says lies on the table (what ``score_table`` reads): ``bench fuzz``
+    breaks the tables of random whole games, and the house tests score them, with no example written."""
 
     def score_table(self, table: dict, where: str) -> dict: ...        # the --json document; BadInput for a bad table
     def format_score(self, result: dict, lang: str) -> str: ...        # `companion score`'s text sheet
     def points_unit(self, summary: dict) -> str: ...                  # the msgid of the unit: "fame points"
     def explained(self, summary: dict, entry: dict) -> list[ScoreRow]: ...   # one player's figures, explained
+    def table_of(self, summary: dict) -> dict: ...                    # the table a game leaves, as score_table reads it
 
 
 @runtime_checkable

@@ -18,6 +18,7 @@ class State:
     last: int | None = None
     turn: int = 0
     row: tuple = ()               # the cards laid in time, oldest first
+    laid: tuple = ()              # (player, year) of each card laid in time
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,9 @@ def apply(s: State, a: Lay):
         active = tuple(p for p in s.active if p != a.player)
         turn = s.turn % len(s.active) % max(1, len(active))
         return replace(s, active=active, turn=turn), [Event("out", {"player": a.player})]
-    return replace(s, last=a.card.year, turn=s.turn + 1, row=(*s.row, a.card)), [Event("laid", {"player": a.player})]
+    laid = (*s.laid, (a.player, a.card.year))
+    return replace(s, last=a.card.year, turn=s.turn + 1, row=(*s.row, a.card), laid=laid), \
+        [Event("laid", {"player": a.player})]
 
 
 def summary(s: State) -> dict:
@@ -55,7 +58,8 @@ def summary(s: State) -> dict:
     return {"game": GAME_ID, "status": "finished" if over else "in_progress",
             "winner": s.active[0] if over and s.active else None,
             "turn": None if over else s.active[s.turn % len(s.active)], "last": s.last,
-            "out": [p for p in s.players if p not in s.active], "row": [c.code for c in s.row if c.code]}
+            "out": [p for p in s.players if p not in s.active], "row": [c.code for c in s.row if c.code],
+            "laid": {p: [y for who, y in s.laid if who == p] for p in s.players}}
 
 
 def action_to_json(a: Lay) -> dict:

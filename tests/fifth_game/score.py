@@ -23,6 +23,11 @@ def score_table(table: dict, where: str) -> dict:
     return {"game": "later", "players": entries, "winners": [e["name"] for e in entries if e["total"] == best]}
 
 
+def table_of(summary: dict) -> dict:
+    """The table a finished game leaves: each player's cards laid in time."""
+    return {"players": [{"name": p, "laid": years} for p, years in summary["laid"].items()]}
+
+
 def points_unit(summary: dict) -> str:
     return N_("points")
 

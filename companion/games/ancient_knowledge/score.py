@@ -248,6 +248,18 @@ def card_rows(entry: dict) -> list[ScoreRow]:
     return rows
 
 
+def table_of(summary: dict) -> dict:
+    """The table a game's summary says lies on the table: each player's Past, Timeline (the monuments in
+    its zones), technologies, artifacts and lost knowledge."""
+    def ids(cards: list) -> list[str]:
+        return [c["card"] for c in cards]
+
+    return {"players": [{"name": p["name"], "past": ids(p["past"]),
+                         "timeline": [z[row]["card"] for z in p["zones"] for row in ("lower", "upper") if z[row]],
+                         "techs": ids(p["techs"]), "artifacts": ids(p["artifacts"]),
+                         "lost_knowledge": p["lost_knowledge"]} for p in summary["players"]]}
+
+
 def points_unit(doc: dict) -> str:
     """The unit of a total, spelled out as a player reads it."""
     return N_("victory points")

@@ -614,6 +614,17 @@ def sheet_warnings(doc: dict, layout: Layout) -> list[Text]:
     return out
 
 
+def table_of(summary: dict) -> dict:
+    """The table a game's summary says lies on the table (the Secret Decades once the game is over; the
+    market, which a solo game scores)."""
+    players = [{k: p[k] for k in _PLAYER_KEYS if k in p} for p in summary["players"]]
+    table = {"players": players, "layout": summary["layout"], "variations": summary["variations"],
+             "options": summary["options"]}
+    if len(players) == 1:
+        table["market"] = [c for column in summary["market"].values() for c in column]
+    return table
+
+
 def points_unit(doc: dict) -> str:
     """The unit of a total as a player reads it: fame points, or the solo game's points (fame x 100)."""
     solo = doc.get("solo", len(doc.get("scores") or doc.get("players") or []) == 1)
