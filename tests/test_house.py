@@ -7,6 +7,7 @@ import ast
 import dataclasses
 import subprocess
 import sys
+import typing
 from pathlib import Path
 
 import companion
@@ -217,6 +218,10 @@ def _agrees(engine, state) -> None:
     """The typed read model says what the summary says (the one owner of each fact is the engine)."""
     from companion.games.base import outcome_of
     s = engine.summary(state)
+    declared = typing.get_type_hints(engine.summary).get("return")
+    assert typing.is_typeddict(declared), f"{engine.GAME_ID}: summary() must return a typed Summary"
+    undeclared = set(s) - set(typing.get_type_hints(declared))
+    assert not undeclared, f"{engine.GAME_ID}: summary keys not declared in {declared.__name__}: {undeclared}"
     out = engine.outcome(state)
     assert out == outcome_of(s)
     assert out.over == (s["status"] != "in_progress")
@@ -265,7 +270,7 @@ def read_model_agrees_to_the_end(spec, rng) -> None:
         _agrees(engine, state)
     assert engine.outcome(state).over, f"{spec.id}: a random game ends"
     assert len(engine.cards_on_table(state)) > 0
-    if spec.scorer:         # the table the game leaves, scored as `companion score` scores it, says what the engine says
+    if spec.scorer:         # the table the game leaves, scored as `companion score` does, says what the engine says
         summary = engine.summary(state)
         scorer = spec.load_scorer()
         result = scorer.score_table(scorer.table_of(summary), spec.id)

@@ -55,3 +55,23 @@ def test_no_dead_names(tmp_path):
 def test_the_registry_names_what_it_imports_by_string():
     names = registry_names()
     assert {"timeline_game", "DemoRowsPlayers", "card_problem", "screenshots"} <= set(names)
+
+
+@pytest.mark.slow(6)
+def test_mypy_checks_what_a_view_reads(tmp_path):
+    """A view's session is typed (GameSession[<its engine's Table>]; summary() is the typed Summary), so a
+    read of a key or a field no engine fills, or of the wrong type, fails mypy -- before any test runs."""
+    view = ("from companion.play.session import GameSession\n"
+            "from companion.games.personal_timelines.engine import Table\n"
+            "def draw(session: GameSession[Table]) -> None:\n"
+            "    session.summary()['no_such_key']\n"
+            "    session.table().no_such_field\n"
+            "    session.summary()['round'] + 'a'\n"
+            "    session.table().goal + 1\n")
+    module = tmp_path / "a_view.py"
+    module.write_text(view)
+    proc = run("mypy", str(module))       # the settings of [tool.mypy], this file instead of its files
+    out = proc.stdout
+    assert proc.returncode == 1 and out.count("error:") == 3, out
+    assert 'has no key "no_such_key"' in out and '"Table" has no attribute "no_such_field"' in out
+    assert 'Unsupported operand types for + ("int" and "str")' in out

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from companion.cards.decks import FACTS_KEY, cards_as_recorded, facts_in, without_facts
 from companion.errors import BadInput
@@ -99,7 +99,84 @@ def refusal(events: list[Event]) -> Text | None:
     return None
 
 
-def winners(summary: dict) -> list[str]:
+class ScoreEntry(TypedDict, total=False):
+    """One player's final score in a summary's ``scores`` (a scorer's ``players`` entry)."""
+
+    name: str
+    total: int
+    place: int
+    breakdown: dict[str, Any]
+    explain: dict[str, Any]            # A: the figures the breakdown is worked out from
+
+
+class Summary(TypedDict, total=False):
+    """An engine's ``summary(state)``: the ``companion replay --json`` document, typed, so mypy checks every
+    read of it (replay, the café, the views). One document for every game: each key is filled by the
+    games it belongs to (the comment says which) and absent in the others; a key a game adds is added
+    here first. The games: T Timeline, C Cronología (c competitive, co cooperative), E Exhibition, A
+    Ancient Knowledge, P personal timelines."""
+
+    # every game
+    game: str
+    status: str                          # in_progress | finished | lost (a cooperative game)
+    turn: str | None                     # whose turn; None once over
+    round: int                           # not Cronología's cooperative game
+    end_reason: str | None               # the engine's word for how it ended
+    winner: str | None                   # the one winner (None on a tie or while playing)
+    winners: list[str]                   # E A P; a tie names several
+    scores: list[ScoreEntry]             # E A, once over: the final scores, best first
+    hands: dict[str, int]                # T C A: cards in each hand (Cronología's shared pool: "pool")
+    mode: str                            # C: competitive | cooperative
+    level: str                           # C
+    # the row games (T, Cc)
+    timeline: list[int | None]           # the row's years, left to right
+    eliminated: list[str]
+    sudden_death: bool
+    pile: int | None                     # T C: cards left to draw (None: not known)
+    box: int                             # T Cco: cards back in the box
+    discard: int                         # Cc P: cards on the discard pile
+    effect_open: bool                    # Cc: a card effect may be played now
+    # Cronología's cooperative grid
+    score: int                           # cards on the score pile
+    lives: int
+    columns_scored: int
+    awaiting_deal: bool
+    grid: list[list[int | None]]         # the fixed cards' years, row by row (None: scored)
+    gaps: list[list[int | None]]         # the gap rows' years
+    # the board games (E A)
+    players: list[dict[str, Any]]        # each player's board, as the board views draw it
+    options: dict[str, Any]
+    # Exhibition
+    waiting_for: list[str]
+    held: dict[str, Any] | None
+    market: dict[str, list[dict[str, Any] | None]]
+    stock: int | None                    # E: face-down cards left; P: the pile (None: not known)
+    layout: dict[str, Any]
+    variations: dict[str, Any]
+    secret_decade_variant: bool
+    claims: dict[str, str]
+    six_continents: list[dict[str, Any]]
+    warnings: list[str]
+    # Ancient Knowledge
+    phase: str
+    actions_left: int
+    tiles: list[dict[str, Any]]
+    midgame_flip: dict[str, Any] | None
+    end_triggered_by: str | None
+    decline_reminder: dict[str, Any] | None
+    pending_prompt: dict[str, Any] | None
+    prompts_waiting: int
+    end_past: int
+    past_reached_by: list[str]
+    # personal timelines
+    goal: int
+    rows: dict[str, list[int | None]]    # each player's row, its years left to right
+    lengths: dict[str, int]
+    # added by `companion replay` to an older log's summary
+    cards_from_decks: list[str]
+
+
+def winners(summary: Mapping[str, object]) -> list[str]:
     """Who won, from an engine's summary: its "winners" (a tie names several) or its "winner"; [] while
     nobody has (or nobody did: a cooperative game, a game ended early)."""
     found = summary.get("winners")
@@ -157,14 +234,14 @@ def ranked(figures: Sequence[tuple[str, int, Text]], first: tuple[str, ...],
     return tuple(out)
 
 
-def scored(result: dict) -> dict:
+def scored(result: dict) -> Summary:
     """A finished game's summary keys from its final score (``winners``, ``players``): ``winners``,
     ``winner`` (the one winner, None on a tie) and ``scores``."""
     won = result["winners"]
-    return {"winners": won, "winner": won[0] if len(won) == 1 else None, "scores": result["players"]}
+    return Summary(winners=won, winner=won[0] if len(won) == 1 else None, scores=result["players"])
 
 
-def outcome_of(summary: dict) -> Outcome:
+def outcome_of(summary: Summary) -> Outcome:
     """The Outcome an engine's summary says (its ``status``, ``winner``/``winners``, ``end_reason``)."""
     how = summary.get("end_reason")
     return Outcome(str(summary.get("status", "in_progress")), tuple(winners(summary)),

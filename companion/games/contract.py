@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol, runtime_checkable
 
-from companion.games.base import Event, Outcome, Standings
+from companion.games.base import Event, Outcome, Standings, Summary
 from companion.games.explained import ScoreRow
 
 
@@ -32,7 +32,7 @@ class Engine(Protocol):
     def parse_action(self, line: dict) -> Any: ...
     def apply(self, state: Any, action: Any) -> tuple[Any, list[Event]]: ...
     def action_to_json(self, action: Any) -> dict: ...
-    def summary(self, state: Any) -> dict: ...
+    def summary(self, state: Any) -> Summary: ...
     def outcome(self, state: Any) -> Outcome: ...
     def current_player(self, state: Any) -> str | None: ...
     def cards_on_table(self, state: Any) -> tuple: ...
@@ -47,9 +47,9 @@ class Scorer(Protocol):
 
     def score_table(self, table: dict, where: str) -> dict: ...        # the --json document; BadInput for a bad table
     def format_score(self, result: dict, lang: str) -> str: ...        # `companion score`'s text sheet
-    def points_unit(self, summary: dict) -> str: ...                  # the msgid of the unit: "fame points"
-    def explained(self, summary: dict, entry: dict) -> list[ScoreRow]: ...   # one player's figures, explained
-    def table_of(self, summary: dict) -> dict: ...                    # the table a game leaves, as score_table reads it
+    def points_unit(self, summary: Summary) -> str: ...                # the msgid of the unit: "fame points"
+    def explained(self, summary: Summary, entry: dict) -> list[ScoreRow]: ...   # one player's figures, explained
+    def table_of(self, summary: Summary) -> dict: ...                  # the table a game leaves, as score reads it
 
 
 @runtime_checkable

@@ -20,7 +20,7 @@ from companion.cards.json_cards import card_to_json, parse_card
 from companion.cards.model import ICONS, Card, year_label
 from companion.errors import BadInput, json_path
 from companion.games import rounds
-from companion.games.base import Event, Illegal, Outcome, Standing, Standings, refuse
+from companion.games.base import Event, Illegal, Outcome, Standing, Standings, Summary, refuse
 from companion.games.rounds import RowRules, RowState, evolve, year
 from companion.i18n import N_, Text
 from companion.words import Words
@@ -140,7 +140,7 @@ def level_text(level: str, mode: str) -> Text:
     return Words(N_("{level} ({n} cards)"), {"level": Text(LEVEL_NAMES[level]), "n": COMPETITIVE_LEVELS[level]})
 
 
-def summary_words(summary: dict) -> list[Text]:
+def summary_words(summary: Summary) -> list[Text]:
     """What ``companion replay`` says of a summary beyond the words every game shares (the contract's
     optional part): the level, as players read it ("Level: medium (6 cards)", never "medio")."""
     level = summary.get("level")
@@ -493,7 +493,7 @@ def _set(grid, r: int, c: int, value):
 
 
 # -- what the kiosk and `companion replay` show ----------------------------------------------------
-def summary(state) -> dict:
+def summary(state) -> Summary:
     if isinstance(state, Competitive):
         effect_open = state.turn_open and state.window is not None and not state.window.used
         settled, _events = settle(state)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from companion.cards.json_cards import parse_card
 from companion.cards.model import Card
 from companion.errors import BadInput
-from companion.games.base import Event, Illegal, Outcome, Standings, ranked
+from companion.games.base import Event, Illegal, Outcome, Standings, Summary, ranked
 from companion.games.base import parse_players as base_players
 from companion.i18n import N_, NP_, Text, plural
 
@@ -304,7 +304,7 @@ def row_standings(s: RowState) -> Standings:
     return Standings(ranked(figures, first, fewer_is_better=True), why)
 
 
-def row_summary(s: RowState, game: str) -> dict:
+def row_summary(s: RowState, game: str) -> Summary:
     return {"game": game, "status": s.status, "winner": s.winner, "round": s.round,
             "eliminated": list(s.eliminated), "hands": dict(zip(s.players, s.hands, strict=True)),
             "timeline": [c.year for c in s.row], "sudden_death": s.sudden_death,

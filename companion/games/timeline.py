@@ -15,7 +15,7 @@ from companion.cards.json_cards import card_to_json
 from companion.cards.model import Card
 from companion.errors import BadInput
 from companion.games import rounds
-from companion.games.base import Event, Illegal, Outcome, Standings, refuse
+from companion.games.base import Event, Illegal, Outcome, Standings, Summary, refuse
 from companion.games.rounds import RowRules, RowState
 
 GAME_ID = "timeline"
@@ -85,7 +85,7 @@ def action_to_json(action: Place) -> dict:
     return {"type": "place", "player": action.player, "card": card_to_json(action.card), "gap": action.gap}
 
 
-def summary(state: RowState) -> dict:
+def summary(state: RowState) -> Summary:
     out = rounds.row_summary(state, GAME_ID)
     out["box"] = state.spent
     return out

@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 from companion.cards.decks import cards_as_recorded, facts_in, resolve, with_facts
 from companion.cards.model import Card
 from companion.errors import is_store_error
-from companion.games.base import Outcome, fold, read_action, refusal
+from companion.games.base import Outcome, Summary, fold, read_action, refusal
 
 Table = TypeVar("Table")
 
@@ -117,7 +117,7 @@ class GameSession(Generic[Table]):
         self.ended_early = True
 
     # -- reading: the engine's read model (never its state) -------------------------------------
-    def summary(self) -> dict:
+    def summary(self) -> Summary:
         return self.engine.summary(self.state)
 
     def outcome(self) -> Outcome:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from companion.errors import BadInput, read_text
+from companion.games.base import Summary
 from companion.i18n import N_
 from companion.store import replay
 
@@ -63,7 +64,8 @@ def run(args) -> int:
     r = replay_file(args.log, args.lang)
     summary = r.engine.summary(r.state)
     if r.from_decks:         # an older log (or one written by hand): its sticker codes mean what the decks say now
-        summary = {**summary, "cards_from_decks": r.from_decks}
+        summary = summary.copy()
+        summary["cards_from_decks"] = r.from_decks
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
@@ -71,7 +73,7 @@ def run(args) -> int:
     return 0
 
 
-def cards_on_table(r: replay.Replayed, summary: dict):
+def cards_on_table(r: replay.Replayed, summary: Summary):
     """The cards whose dates the text names: the cooperative grid and its gap rows, or a row game's row
     (None for other games). The summary holds years only; the cards know how their face writes them."""
     if "grid" in summary and hasattr(r.engine, "table"):
@@ -82,7 +84,7 @@ def cards_on_table(r: replay.Replayed, summary: dict):
     return None
 
 
-def format_summary(s: dict, lang: str = "en", cards=None) -> str:
+def format_summary(s: Summary, lang: str = "en", cards=None) -> str:
     """The text of ``companion replay``. ``cards`` (from :func:`cards_on_table`) lets dates read as the
     printed cards write them ("c. 300,000 BC", Spanish "h. 300 000 a. C."); without them, from the years."""
     from companion.games.base import winners
@@ -152,13 +154,15 @@ def format_summary(s: dict, lang: str = "en", cards=None) -> str:
         if scorer is not None:          # the same explained figures as the kiosk's sheet and `companion score`
             out.extend(sheet_lines(scorer.explained(s, entry), lang))
     for key, label in _MORE.items():
-        if s.get(key) not in (None, False):
-            out.append(t(label, value=s[key]))
+        value = s.get(key)
+        if value not in (None, False):
+            out.append(t(label, value=value))
     engine = spec.load_engine() if spec is not None else None
     if engine is not None and hasattr(engine, "summary_words"):    # the game's own words (the contract's optional part)
         out.extend(w.render(lang) for w in engine.summary_words(s))
-    if s.get("end_reason") in _ENDS:
-        out.append(t(_ENDS[s["end_reason"]]))
+    end = s.get("end_reason")
+    if end is not None and end in _ENDS:
+        out.append(t(_ENDS[end]))
     if s.get("cards_from_decks"):
         out.append(t(N_("The log records no facts of {cards}: read from today's decks, which may have changed "
                         "since the game was played."), cards=", ".join(s["cards_from_decks"])))

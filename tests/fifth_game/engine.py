@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 from companion.cards.json_cards import card_to_json, parse_card
 from companion.errors import BadInput
-from companion.games.base import Event, Outcome, parse_players, refuse
+from companion.games.base import Event, Outcome, Summary, parse_players, refuse
 
 GAME_ID = "later"
 
@@ -53,7 +53,16 @@ def apply(s: State, a: Lay):
         [Event("laid", {"player": a.player})]
 
 
-def summary(s: State) -> dict:
+class LaterSummary(Summary, total=False):
+    """The keys of Later's own beside every game's (companion.games.base.Summary)."""
+
+    last: int | None                 # the year to beat
+    out: list[str]                   # the players out of the game
+    row: list[str]                   # the sticker codes laid in time
+    laid: dict[str, list[int]]       # each player's years laid in time
+
+
+def summary(s: State) -> LaterSummary:
     over = len(s.active) < 2
     return {"game": GAME_ID, "status": "finished" if over else "in_progress",
             "winner": s.active[0] if over and s.active else None,

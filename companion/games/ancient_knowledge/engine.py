@@ -35,7 +35,7 @@ from companion.games.ancient_knowledge.state import (
     Prompt,
 )
 from companion.games.ancient_knowledge.words import holdings_words, requirement_words
-from companion.games.base import Event, Outcome, outcome_of, parse_players, refuse, scored
+from companion.games.base import Event, Outcome, Summary, outcome_of, parse_players, refuse, scored
 from companion.games.base import Illegal as _Illegal
 from companion.i18n import N_, Text
 
@@ -813,10 +813,10 @@ def _board_json(s: GameState, b: Board) -> dict:
     }
 
 
-def summary(state: GameState) -> dict:
+def summary(state: GameState) -> Summary:
     """The ``companion replay --json`` document, rich enough for the kiosk's board view."""
     s = state
-    out: dict[str, Any] = {
+    out: Summary = {
         "game": GAME_ID,
         "status": "finished" if s.finished else "in_progress",
         "round": s.round,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from companion.errors import BadInput, json_path, present
 from companion.games.ancient_knowledge.catalog import MONUMENT_KINDS, TECH_TYPES, Catalog, catalog
 from companion.games.ancient_knowledge.words import formula_words
+from companion.games.base import Summary
 from companion.games.explained import ScoreRow, sheet_lines
 from companion.i18n import N_, NP_, Literal, Text, plural
 from companion.words import Words
@@ -232,7 +233,7 @@ def _endgame_words(endgame: list) -> Text | str:
     return Literal(text)
 
 
-def explained(doc: dict, entry: dict) -> list[ScoreRow]:
+def explained(doc: Summary, entry: dict) -> list[ScoreRow]:
     """A player's explained figures (the same from a score document or a game's summary)."""
     return explained_rows(entry)
 
@@ -248,7 +249,7 @@ def card_rows(entry: dict) -> list[ScoreRow]:
     return rows
 
 
-def table_of(summary: dict) -> dict:
+def table_of(summary: Summary) -> dict:
     """The table a game's summary says lies on the table: each player's Past, Timeline (the monuments in
     its zones), technologies, artifacts and lost knowledge."""
     def ids(cards: list) -> list[str]:
@@ -260,7 +261,7 @@ def table_of(summary: dict) -> dict:
                          "lost_knowledge": p["lost_knowledge"]} for p in summary["players"]]}
 
 
-def points_unit(doc: dict) -> str:
+def points_unit(doc: Summary) -> str:
     """The unit of a total, spelled out as a player reads it."""
     return N_("victory points")
 

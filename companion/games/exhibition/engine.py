@@ -17,7 +17,7 @@ from operator import itemgetter
 from typing import Any, NoReturn
 
 from companion.errors import BadInput
-from companion.games.base import Event, Outcome, outcome_of, parse_players, refuse, scored
+from companion.games.base import Event, Outcome, Summary, outcome_of, parse_players, refuse, scored
 from companion.games.base import Illegal as _Illegal
 from companion.games.exhibition import actions as A
 from companion.games.exhibition.actions import action_to_json, parse_action  # noqa: F401 (contract)
@@ -384,7 +384,7 @@ def _player_json(s: GameState, p: Player) -> dict:
     return out
 
 
-def summary(state: GameState) -> dict:
+def summary(state: GameState) -> Summary:
     """The ``companion replay --json`` document: everything a board view draws; the final scores
     once the game is over (and, in the Secret Decade variant, every decade is recorded)."""
     s = state
@@ -395,7 +395,7 @@ def summary(state: GameState) -> dict:
                 if coloured(c):
                     claims[c.continent] = p.name
                     break
-    out = {
+    out: Summary = {
         "game": GAME_ID,
         "status": "finished" if s.finished else "in_progress",
         "round": s.round,

@@ -16,8 +16,10 @@ from __future__ import annotations
 import math
 import textwrap
 from dataclasses import dataclass
+from typing import Any
 
 from companion.errors import BadInput, json_path
+from companion.games.base import Summary
 from companion.games.exhibition.board import (
     CONTINENTS,
     DEPOT,
@@ -589,7 +591,7 @@ def explained_rows(entry: dict, solo: bool, layout: Layout) -> list[ScoreRow]:
     return rows
 
 
-def explained(doc: dict, entry: dict) -> list[ScoreRow]:
+def explained(doc: Summary, entry: dict) -> list[ScoreRow]:
     """A player's explained figures from a score document or a game's summary (its layout and players)."""
     solo = len(doc.get("scores") or doc.get("players") or []) == 1
     return explained_rows(entry, solo, parse_layout(doc.get("layout"), doc.get("variations"), "layout"))
@@ -614,18 +616,18 @@ def sheet_warnings(doc: dict, layout: Layout) -> list[Text]:
     return out
 
 
-def table_of(summary: dict) -> dict:
+def table_of(summary: Summary) -> dict:
     """The table a game's summary says lies on the table (the Secret Decades once the game is over; the
     market, which a solo game scores)."""
     players = [{k: p[k] for k in _PLAYER_KEYS if k in p} for p in summary["players"]]
-    table = {"players": players, "layout": summary["layout"], "variations": summary["variations"],
+    table: dict[str, Any] = {"players": players, "layout": summary["layout"], "variations": summary["variations"],
              "options": summary["options"]}
     if len(players) == 1:
         table["market"] = [c for column in summary["market"].values() for c in column]
     return table
 
 
-def points_unit(doc: dict) -> str:
+def points_unit(doc: Summary | dict) -> str:
     """The unit of a total as a player reads it: fame points, or the solo game's points (fame x 100)."""
     solo = doc.get("solo", len(doc.get("scores") or doc.get("players") or []) == 1)
     return N_("points") if solo else N_("fame points")

@@ -20,7 +20,7 @@ from companion.cards.json_cards import card_to_json
 from companion.cards.model import Card
 from companion.errors import BadInput
 from companion.games import rounds
-from companion.games.base import Event, Outcome, Standings, parse_players, ranked, refuse
+from companion.games.base import Event, Outcome, Standings, Summary, parse_players, ranked, refuse
 from companion.games.rounds import evolve, fits
 from companion.i18n import N_, NP_, Text, plural
 
@@ -244,7 +244,7 @@ def _end(s: State, winners: tuple[str, ...], reason: str, events: list[Event]) -
 
 # -- the read model ----------------------------------------------------------------------------------
 
-def summary(s: State) -> dict:
+def summary(s: State) -> Summary:
     return {"game": GAME_ID, "status": s.status, "winner": s.winners[0] if len(s.winners) == 1 else None,
             "winners": list(s.winners), "turn": s.current, "round": s.round, "goal": s.rules.goal,
             "rows": {p: [c.year for c in r] for p, r in zip(s.players, s.rows, strict=True)},

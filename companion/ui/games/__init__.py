@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 
 from companion import registry
-from companion.games.base import refusal
+from companion.games.base import ScoreEntry, Summary, refusal
 from companion.games.explained import ScoreRow
 from companion.i18n import N_, Literal, Msg, Text
 from companion.play.choice import Ask, Choices  # noqa: F401  (the views' menus)
@@ -169,15 +169,15 @@ class BoardView(GameView):
     def _pages(self, session: GameSession) -> list:
         raise NotImplementedError
 
-    def winner_headline(self, summary: dict, winners: list[str]) -> Msg:
+    def winner_headline(self, summary: Summary, winners: list[str]) -> Msg:
         """The standings' headline when one player won (or plays alone)."""
         raise NotImplementedError
 
-    def standing(self, entry: dict, session: GameSession) -> Msg:
+    def standing(self, entry: ScoreEntry, session: GameSession) -> Msg:
         """A player's figures in one line, beside the total on the standings page."""
         raise NotImplementedError
 
-    def page_headline(self, entry: dict, part: int, parts: int, summary: dict) -> Msg:
+    def page_headline(self, entry: ScoreEntry, part: int, parts: int, summary: Summary) -> Msg:
         raise NotImplementedError
 
     def score_pages(self, session: GameSession) -> int:

@@ -42,8 +42,8 @@ from companion.games.ancient_knowledge.actions import (
 from companion.games.ancient_knowledge.catalog import catalog
 from companion.games.ancient_knowledge.engine import Table
 from companion.games.ancient_knowledge.score import explained_rows
-from companion.games.base import refusal
-from companion.i18n import N_, NP_, Plural, Text, plural, translate
+from companion.games.base import ScoreEntry, Summary, refusal
+from companion.i18n import N_, NP_, Msg, Plural, Text, plural, translate
 from companion.play.proposals import CardPlacedOnSpot
 from companion.play.session import GameSession
 from companion.ui.canvas import Literal
@@ -207,6 +207,8 @@ class AncientKnowledgeView(BoardView):
         if s.finished or s.asking is None:
             return None
         pp = session.summary()["pending_prompt"]
+        if pp is None:          # the table says it asks; the summary names the question (one engine, one state)
+            return None
         kind, player = pp["kind"], pp["player"]
 
         def answer(value):
@@ -576,11 +578,11 @@ class AncientKnowledgeView(BoardView):
     def _player_rows(self, entry) -> list[ScoreRow]:
         return explained_rows(entry)
 
-    def winner_headline(self, summary, winners):
+    def winner_headline(self, summary: Summary, winners: list[str]) -> Msg:
         return Text(N_("{player} wins with {total} victory points!"),
                     {"player": winners[0], "total": summary["scores"][0]["total"]})
 
-    def standing(self, entry, session: Session):
+    def standing(self, entry: ScoreEntry, session: Session) -> Msg:
         b = entry["breakdown"]
         explain: Text = joined((Words(N_("{figure} {points}"), {"figure": Text(label), "points": b[key]})
                                 for key, label in (("past_vp", N_("Past")), ("endgame_effects", N_("End-game")),
@@ -592,7 +594,7 @@ class AncientKnowledgeView(BoardView):
             explain = Words(N_("{parts}. Tied on victory points: fewer lost knowledge wins."), {"parts": explain})
         return explain
 
-    def page_headline(self, entry, part, parts, summary):
+    def page_headline(self, entry: ScoreEntry, part: int, parts: int, summary: Summary) -> Msg:
         return Text(N_("{player}: {total} victory points, place {place}"),
                     {"player": entry["name"], "total": entry["total"], "place": entry["place"]})
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.cards.decks import get_deck
 from companion.cards.payload import parse_sticker
-from companion.games.base import refusal
+from companion.games.base import ScoreEntry, Summary, refusal
 from companion.games.exhibition.actions import Finish, Move, Place, Refill, Secret, Take
 from companion.games.exhibition.board import CONTINENTS, DEPOT, OVERLAYS, SHOWCASES, board, default_layout
 from companion.games.exhibition.cards import DECADES, coloured, label, parse, same_card
@@ -400,13 +400,13 @@ class ExhibitionView(BoardView):
         solo = len(scores) == 1
         return [None] + [(entry, self._player_rows(entry, session, solo), 1, 1) for entry in scores]
 
-    def winner_headline(self, summary, winners):
+    def winner_headline(self, summary: Summary, winners: list[str]) -> Msg:
         scores = summary["scores"]
         if len(scores) == 1:
             return Text(N_("Solo score: {total} points"), {"total": scores[0]["total"]})
         return Text(N_("{player} wins with {total} fame points!"), {"player": winners[0], "total": scores[0]["total"]})
 
-    def standing(self, entry, session: Session):
+    def standing(self, entry: ScoreEntry, session: Session) -> Msg:
         # every figure of the player's sheet, penalties included, so the parts add up to the total
         solo = len(self._scores(session)) == 1
         parts: Text = joined((Words(N_("{figure} {points}"), {"figure": r.label, "points": r.value})
@@ -415,7 +415,7 @@ class ExhibitionView(BoardView):
             parts = Words(N_("{parts}. Tied on fame: the Mid-Century card closest to 1950 decides."), {"parts": parts})
         return parts
 
-    def page_headline(self, entry, part, parts, summary):
+    def page_headline(self, entry: ScoreEntry, part: int, parts: int, summary: Summary) -> Msg:
         # the title bar counts the pages: a second "(1/2)" here was a number without a label
         return Words(N_("{player}: {total} {unit}, place {place}"),
                      {"player": entry["name"], "total": entry["total"], "unit": Text(points_unit(summary)),
