@@ -175,9 +175,10 @@ def test_adding_a_game_lists_every_part_of_the_contract():
 def test_the_fifth_game_keeps_the_contract_the_house_asks_of_every_game(later):
     import random
 
-    from test_house import keeps_the_contract, read_model_agrees_to_the_end
+    from test_house import keeps_the_contract, named_outside, read_model_agrees_to_the_end
     keeps_the_contract(later)
     read_model_agrees_to_the_end(later, random.Random(3))
+    assert named_outside(later) == []          # nothing of the program names it: its folder and its spec
 
 
 def test_the_fifth_game_is_scored(later, tmp_path, capsys):

@@ -258,6 +258,78 @@ def keeps_the_contract(spec) -> None:
     assert not boards or issubclass(spec.load_demo() or object, BoardPlayers), f"{spec.id}: demo players"
 
 
+# -- a game lies in its own places ---------------------------------------------------------------------
+
+# Where the first four games are still named outside their own places (they came before the contract);
+# each with its reason. The list only shrinks: a game added since is named nowhere else (personal
+# timelines, the test game).
+NAMED_OUTSIDE = {
+    ("timeline", "companion/bench/cafe.py"): "the café bench's made-up logs are Timeline games",
+    ("timeline", "companion/ui/games/cronologia.py"): "Cronología's views build on Timeline's row view",
+    ("timeline", "companion/ui/games/personal_timelines.py"): "its views build on Timeline's row view",
+    ("exhibition", "assets/translations/es/board_views.po"): "the Spanish of both board games' views, in one file",
+    ("ancient-knowledge", "companion/cards/rules.py"): "its docstring points at Ancient Knowledge's card ids",
+}
+
+
+def own_places(spec) -> list[str]:
+    """The places docs/adding-a-game.md gives a game (paths under the checkout, a folder ending in /):
+    its engine's package (or module), every module its spec names (random games, scorer, views, demo
+    players, card rule, screenshot script), its views' private helpers (ui/games/_<game>*.py), its
+    Spanish and the registry."""
+    import importlib.util
+
+    def file_of(module: str) -> str:
+        found = importlib.util.find_spec(module)
+        origin = Path(found.origin) if found and found.origin else None
+        if origin is None:
+            return module
+        if origin.name == "__init__.py":
+            origin = origin.parent
+        return str(origin.relative_to(ROOT.parent)) + ("/" if origin.is_dir() else "")
+
+    engine = spec.engine.rsplit(".", 1)[0] if spec.engine.endswith(".engine") else spec.engine
+    named = [engine, *spec.views] + [path.partition(":")[0] for path in
+                                     (spec.random_game, spec.scorer, spec.demo, spec.card_rule, spec.screenshots) if path]
+    pkg = engine.rpartition(".")[2]
+    return [file_of(m) for m in named] + [f"companion/ui/games/_{pkg}", f"assets/translations/es/{pkg}.po",
+                                           "companion/registry.py"]
+
+
+def named_outside(spec) -> list[str]:
+    """The files of companion/, tools/ and assets/translations/ that name ``spec``'s game -- a log line of
+    it (``"game": "<id>"``) or one of its own modules by path -- outside its own places."""
+    import re
+    engine = spec.engine.rsplit(".", 1)[0] if spec.engine.endswith(".engine") else spec.engine
+    modules = {engine, *spec.views}
+    pattern = re.compile("|".join([r'"game":\s*"' + re.escape(spec.id) + '"'] +
+                                  [re.escape(m) + r"\b" for m in modules] +
+                                  [re.escape(m.replace(".", "/")) + r"\b" for m in modules]))
+    places = own_places(spec)
+    out = []
+    for base in ("companion", "tools", "assets/translations"):
+        for path in sorted((ROOT.parent / base).rglob("*")):
+            if path.suffix not in (".py", ".po", ".html", ".js"):
+                continue
+            rel = str(path.relative_to(ROOT.parent))
+            if any(rel == p or rel.startswith(p) for p in places):
+                continue
+            if pattern.search(path.read_text(encoding="utf-8", errors="replace")):
+                out.append(rel)
+    return out
+
+
+def test_a_game_is_named_only_in_its_own_places():
+    """A game is its own places and one register line: a file elsewhere that names it is a file a new game
+    would have to edit (docs/adding-a-game.md's table)."""
+    from companion.registry import GAMES
+    found = [f"{spec.id}: {path}" for spec in GAMES.values() for path in named_outside(spec)
+             if (spec.id, path) not in NAMED_OUTSIDE]
+    assert not found, "\n".join(found)
+    gone = [key for key in NAMED_OUTSIDE if key[1] not in named_outside(GAMES[key[0]])]
+    assert not gone, f"no longer named there (remove the line): {gone}"
+
+
 def read_model_agrees_to_the_end(spec, rng) -> None:
     """outcome(), current_player() and cards_on_table() beside summary(), action by action, to the end of
     a random whole game (the spec's random_game)."""

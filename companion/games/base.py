@@ -114,7 +114,7 @@ class Summary(TypedDict, total=False):
     read of it (replay, the café, the views). One document for every game: each key is filled by the
     games it belongs to (the comment says which) and absent in the others; a key a game adds is added
     here first. The games: T Timeline, C Cronología (c competitive, co cooperative), E Exhibition, A
-    Ancient Knowledge, P personal timelines."""
+    Ancient Knowledge, P personal timelines (whose own keys are its engine's ``Summary``)."""
 
     # every game
     game: str
@@ -168,10 +168,6 @@ class Summary(TypedDict, total=False):
     prompts_waiting: int
     end_past: int
     past_reached_by: list[str]
-    # personal timelines
-    goal: int
-    rows: dict[str, list[int | None]]    # each player's row, its years left to right
-    lengths: dict[str, int]
     # added by `companion replay` to an older log's summary
     cards_from_decks: list[str]
 

@@ -129,9 +129,6 @@ def format_summary(s: Summary, lang: str = "en", cards=None) -> str:
     if "timeline" in s:
         row = cards if isinstance(cards, list) and len(cards) == len(s["timeline"]) else s["timeline"]
         out.append(t(N_("Row: {years}"), years=" · ".join(date(c) for c in row)))
-    if isinstance(s.get("rows"), dict):          # each player's own row, by its owner (personal timelines)
-        for player, years in s["rows"].items():
-            out.append(t(N_("{player}'s row: {years}"), player=player, years=" · ".join(date(y) for y in years)))
     if isinstance(s.get("hands"), dict):
         out.append(t(N_("Cards in hand: {hands}"), hands=", ".join(f"{k} {v}" for k, v in s["hands"].items())))
     if s.get("eliminated"):

@@ -20,9 +20,11 @@ from companion.cards.json_cards import card_to_json
 from companion.cards.model import Card
 from companion.errors import BadInput
 from companion.games import rounds
-from companion.games.base import Event, Outcome, Standings, Summary, parse_players, ranked, refuse
+from companion.games import base
+from companion.games.base import Event, Outcome, Standings, parse_players, ranked, refuse
 from companion.games.rounds import evolve, fits
 from companion.i18n import N_, NP_, Text, plural
+from companion.words import Words, date_words, later
 
 GAME_ID = "personal-timelines"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -243,6 +245,23 @@ def _end(s: State, winners: tuple[str, ...], reason: str, events: list[Event]) -
 
 
 # -- the read model ----------------------------------------------------------------------------------
+
+class Summary(base.Summary, total=False):
+    """The keys of the game's own beside every game's (companion.games.base.Summary)."""
+
+    goal: int                              # cards a row must hold to win (the start card counted, P1)
+    rows: dict[str, list[int | None]]      # each player's row, its years left to right
+    lengths: dict[str, int]                # cards in each row
+
+
+def summary_words(summary: Summary) -> list[Text]:
+    """What ``companion replay`` says of the game's own keys: each player's row, its dates as the cards
+    write them."""
+    return [Words(N_("{player}'s row: {years}"),
+                  {"player": player, "years": later(lambda lang, years=years: " · ".join(
+                      "·" if y is None else date_words(y, lang) for y in years))})
+            for player, years in summary.get("rows", {}).items()]
+
 
 def summary(s: State) -> Summary:
     return {"game": GAME_ID, "status": s.status, "winner": s.winners[0] if len(s.winners) == 1 else None,
