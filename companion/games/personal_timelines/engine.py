@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from companion.cards.json_cards import card_to_json
 from companion.cards.model import Card
 from companion.errors import BadInput
-from companion.games import rounds
-from companion.games import base
+from companion.games import base, rounds
 from companion.games.base import Event, Outcome, Standings, parse_players, ranked, refuse
 from companion.games.rounds import evolve, fits
 from companion.i18n import N_, NP_, Text, plural
