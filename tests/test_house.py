@@ -289,8 +289,8 @@ def own_places(spec) -> list[str]:
         return str(origin.relative_to(ROOT.parent)) + ("/" if origin.is_dir() else "")
 
     engine = spec.engine.rsplit(".", 1)[0] if spec.engine.endswith(".engine") else spec.engine
-    named = [engine, *spec.views] + [path.partition(":")[0] for path in
-                                     (spec.random_game, spec.scorer, spec.demo, spec.card_rule, spec.screenshots) if path]
+    by_path = (spec.random_game, spec.scorer, spec.demo, spec.card_rule, spec.screenshots)
+    named = [engine, *spec.views] + [path.partition(":")[0] for path in by_path if path]
     pkg = engine.rpartition(".")[2]
     return [file_of(m) for m in named] + [f"companion/ui/games/_{pkg}", f"assets/translations/es/{pkg}.po",
                                            "companion/registry.py"]
