@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 from cafe_support import broker_fixture, wait_until, watch  # noqa: F401  (the fixture broker)
@@ -19,9 +20,12 @@ from companion.cli import main
 from companion.errors import BadInput
 from companion.i18n import N_
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))     # tools/screens.py
+
 LATER = registry.GameSpec(
     "later", "Later", "fifth_game.engine", "fifth_game.autoplay:random_game", views=("fifth_game.view",),
     scorer="fifth_game.score", deck_columns=("n", "year", "title"), card_rule="companion.cards.rules:dated",
+    screenshots="fifth_game.view:screenshots",
     sticker_placement=N_("Stick each sticker on the date side."), print_layout="chronology")
 
 
@@ -193,6 +197,17 @@ def test_the_fifth_game_is_scored(later, tmp_path, capsys):
 def test_the_cafe_tile_shows_the_fifth_games_turn(later, broker, tmp_path):
     from test_cafe_tiles import test_the_tile_shows_the_turn_and_round_of_a_game_played_through_the_session as tile
     tile("later", broker, tmp_path)
+
+
+@pytest.mark.slow(4)
+def test_the_fifth_game_has_its_screenshots(later, tmp_path):
+    """tools/screens.py photographs it by its own script, in both languages, listing no game itself."""
+    import pygame
+    import screens
+    pygame.display.init()
+    shots, missing = screens.shoot(tmp_path, (800, 480), games=["later"])
+    assert missing == [] and shots.cut == []
+    assert (tmp_path / "later-deal-800x480.png").is_file() and (tmp_path / "es" / "later-deal-800x480.png").is_file()
 
 
 @pytest.mark.slow(10)

@@ -247,6 +247,7 @@ def keeps_the_contract(spec) -> None:
     assert missing(spec.load_engine(), Engine) == [], spec.id
     assert spec.load_engine().GAME_ID == spec.id
     assert callable(spec.load_random_game()), spec.id
+    assert callable(spec.load_screenshots()), f"{spec.id}: its screenshot script (GameSpec.screenshots)"
     if spec.scorer:
         assert missing(spec.load_scorer(), Scorer) == [], spec.id
     else:       # a game without points ranks its players: `companion score` says where they stand

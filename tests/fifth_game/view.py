@@ -103,3 +103,19 @@ class LaterView(GameView):
 
 
 register(LaterView())
+
+
+def shot_name(kiosk):
+    """The name of a screen of Later the kiosk shows now, or None (its screenshot script's)."""
+    top = kiosk.stack.top
+    if top.name == "table" and top.view.key == "later" and top.phase == "deal":
+        return "later-deal"
+    return None
+
+
+def screenshots(studio) -> None:
+    """Later's screenshot (the spec's ``screenshots``): how to start, at the demo's table."""
+    studio.expect("later-deal")
+    t = studio.demo_table(shot_name)
+    t.start("later")
+    t.close()
