@@ -7,6 +7,7 @@ mypy keeps its cache in .mypy_cache/, so a warm run takes about a second (cold: 
 
 import subprocess
 import sys
+import typing
 from pathlib import Path
 
 import pytest
@@ -31,15 +32,20 @@ def test_mypy_finds_nothing():
 
 def registry_names() -> list[str]:
     """The names the registry's specs name by "module:name" (a game's random games, demo players, card rule,
-    screenshot script): used, by the spec's string, where vulture cannot see it. Derived here so that no
+    screenshot script) and the keys of each engine's typed summary (a TypedDict's fields, written by the
+    engines as a dict's string keys): used where vulture cannot see it. Derived here so that no
     game needs a line in tests/dead_names_allowed.py."""
     import re
     from dataclasses import fields
 
     from companion.registry import GAMES
     named = re.compile(r"[a-z_][\w.]*:(\w+)")          # "companion.games.random_play:timeline_game"
-    return sorted({found[1] for spec in GAMES.values() for f in fields(spec)
-                   if isinstance(value := getattr(spec, f.name), str) and (found := named.fullmatch(value))})
+    names = {found[1] for spec in GAMES.values() for f in fields(spec)
+             if isinstance(value := getattr(spec, f.name), str) and (found := named.fullmatch(value))}
+    # the keys of each engine's typed summary: the engines write them as a dict's string keys
+    for spec in GAMES.values():
+        names |= set(typing.get_type_hints(typing.get_type_hints(spec.load_engine().summary)["return"]))
+    return sorted(names)
 
 
 def test_no_dead_names(tmp_path):
