@@ -60,7 +60,9 @@ def _is_game_log(text: str) -> bool:
 def run(args) -> int:
     spec = registry.GAMES.get(args.game.lower())
     if spec is None:
-        raise BadInput(args.game, f"unknown game; the games: {', '.join(registry.GAMES)}")
+        ranked = [g for g in registry.GAMES if g not in registry.scorable()]
+        raise BadInput(args.game, f"no scoring for this game; scored from a table: {', '.join(registry.scorable())}; "
+                                  f"ranked from a game log: {', '.join(ranked)}")
     if spec.scorer is None:
         return _rank(spec, args)
     table = read_table(args.table)
