@@ -3,7 +3,7 @@
     .venv/bin/python tools/screens.py             # docs/screens/<name>-<W>x<H>.png, docs/screens/es/<same name>
     .venv/bin/python tools/screens.py OUT_DIR     # somewhere else, to compare before replacing
     .venv/bin/python tools/screens.py OUT_DIR 800x480     # one size only
-    .venv/bin/python tools/screens.py --game personal-timelines [OUT_DIR]   # one game's only
+    .venv/bin/python tools/screens.py --game GAME [OUT_DIR]   # one game's only (its id in the registry)
     .venv/bin/python tools/screens.py --check [GAME ...]  # no pictures: every frame of whole games checked
 
 Every game of the registry is photographed by its own script, the function its spec names as
