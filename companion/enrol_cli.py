@@ -12,8 +12,8 @@ from collections.abc import Callable
 from companion.cards.payload import format_payload
 from companion.errors import BadInput
 from companion.paths import command
-from companion.vision.enrol import Enrolment, enrol_by_camera, enrol_pages, look_alikes
-from companion.vision.faces_file import save_faces
+from companion.vision.enrol import CameraEnrolment, Enrolment, LookAlikeCheck, drive, enrol_pages
+from companion.vision.faces_file import load_faces, save_faces
 
 
 def add_arguments(p) -> None:
@@ -45,42 +45,51 @@ def run(args) -> int:
     if not sides or any(s not in ("face", "title", "date") for s in sides) or len(set(sides)) != len(sides):
         raise BadInput("--sides", f"{args.sides!r}: 'face', or 'title,date' (or 'date,title')")
     say: Callable[[str], None] = (lambda m: print(m, file=sys.stderr)) if args.json else print
-    enrolment = Enrolment(deck)
     numbers = _numbers(args.cards, deck)
+    previous = load_faces(deck.id)     # the faces of the cards not enrolled now are kept
     if args.pages:
         if len(sides) != 1:
             raise BadInput("--sides", "with --pages, one side at a time (scan each side as its own pages)")
-        enrolment_side = sides[0]
-        enrol_pages(enrolment, args.pages, first=args.first, side=enrolment_side, say=say)
+        enrolment = Enrolment(deck)
+        if previous is not None:
+            enrolment.faces = [f for f in previous.faces if f.number in deck.cards]
+        enrol_pages(enrolment, args.pages, first=args.first, side=sides[0], say=say)
+        enrolled = enrolment.result()
+        if not enrolled.faces:
+            raise BadInput(deck.id, "no face was enrolled")
+        check = LookAlikeCheck(enrolled)
+        with bar(len(enrolled.faces), "checking for look-alike cards", "face") as progress:
+            check.run(progress=progress.update)
+        enrolled.look_alikes = check.pairs()
+        path = save_faces(enrolled)
+        left_out: list[int] = []
     else:
-        source, lay, per_round = _camera(args, deck, say)
+        source, hands, shape = _camera(args, deck)
+        if args.per_round:
+            shape = (-(-args.per_round // shape[1]), min(args.per_round, shape[1]))
+        run = CameraEnrolment(deck, sides=sides, shape=shape, numbers=numbers, previous=previous,
+                              give_up_after=3 if args.yes or hands is not None else None)
         try:
-            enrol_by_camera(enrolment, source, lay, per_round=args.per_round or per_round, sides=sides, say=say,
-                            numbers=numbers)
+            drive(run, source, hands=hands, answer=None if args.yes else _answer, say=say)
         finally:
             source.close()
-    enrolled = enrolment.result()
-    if not enrolled.faces:
-        raise BadInput(deck.id, "no face was enrolled")
-    t = time.process_time()
-    with bar(len(enrolled.faces), "checking for look-alike cards", "face") as progress:
-        enrolled.look_alikes = look_alikes(enrolled, progress.update)
-    check_s = time.process_time() - t
-    path = save_faces(enrolled)
-    cards = len(enrolled.numbers())
+        if run.path is None or run.checker is None:
+            raise BadInput(deck.id, "no face was enrolled")
+        enrolment, enrolled, path, left_out = run.enrolment, run.checker.enrolled, run.path, run.left_out
+    cards = len(enrolled.numbers() & set(numbers))
+    missing = sorted(set(numbers) - enrolled.numbers())
     report = {"deck": deck.id, "file": str(path), "cards": cards, "faces": len(enrolled.faces),
-              "missing": sorted(set(numbers) - enrolled.numbers()),  # (printed below too)
+              "missing": missing,
               "look_alikes": [[format_payload(deck.id, a), format_payload(deck.id, b)]
                               for a, b in enrolled.look_alikes],
               "seconds": round(enrolment.seconds, 1),
-              "feature_ms_per_face": round(1000 * enrolment.feature_seconds / len(enrolled.faces), 1),
-              "look_alike_check_s": round(check_s, 1), "problems": enrolment.problems}
+              "feature_ms_per_face": round(1000 * enrolment.feature_seconds / max(1, len(enrolled.faces)), 1),
+              "left_out": left_out}
     if args.json:
         print(json.dumps(report))
         return 0
     print(f"{deck.id}: {cards} cards enrolled ({len(enrolled.faces)} faces) in {enrolment.seconds:.0f} s, "
           f"written to {path}")
-    missing = sorted(set(numbers) - enrolled.numbers())
     if missing:
         print(f"not enrolled: cards {', '.join(map(str, missing))} (enrol them with --cards)")
     for a, b in enrolled.look_alikes:
@@ -104,27 +113,28 @@ def _numbers(text: str | None, deck) -> list[int]:
     return chosen
 
 
-def _camera(args, deck, say):
-    """(source, lay, cards per round) for the camera the settings (or --camera) name."""
+def _answer() -> str:
+    """The person's answer at the terminal: Enter (OK), or a word for another button."""
+    from companion.inputs.commands import MENU, NEXT, OK, UNDO
+    try:
+        said = input("Enter: done · skip · back · stop > ").strip().lower()
+    except EOFError:
+        return MENU
+    return {"skip": NEXT, "back": UNDO, "stop": MENU}.get(said, OK)
+
+
+def _camera(args, deck):
+    """(source, hands, (lines, cards a line)) for the camera the settings (or --camera) name; hands
+    lay the cards on the virtual table (None: a person lays them)."""
     from companion.camera import open_source
     from companion.config import load_config
+    from companion.vision.enrol import round_shape
     spec = args.camera or load_config().camera.source
     if spec.strip().lower() == "virtual":
         return _virtual_hands(deck)
     cam = load_config().camera
     source = open_source(spec, width=cam.width, height=cam.height, focus=cam.focus, mains_hz=cam.mains_hz)
-
-    def lay(numbers: list[int], side: str) -> None:
-        if not numbers:
-            say("Clear the table (nothing on it), then press Enter.")
-        else:
-            say(f"Lay these {len(numbers)} cards {side} side up, in rows left to right, apart from one another:")
-            for n in numbers:
-                say(f"  {n}. {deck.cards[n].label()}")
-            say("then press Enter.")
-        if not args.yes:
-            input()
-    return source, lay, 12
+    return source, None, round_shape()
 
 
 def _virtual_hands(deck):
@@ -139,11 +149,11 @@ def _virtual_hands(deck):
     table = VirtualTable(1920, 1080, 0, px_per_module=ppm, card=card, wrap=True)
     # as many as lie apart in the view: whole lines of cards (scene.row_lines' arithmetic)
     avail_w, avail_h = 1920 / ppm * 0.9, 1080 / ppm * 0.88
-    per_round = (int((avail_w - CARD_W) // (CARD_W + gap)) + 1) * (int((avail_h - CARD_H) // (CARD_H + gap)) + 1)
+    shape = (int((avail_h - CARD_H) // (CARD_H + gap)) + 1, int((avail_w - CARD_W) // (CARD_W + gap)) + 1)
 
     def lay(numbers: list[int], side: str) -> None:
         faces = pictures.setdefault(side, {})
         faces.update(deck_faces(deck, side, [n for n in numbers if format_payload(deck.id, n) not in faces]))
         table.set_faces(faces)
         table.set_layout(RowLayout([format_payload(deck.id, n) for n in numbers]))
-    return table, lay, per_round
+    return table, lay, shape
