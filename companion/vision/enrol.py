@@ -299,9 +299,10 @@ class CameraEnrolment:
             self.enrolment.keep(number, self.side, features)
             self.taken.append((number, self.side, rectify(frame, corners, THUMB_SIZE)))
         self.attempts, self.note = 0, None
-        self.log.append(Text(N_("Round {round} of {rounds}, {side}: {n} of {total} cards enrolled ({seconds} s)."),
+        self.log.append(Text(N_("Round {round} of {rounds}, {side}: {taken} taken; {n} of {total} cards enrolled "
+                                "({seconds} s)."),
                              {"round": self.round_no, "rounds": self.rounds(), "side": Text(SIDE_WORDS[self.side]),
-                              "n": self.enrolled(), "total": len(self.numbers),
+                              "taken": len(self.taken), "n": self.enrolled(), "total": len(self.numbers),
                               "seconds": round(time.monotonic() - self.started)}))
         if self.side_index + 1 < len(self.sides):
             self.side_index += 1
