@@ -12,7 +12,7 @@ from collections.abc import Callable
 from companion.cards.payload import format_payload
 from companion.errors import BadInput
 from companion.paths import command
-from companion.vision.enrol import CameraEnrolment, Enrolment, LookAlikeCheck, drive, enrol_pages
+from companion.vision.enrol import CameraEnrolment, Enrolment, LookAlikeCheck, drive, enrol_pages, sides_of
 from companion.vision.faces_file import load_faces, save_faces
 
 
@@ -21,15 +21,17 @@ def add_arguments(p) -> None:
     p.add_argument("--camera", metavar="SOURCE",
                    help="where the cards are seen (default: the camera.source setting; 'virtual': the demo's "
                         "virtual table lays the deck's drawn faces itself)")
-    p.add_argument("--sides", default="face",
-                   help="which sides to enrol, in order: 'face' (one printed side), or 'title,date' for Timeline "
-                        "and Cronología cards (both sides are asked for, the cards turned over in place)")
+    p.add_argument("--sides",
+                   help="which sides to enrol, in order: 'face' (one printed side), or 'title,date' (default: the "
+                        "deck's game's: title,date for Timeline and Cronología cards, the cards turned over in "
+                        "place; face for the others)")
     p.add_argument("--per-round", type=int, metavar="N",
                    help="cards laid at a time (default: as many as the view holds apart)")
     p.add_argument("--cards", metavar="A-B", help="only these card numbers (e.g. 1-40)")
     p.add_argument("--pages", nargs="+", metavar="FILE",
-                   help="scanned pages (PNG, JPEG, or a PDF of them) instead of the camera: cards apart on a dark "
-                        "sheet")
+                   help="pages instead of the camera (PNG, JPEG, PDF): the PDF of 'companion cards' (or scans of its "
+                        "printed pages, in order), both sides; or scans of cards apart on a dark sheet (one side, "
+                        "--sides)")
     p.add_argument("--first", type=int, default=1, help="with --pages: the number of the first card shown")
     p.add_argument("--yes", action="store_true", help="do not wait for Enter between rounds")
     p.add_argument("--json", action="store_true", help="one JSON document on stdout")
@@ -41,19 +43,24 @@ def run(args) -> int:
     from companion.cards.decks import deck_ref, get_deck
     from companion.progress import bar
     deck = get_deck(deck_ref(args.deck))
-    sides = tuple(s.strip() for s in args.sides.split(","))
+    sides = tuple(s.strip() for s in args.sides.split(",")) if args.sides else sides_of(deck)
     if not sides or any(s not in ("face", "title", "date") for s in sides) or len(set(sides)) != len(sides):
         raise BadInput("--sides", f"{args.sides!r}: 'face', or 'title,date' (or 'date,title')")
     say: Callable[[str], None] = (lambda m: print(m, file=sys.stderr)) if args.json else print
     numbers = _numbers(args.cards, deck)
     previous = load_faces(deck.id)     # the faces of the cards not enrolled now are kept
     if args.pages:
-        if len(sides) != 1:
-            raise BadInput("--sides", "with --pages, one side at a time (scan each side as its own pages)")
+        if args.sides and len(sides) != 1:
+            raise BadInput("--sides", "with --pages of scanned cards, one side at a time (scan each side as its own "
+                                      "pages); the print-and-play PDF's pages say their sides themselves")
+        from companion import registry
+        from companion.print.cards import sheet_plan
+        layout = registry.spec_for(deck.game).print_layout
         enrolment = Enrolment(deck)
         if previous is not None:
             enrolment.faces = [f for f in previous.faces if f.number in deck.cards]
-        enrol_pages(enrolment, args.pages, first=args.first, side=sides[0], say=say)
+        enrol_pages(enrolment, args.pages, first=args.first, side=sides[0] if len(sides) == 1 else None, say=say,
+                    plan=sheet_plan("a4", layout) if layout else None)
         enrolled = enrolment.result()
         if not enrolled.faces:
             raise BadInput(deck.id, "no face was enrolled")

@@ -9,9 +9,12 @@ Two ways in:
   table is matched to the card asked for at its place in that order, or to its sticker where it has
   one. Where a game shows both sides (Timeline's title and date sides, ``--sides title,date``) the
   same cards are then asked again, turned over, in the same places.
-- **scanned pages** (``--pages FILE...``: pictures, or PDFs of them): the cards of each page in
-  reading order, numbered from ``--first`` on, or by their stickers. (The project's print-and-play
-  PDFs are not read yet: their white-bordered cards on white paper show no outline.)
+- **pages** (``--pages FILE...``: pictures, or PDFs): a page of the project's own print-and-play
+  cards (``companion cards``), rendered from its PDF or scanned once printed, is found by its four
+  registration marks and read by its known layout (print/cards.py: ``sheet_plan``), both sides: the
+  code side's cards named by their codes, the other side's by their places on the same sheet. Any
+  other page holds cards on a dark sheet, found by their outlines, in reading order, numbered from
+  ``--first`` on, or by their stickers.
 
 Every face is then checked against every other: two faces too alike to tell apart (the recogniser
 would not name either with its margin) are listed, and the owner is told to sticker one of each
@@ -465,8 +468,11 @@ def page_pictures(path: str, dpi: float = 150.0) -> list[np.ndarray]:
     return [picture]
 
 
-def enrol_pages(enrolment: Enrolment, files: list[str], *, first: int, side: str, say) -> None:
-    """The cards of each page in reading order: by their stickers, else numbered on from ``first``."""
+def enrol_pages(enrolment: Enrolment, files: list[str], *, first: int, side: str | None, say, plan=None) -> None:
+    """Pages of cards: each page of the project's print-and-play cards (``plan``, print/cards.py's
+    ``SheetPlan``: found by its registration marks) by its known layout, both sides (``enrol_printed``);
+    any other page by the outlines of its cards on a dark sheet, in reading order, by their stickers
+    or numbered on from ``first``, as ``side``."""
     from companion.vision.faces import rectify
     from companion.vision.outlines import outlines
     numbers = sorted(enrolment.deck.cards)
@@ -474,21 +480,142 @@ def enrol_pages(enrolment: Enrolment, files: list[str], *, first: int, side: str
         raise BadInput("--first", f"deck {enrolment.deck.id} has no card {first}")
     todo = numbers[numbers.index(first):]
     start = time.monotonic()
+    printed: list[PrintedPage] = []
     for path in files:
         for p, picture in enumerate(page_pictures(path), 1):
+            where = f"{path} page {p}"
+            page = read_printed(picture, plan, enrolment.deck.id, where) if plan is not None else None
+            if page is not None:
+                printed.append(page)
+                continue
+            if side is None:
+                raise BadInput(where, "is no page of this program's print-and-play cards (no registration marks "
+                                      "found): say which side its cards show with --sides (title, date or face)")
             blobs = [b for b in outlines(picture, None, least_area=0.01) if b.problem is None]
             if not blobs:
-                say(f"{path} page {p}: no card found")
+                say(f"{where}: no card found")
                 continue
             found = _assign(picture, blobs, todo[:len(blobs)], enrolment.deck.id)
             if isinstance(found, Text):
-                raise BadInput(f"{path} page {p}", found.render("en"))
+                raise BadInput(where, found.render("en"))
             for number, corners in found:
                 enrolment.add(number, side, rectify(picture, corners, (360, 504)))
                 if number in todo:
                     todo.remove(number)
-            say(f"{path} page {p}: {len(found)} cards enrolled")
+            say(f"{where}: {len(found)} cards enrolled")
+    if printed:
+        enrol_printed(enrolment, printed, plan, say)
     enrolment.seconds += time.monotonic() - start
+
+
+# -- the project's own print-and-play pages -----------------------------------------------------------
+
+@dataclass
+class PrintedPage:
+    """A page of ``companion cards`` found in a picture: its cards' corners (pixels) by place, and the
+    card numbers its codes name by place (empty: a page without codes, the other side of a sheet)."""
+
+    where: str
+    picture: np.ndarray
+    corners: dict[str, list[np.ndarray]]      # "front"/"back" -> each place's corners, as that side lies
+    numbers: dict[int, int]                   # place -> card number (read from its code)
+
+
+def find_page(picture: np.ndarray, plan) -> np.ndarray | None:
+    """The homography from the plan's millimetres to the picture's pixels, by the page's four
+    registration marks (filled squares, the top left one larger); None where they are not found."""
+    import itertools
+
+    import cv2
+    grey = picture if picture.ndim == 2 else cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape
+    # the page fills half the picture or more (a rendering, a scan): that bounds the marks' size
+    px_mm = max(h, w) / max(plan.page_mm)
+    sides = [side for _x, _y, side in plan.marks]
+    least, most = 0.7 * min(sides) * 0.5 * px_mm, 1.3 * max(sides) * 1.05 * px_mm
+    dark = (grey < 110).astype(np.uint8)
+    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found = []
+    for c in contours:
+        (cx, cy), (rw, rh), _ang = cv2.minAreaRect(c)
+        if not (least <= min(rw, rh) and max(rw, rh) <= most) or max(rw, rh) > 1.25 * min(rw, rh):
+            continue
+        if cv2.contourArea(c) < 0.85 * rw * rh:
+            continue
+        # solid, not a ring (a code's finder pattern is a square too)
+        x, y, bw, bh = cv2.boundingRect(c)
+        inside = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(inside, [c - (x, y)], -1, 1, cv2.FILLED)
+        if dark[y:y + bh, x:x + bw][inside > 0].mean() < 0.9:
+            continue
+        found.append((float(cx), float(cy), float(np.sqrt(rw * rh))))
+    if len(found) < 4 or len(found) > 16:
+        return None
+    want = np.array([(x, y) for x, y, _s in plan.marks], np.float32)
+    best = None
+    for first in found:
+        for others in itertools.combinations([f for f in found if f is not first], 3):
+            quad = [first, *others]
+            centre = np.mean([(x, y) for x, y, _s in quad], 0)
+            # clockwise on the picture (y down) from the first, as the plan lists them
+            rest = sorted(others, key=lambda m: (np.arctan2(m[1] - centre[1], m[0] - centre[0]) -
+                                                 np.arctan2(first[1] - centre[1], first[0] - centre[0])) % (2 * np.pi))
+            pts = np.array([(x, y) for x, y, _s in [first, *rest]], np.float32)
+            H = cv2.getPerspectiveTransform(want, pts)
+            scale = np.sqrt(abs(np.linalg.det(H[:2, :2])))
+            error = max(abs(m[2] / (s * scale) - 1) for m, s in zip([first, *rest], sides, strict=True))
+            if error < 0.3 and cv2.isContourConvex(pts.reshape(-1, 1, 2)) and (best is None or error < best[0]):
+                best = (error, H)
+    return None if best is None else best[1]
+
+
+def read_printed(picture: np.ndarray, plan, deck_id: str, where: str) -> PrintedPage | None:
+    """A page of print-and-play cards in ``picture``, its places and the numbers its codes name; None
+    when the picture shows no such page."""
+    import cv2
+
+    from companion.vision.decode import decode
+    H = find_page(picture, plan)
+    if H is None:
+        return None
+    cw, ch = plan.card_mm
+    corners = {}
+    for side, places in plan.cards.items():
+        corners[side] = [cv2.perspectiveTransform(np.array([[(x, y), (x + cw, y), (x + cw, y + ch), (x, y + ch)]],
+                                                           np.float32), H)[0] for x, y in places]
+    numbers: dict[int, int] = {}
+    for d in decode(picture).codes:
+        s = parse_sticker(d.payload)
+        if s is None or s.deck != deck_id:
+            continue
+        for i, quad in enumerate(corners[plan.code_side]):
+            if cv2.pointPolygonTest(quad.reshape(-1, 1, 2), tuple(map(float, d.center)), False) >= 0:
+                numbers[i] = s.number
+    return PrintedPage(where, picture, corners, numbers)
+
+
+def enrol_printed(enrolment: Enrolment, pages: list[PrintedPage], plan, say) -> None:
+    """Both sides of printed sheets: a page with codes is the sheet's code side, its cards named by their
+    codes; a page without is the other side of the sheet next to it (printed front, back, front...),
+    its cards in the same places mirrored (the plan's places of that side), named alike."""
+    from companion.vision.faces import rectify
+    other = "front" if plan.code_side == "back" else "back"
+    for k, page in enumerate(pages):
+        if page.numbers:
+            layout, numbers = plan.code_side, page.numbers
+        else:
+            pair = next((pages[j] for j in (k + 1, k - 1) if 0 <= j < len(pages) and pages[j].numbers), None)
+            if pair is None:
+                say(f"{page.where}: no codes on it or on the page beside it (its sheet's other side): not enrolled")
+                continue
+            layout, numbers = other, pair.numbers
+        side = plan.sides[layout]
+        if not side:
+            say(f"{page.where}: the backs, alike on every card: not enrolled")
+            continue
+        for place, number in sorted(numbers.items()):
+            enrolment.add(number, side, rectify(page.picture, page.corners[layout][place], (360, 504)))
+        say(f"{page.where}: {len(numbers)} cards enrolled ({side} side)")
 
 
 def _check(run: CameraEnrolment) -> None:
