@@ -6,7 +6,6 @@ camera the settings name, or the virtual table, which lays the deck's drawn face
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable
 
 from companion.cards.payload import format_payload

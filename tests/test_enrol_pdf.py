@@ -62,9 +62,11 @@ def test_a_scanned_sheet_is_aligned_by_its_marks_and_its_faces_name_the_printed_
     enrolment = enrol.Enrolment(deck)
     said: list[str] = []
     enrol.enrol_pages(enrolment, files, first=1, side=None, say=said.append, plan=sheet_plan("a4", "chronology"))
-    assert said == [f"{files[0]} page 1: 9 cards enrolled (title side)", f"{files[1]} page 1: 9 cards enrolled (date side)"]
+    assert said == [f"{files[0]} page 1: 9 cards enrolled (title side)",
+                    f"{files[1]} page 1: 9 cards enrolled (date side)"]
     enrolled = enrolment.result()
-    assert sorted({(f.number, f.side) for f in enrolled.faces}) == [(n, s) for n in range(10, 19) for s in ("date", "title")]
+    assert sorted({(f.number, f.side) for f in enrolled.faces}) == \
+        [(n, s) for n in range(10, 19) for s in ("date", "title")]
     # the faces taken from the scans name the cards of the PDF's own rendering, each in its place
     plan = sheet_plan("a4", "chronology")
     px_mm = pages[0].shape[1] / plan.page_mm[0]

@@ -57,7 +57,8 @@ def enrol_through_the_screen(k, deck_id: str, look=None, frames: int = 600) -> l
 
 
 @pytest.mark.slow(20)
-def test_a_small_box_is_enrolled_through_the_kiosk_screen(small_box, monkeypatch):
+@pytest.mark.usefixtures("small_box")
+def test_a_small_box_is_enrolled_through_the_kiosk_screen(monkeypatch):
     from test_ui_kiosk import make
 
     from companion.sim import face_art
@@ -104,7 +105,8 @@ def test_a_small_box_is_enrolled_through_the_kiosk_screen(small_box, monkeypatch
     assert "MINI: Mini box, 0 of 8 cards enrolled" in k.texts()   # (the owner's file: untouched)
 
 
-def test_undo_takes_the_step_before_again_and_menu_stops_with_what_is_taken(small_box):
+@pytest.mark.usefixtures("small_box")
+def test_undo_takes_the_step_before_again_and_menu_stops_with_what_is_taken():
     """The same button commands drive the enrolment from a test as the screen's buttons do."""
     import numpy as np
 

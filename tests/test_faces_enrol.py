@@ -39,7 +39,8 @@ def test_a_110_card_box_is_enrolled_under_the_virtual_camera(data_dir, capsys):
     enrolled, path = run.checker.enrolled, run.path
     with capsys.disabled():   # the figure the issue asks for (not an assertion on time)
         print(f"\n110-card box enrolled under the virtual camera (1920x1080, {per_round} cards a round): "
-              f"{wall:.1f} s wall, {cpu:.1f} s CPU, {1000 * run.enrolment.feature_seconds / 110:.1f} ms of features a face")
+              f"{wall:.1f} s wall, {cpu:.1f} s CPU, {1000 * run.enrolment.feature_seconds / 110:.1f} ms of features "
+              "a face")
     assert enrolled.numbers() == set(numbers) and run.left_out == [] and run.missing() == []
     rounds = -(-110 // per_round)
     assert said[-1].startswith(f"Round {rounds} of {rounds}, the printed face: ") and \
@@ -115,7 +116,8 @@ def test_the_enrol_command_on_the_virtual_table(data_dir, capsys):
     from companion.cli import main
     assert main(["deck", "enrol", "DEMO", "--camera", "virtual", "--cards", "1-6", "--yes", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert (report["deck"], report["cards"], report["faces"], report["look_alikes"]) == ("DEMO", 6, 6, [])
+    # both sides: DEMO is a Cronología deck
+    assert (report["deck"], report["cards"], report["faces"], report["look_alikes"]) == ("DEMO", 6, 12, [])
     assert report["file"] == str(data_dir / "decks" / "DEMO.faces.npz")
     assert main(["deck", "enrol", "DEMO", "--sides", "title,title"]) == 2
     assert "--sides" in capsys.readouterr().err

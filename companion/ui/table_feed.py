@@ -42,7 +42,7 @@ class TableFeed:
         self.on_frame = on_frame            # demo: called before each read (the simulated hands move)
         self._lock = threading.Lock()
         self._generation = 0
-        self._pending_layout = None
+        self._pending_layout: object = None
         self._latest: Reading | None = None
         self._stop = threading.Event()
         self._answered = time.monotonic()  # when the camera last gave a picture or said it gives none
@@ -78,12 +78,14 @@ class TableFeed:
             layout, self._pending_layout = self._pending_layout, None
         if layout is _NO_TABLE:
             self.tracker = None
+            self._trackers.clear()      # a box may be enrolled meanwhile: the next game's trackers know its faces
         elif layout is not None:
             kind = layout_kind(layout)
             if kind not in self._trackers:
                 self._trackers[kind] = self.make_tracker(kind)
-            self.tracker = self._trackers[kind]
-            self.tracker.expect(layout)
+            tracker = self._trackers[kind]
+            tracker.expect(layout)
+            self.tracker = tracker
         if self.on_frame:
             self.on_frame()
         from companion.vision.sources import CameraLost

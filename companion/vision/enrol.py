@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -162,7 +163,7 @@ class CameraEnrolment:
         self.history: list[_Snapshot] = []
         self.checker: LookAlikeCheck | None = None
         self.look_alikes: list[tuple[int, int]] = []
-        self.path = None
+        self.path: Path | None = None
         self.started = time.monotonic()
         self.seconds = 0.0
 
@@ -239,8 +240,9 @@ class CameraEnrolment:
         """The asked cards are left out (the owner stickers them, or enrols them later)."""
         self.history.append(self._snapshot())
         self.left_out += [n for n in self.group if n not in self.left_out]
-        self.log.append(plural(NP_("Card {list} was skipped: not enrolled.", "Cards {list} were skipped: not enrolled."),
-                               len(self.group), list=number_ranges(self.group)))
+        self.log.append(plural(NP_("Card {list} was skipped: not enrolled.",
+                                   "Cards {list} were skipped: not enrolled."), len(self.group),
+                               list=number_ranges(self.group)))
         self.weak.clear()
         self.note = None
         self._next_round()
@@ -562,7 +564,7 @@ def find_page(picture: np.ndarray, plan) -> np.ndarray | None:
                                                  np.arctan2(first[1] - centre[1], first[0] - centre[0])) % (2 * np.pi))
             pts = np.array([(x, y) for x, y, _s in [first, *rest]], np.float32)
             H = cv2.getPerspectiveTransform(want, pts)
-            scale = np.sqrt(abs(np.linalg.det(H[:2, :2])))
+            scale = float(np.sqrt(abs(np.linalg.det(H[:2, :2].astype(np.float64)))))
             error = max(abs(m[2] / (s * scale) - 1) for m, s in zip([first, *rest], sides, strict=True))
             if error < 0.3 and cv2.isContourConvex(pts.reshape(-1, 1, 2)) and (best is None or error < best[0]):
                 best = (error, H)

@@ -277,7 +277,7 @@ class EnrolScreen(Screen):
         """The cards of the round in the lines they are laid in: each card's number, or its picture as
         the camera took it (the side just taken, before it is turned over)."""
         run = self.run
-        lines_n, per_line = run.shape
+        per_line = run.shape[1]
         group = run.group
         lines = -(-len(group) // per_line)
         cols = min(per_line, len(group))
