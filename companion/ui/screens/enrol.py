@@ -167,6 +167,8 @@ class EnrolScreen(Screen):
 
     def update(self, now):
         run = self.run
+        if run.phase != "done":
+            self.kiosk.last_input = now     # laying a box is no idle table: the start screen waits for the end
         if run.phase == "check":
             run.work(0.1)
             return
