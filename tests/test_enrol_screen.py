@@ -56,7 +56,7 @@ def enrol_through_the_screen(k, deck_id: str, look=None, frames: int = 600) -> l
     raise AssertionError(f"enrolment never ended: {k.screen_key()}: {k.texts()[:8]}")
 
 
-@pytest.mark.slow(20)
+@pytest.mark.slow(12)
 @pytest.mark.usefixtures("small_box")
 def test_a_small_box_is_enrolled_through_the_kiosk_screen(monkeypatch):
     from test_ui_kiosk import make
@@ -105,6 +105,7 @@ def test_a_small_box_is_enrolled_through_the_kiosk_screen(monkeypatch):
     assert "MINI: Mini box, 0 of 8 cards enrolled" in k.texts()   # (the owner's file: untouched)
 
 
+@pytest.mark.slow(4)
 @pytest.mark.usefixtures("small_box")
 def test_undo_takes_the_step_before_again_and_menu_stops_with_what_is_taken():
     """The same button commands drive the enrolment from a test as the screen's buttons do."""

@@ -281,6 +281,10 @@ class EnrolScreen(Screen):
         run = self.run
         per_line = run.shape[1]
         group = run.group
+        if run.side_index == 0 and run.taken:      # the round before, as the camera took it
+            strip = pygame.Rect(rect.x, rect.bottom - int(rect.h * 0.3), rect.w, int(rect.h * 0.3))
+            self.draw_taken(c, strip)
+            rect = pygame.Rect(rect.x, rect.y, rect.w, strip.y - c.px(10) - rect.y)
         lines = -(-len(group) // per_line)
         cols = min(per_line, len(group))
         gap = c.px(6)
@@ -301,6 +305,21 @@ class EnrolScreen(Screen):
                 c.box(r, theme.CARD, radius=4)
                 c.text(Literal(str(number)), r.center, min(theme.BODY, cell_w / c.u * 0.45), theme.CARD_TEXT,
                        bold=True, anchor="center", max_width=r.w - 2, role="card-number")
+
+    def draw_taken(self, c: Canvas, rect: pygame.Rect) -> None:
+        """The cards the last step took, small, in a line (as many as fit), under a caption."""
+        caption = c.text(Text(N_("Just taken:")), (rect.x, rect.y), theme.SMALL, theme.MUTED, role="caption",
+                         max_width=rect.w)
+        h = rect.bottom - caption.bottom - c.px(4)
+        w = int(h * 63 / 88)
+        x = rect.x
+        for number, side, picture in self.run.taken:
+            if x + w > rect.right:
+                break
+            r = pygame.Rect(x, caption.bottom + c.px(4), w, h)
+            c.surface.blit(pygame.transform.smoothscale(self.thumb(number, side, picture), r.size), r)
+            c.box(r, theme.CORRECT, radius=3, width=max(1, c.px(2)))
+            x += w + c.px(4)
 
     def draw_camera(self, c: Canvas, rect: pygame.Rect) -> None:
         c.box(rect, theme.PANEL)
