@@ -11,7 +11,15 @@ from collections.abc import Callable
 from companion.cards.payload import format_payload
 from companion.errors import BadInput
 from companion.paths import command
-from companion.vision.enrol import CameraEnrolment, Enrolment, LookAlikeCheck, drive, enrol_pages, sides_of
+from companion.vision.enrol import (
+    CameraEnrolment,
+    Enrolment,
+    LookAlikeCheck,
+    drive,
+    enrol_pages,
+    number_ranges,
+    sides_of,
+)
 from companion.vision.faces_file import load_faces, save_faces
 
 
@@ -97,7 +105,7 @@ def run(args) -> int:
     print(f"{deck.id}: {cards} cards enrolled ({len(enrolled.faces)} faces) in {enrolment.seconds:.0f} s, "
           f"written to {path}")
     if missing:
-        print(f"not enrolled: cards {', '.join(map(str, missing))} (enrol them with --cards)")
+        print(f"not enrolled: cards {number_ranges(missing)} (enrol them with --cards; the others are kept)")
     for a, b in enrolled.look_alikes:
         print(f"cards {a} and {b} look too alike to be told apart by their faces: put a sticker on one of them "
               f"({command()} stickers {deck.id} prints them); until then neither is named by its face")

@@ -45,7 +45,6 @@ STILL_FRAMES = 60               # frames waited for a still table before the own
 class Enrolment:
     deck: Deck
     faces: list[EnrolledFace] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
     feature_seconds: float = 0.0
 
