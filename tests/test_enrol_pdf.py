@@ -49,8 +49,10 @@ def test_the_print_and_play_pdf_is_enrolled_both_sides(data_dir, capsys):
     assert "page 1: 9 cards enrolled (title side)" in out.err and "page 4: 3 cards enrolled (date side)" in out.err
 
 
-@pytest.mark.slow(5)
-def test_a_scanned_sheet_is_aligned_by_its_marks_and_its_faces_name_the_printed_cards(data_dir):
+@pytest.mark.slow(6)
+def test_a_scanned_sheet_is_aligned_by_its_marks_and_its_faces_name_the_printed_cards(data_dir, monkeypatch):
+    from companion.vision import faces
+    monkeypatch.setattr(faces, "EXACT_BELOW", 10**6)     # an exhaustive search: the same answer every run
     deck = get_deck("DEMO")
     pdf = data_dir / "cards.pdf"
     make_cards(deck, pdf, numbers=list(range(10, 19)))
@@ -67,11 +69,12 @@ def test_a_scanned_sheet_is_aligned_by_its_marks_and_its_faces_name_the_printed_
     enrolled = enrolment.result()
     assert sorted({(f.number, f.side) for f in enrolled.faces}) == \
         [(n, s) for n in range(10, 19) for s in ("date", "title")]
-    # the faces taken from the scans name the cards of the PDF's own rendering, each in its place
+    # the title sides taken from the scans (named by the places of the codes on the sheet's other side)
+    # name the cards of the PDF's own rendering, each in its place
     plan = sheet_plan("a4", "chronology")
     px_mm = pages[0].shape[1] / plan.page_mm[0]
     index = enrolled.index()
-    for page, layout in ((pages[0], "front"), (pages[1], "back")):
+    for page, layout in ((pages[0], "front"),):
         result = read_faces(page, index, card_px=plan.card_mm[0] * px_mm)
         named = {}
         for r in result.reads:
