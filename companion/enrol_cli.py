@@ -79,10 +79,10 @@ def run(args) -> int:
         left_out: list[int] = []
     else:
         source, hands, shape = _camera(args, deck)
-        if args.per_round:
-            shape = (-(-args.per_round // shape[1]), min(args.per_round, shape[1]))
+        if args.per_round is not None and args.per_round < 1:
+            raise BadInput("--per-round", f"{args.per_round}: lay 1 card a round or more")
         run = CameraEnrolment(deck, sides=sides, shape=shape, numbers=numbers, previous=previous,
-                              give_up_after=3 if args.yes or hands is not None else None)
+                              give_up_after=3 if args.yes or hands is not None else None, per_round=args.per_round)
         try:
             drive(run, source, hands=hands, answer=None if args.yes else _answer, say=say)
         finally:

@@ -114,8 +114,11 @@ def test_the_enrol_command_on_the_virtual_table(data_dir, capsys):
     import json
 
     from companion.cli import main
-    assert main(["deck", "enrol", "DEMO", "--camera", "virtual", "--cards", "1-6", "--yes", "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    assert main(["deck", "enrol", "DEMO", "--camera", "virtual", "--cards", "1-6", "--per-round", "4", "--yes",
+                 "--json"]) == 0
+    out = capsys.readouterr()
+    report = json.loads(out.out)
+    assert "Round 2 of 2, the date side: 2 taken; 6 of 6 cards enrolled" in out.err
     # both sides: DEMO is a Cronología deck
     assert (report["deck"], report["cards"], report["faces"], report["look_alikes"]) == ("DEMO", 6, 12, [])
     assert report["file"] == str(data_dir / "decks" / "DEMO.faces.npz")

@@ -132,7 +132,8 @@ class CameraEnrolment:
     for cards outside ``numbers`` are kept (a box enrolled in parts)."""
 
     def __init__(self, deck: Deck, *, sides: tuple[str, ...], shape: tuple[int, int], numbers: list[int] | None = None,
-                 previous: EnrolledDeck | None = None, give_up_after: int | None = None, save_to=None):
+                 previous: EnrolledDeck | None = None, give_up_after: int | None = None, save_to=None,
+                 per_round: int | None = None):
         from companion.vision.tracker import Motion
         self.deck = deck
         self.enrolment = Enrolment(deck)
@@ -141,7 +142,7 @@ class CameraEnrolment:
             mine = set(self.numbers)
             self.enrolment.faces = [f for f in previous.faces if f.number not in mine and f.number in deck.cards]
         self.sides, self.shape = tuple(sides), shape
-        self.per_round = shape[0] * shape[1]
+        self.per_round = min(shape[0] * shape[1], per_round or shape[0] * shape[1])   # (--per-round: fewer)
         self.give_up_after = give_up_after    # looks at one step before it is skipped (the command line's --yes)
         self.save_to = save_to                # the faces file (None: beside the deck; the demo's: a folder of its own)
         self.todo = list(self.numbers)
