@@ -1,13 +1,15 @@
 """A box of cards enrolled by their printed faces, once, so that its cards are read without stickers
-(companion/vision/faces.py); the command is ``companion deck enrol DECK`` (companion/enrol_cli.py).
+(companion/vision/faces.py); the command is ``companion deck enrol DECK`` (companion/enrol_cli.py),
+and the kiosk's screen MENU > "Enrol a deck by its faces" (companion/ui/screens/enrol.py).
 
 Two ways in:
 
-- **the kiosk's camera** (``camera.source``; the virtual table in the demo and the tests): the
-  owner is asked to clear the table, then to lay the next cards of the deck in the order listed,
-  rows left to right, apart from one another, as many as the view holds; each card found on the
-  table is matched to the card asked for at its place in that order, or to its sticker where it has
-  one. Where a game shows both sides (Timeline's title and date sides, ``--sides title,date``) the
+- **the kiosk's camera** (``camera.source``; the virtual table in the demo and the tests), step by
+  step in ``CameraEnrolment``, which the command line and the screen both drive with the buttons'
+  commands: the owner is asked to clear the table, then to lay the next cards of the deck in the
+  order listed, in lines left to right, a finger apart, as many as the view holds (``round_shape``);
+  each card found on the table is matched to the card asked for at its place in that order, or to
+  its sticker where it has one. Where a game shows both sides (Timeline's title and date sides) the
   same cards are then asked again, turned over, in the same places.
 - **pages** (``--pages FILE...``: pictures, or PDFs): a page of the project's own print-and-play
   cards (``companion cards``), rendered from its PDF or scanned once printed, is found by its four
