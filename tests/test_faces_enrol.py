@@ -28,24 +28,25 @@ def data_dir(tmp_path, monkeypatch):
 def test_a_110_card_box_is_enrolled_under_the_virtual_camera(data_dir, capsys):
     deck = get_deck("HIST")
     numbers = sorted(deck.cards)[:110]
-    source, lay, per_round = enrol_cli._virtual_hands(deck)
-    enrolment = enrol.Enrolment(deck)
+    source, lay, shape = enrol_cli._virtual_hands(deck)
+    per_round = shape[0] * shape[1]
+    run = enrol.CameraEnrolment(deck, sides=("face",), shape=shape, numbers=numbers, give_up_after=3)
     said: list[str] = []
     start = time.monotonic()
     cpu = time.process_time()
-    enrol.enrol_by_camera(enrolment, source, lay, per_round=per_round, sides=("face",), say=said.append,
-                          numbers=numbers)
-    enrolled = enrolment.result()
-    enrolled.look_alikes = enrol.look_alikes(enrolled)
-    path = faces_file.save_faces(enrolled)
+    enrol.drive(run, source, hands=lay, say=said.append)
     wall, cpu = time.monotonic() - start, time.process_time() - cpu
+    enrolled, path = run.checker.enrolled, run.path
     with capsys.disabled():   # the figure the issue asks for (not an assertion on time)
         print(f"\n110-card box enrolled under the virtual camera (1920x1080, {per_round} cards a round): "
-              f"{wall:.1f} s wall, {cpu:.1f} s CPU, {1000 * enrolment.feature_seconds / 110:.1f} ms of features a face")
-    assert enrolled.numbers() == set(numbers) and enrolment.problems == []
-    assert said[-1].startswith(f"round {-(-110 // per_round)}/{-(-110 // per_round)}: 110 of 110 cards enrolled")
-    assert enrolled.look_alikes == []
-    # read back from the file beside the deck, it names cards laid in a row of the game
+              f"{wall:.1f} s wall, {cpu:.1f} s CPU, {1000 * run.enrolment.feature_seconds / 110:.1f} ms of features "
+              "a face")
+    assert enrolled.numbers() == set(numbers) and run.left_out == [] and run.missing() == []
+    rounds = -(-110 // per_round)
+    assert said[-1].startswith(f"Round {rounds} of {rounds}, the printed face: ") and \
+        "; 110 of 110 cards enrolled" in said[-1], said
+    assert len(said) == rounds
+    assert enrolled.look_alikes == [] and path == data_dir / "decks" / "HIST.faces.npz"
     loaded = faces_file.load_faces("HIST", path)
     assert loaded is not None and len(loaded.faces) == 110
     index = loaded.index()
@@ -113,9 +114,13 @@ def test_the_enrol_command_on_the_virtual_table(data_dir, capsys):
     import json
 
     from companion.cli import main
-    assert main(["deck", "enrol", "DEMO", "--camera", "virtual", "--cards", "1-6", "--yes", "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert (report["deck"], report["cards"], report["faces"], report["look_alikes"]) == ("DEMO", 6, 6, [])
+    assert main(["deck", "enrol", "DEMO", "--camera", "virtual", "--cards", "1-6", "--per-round", "4", "--yes",
+                 "--json"]) == 0
+    out = capsys.readouterr()
+    report = json.loads(out.out)
+    assert "Round 2 of 2, the date side: 2 taken; 6 of 6 cards enrolled" in out.err
+    # both sides: DEMO is a Cronología deck
+    assert (report["deck"], report["cards"], report["faces"], report["look_alikes"]) == ("DEMO", 6, 12, [])
     assert report["file"] == str(data_dir / "decks" / "DEMO.faces.npz")
     assert main(["deck", "enrol", "DEMO", "--sides", "title,title"]) == 2
     assert "--sides" in capsys.readouterr().err

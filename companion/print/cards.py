@@ -3,7 +3,9 @@
 Nine 63 x 88 mm cards per page. Pages alternate: one side of nine cards, then the other side of the
 same nine, mirrored left-right so that a sheet printed double-sided with a long-edge flip puts every
 back behind its front. Cut marks sit in the margins on the grid lines; every face keeps a white border
-so a printer that shifts the back by a millimetre or two still gives clean cards.
+so a printer that shifts the back by a millimetre or two still gives clean cards. Four registration
+marks (filled squares, the top left one larger) sit in the side margins: ``companion deck enrol
+--pages`` finds every card of a page, rendered or scanned, by them (``sheet_plan``).
 
 The code goes on the face the camera sees while the card lies in play:
 - Timeline / Cronología: the **date side**. A card is placed and turned date side up, and the row is
@@ -107,18 +109,13 @@ def make_cards(deck: Deck, out: str | Path, *, paper: str = "a4", numbers: list[
         chunk = [entries[n] for n in numbers[sheet * per_sheet:(sheet + 1) * per_sheet]]
         for side in ("front", "back"):
             page = sheet * 2 + (side == "back")
-            mirrored = side == "back"
             with_code = side == ("back" if chronology else "front")
             if with_code:
                 code_pages.append(page)
                 payloads[page] = [format_payload(deck.id, e.n) for e in chunk]
             _page_frame(c, deck, width, height, left, bottom, page, sheets * 2, side, chronology, lang)
             for i, entry in enumerate(chunk):
-                col, row = i % COLS, i // COLS
-                if mirrored:  # long-edge flip turns the sheet over left-right
-                    col = COLS - 1 - col
-                x = left + col * CARD_W
-                y = bottom + (ROWS - 1 - row) * CARD_H
+                x, y = _slot(i, side == "back", left, bottom)
                 c.saveState()
                 c.translate(x, y)
                 if chronology:
@@ -134,6 +131,62 @@ def make_cards(deck: Deck, out: str | Path, *, paper: str = "a4", numbers: list[
     except OSError as e:
         raise BadInput(str(out), f"cannot write: {e.strerror}") from None
     return CardsResult(sheets * 2, len(numbers), code_pages, payloads)
+
+
+def _slot(i: int, back: bool, left: float, bottom: float) -> tuple[float, float]:
+    """The bottom left corner (points, from the page's bottom left) of the card in place ``i`` of a
+    sheet: three across, top row first; on a back page mirrored left-right, as a long-edge flip turns
+    the sheet over, so that every back lies behind its front."""
+    col, row = i % COLS, i // COLS
+    if back:
+        col = COLS - 1 - col
+    return left + col * CARD_W, bottom + (ROWS - 1 - row) * CARD_H
+
+
+MARK = 3 * mm               # the registration marks: filled squares in the side margins, by the top and
+MARK_FIRST = 4 * mm         # bottom rows; the top left one larger, so a scan turned round is known
+MARK_OFF = 4.5 * mm         # ... their centres this far outside the cards
+
+
+def _marks(width: float, height: float) -> list[tuple[float, float, float]]:
+    """The registration marks' centres and sides (points, from the page's bottom left): top left (the
+    large one) first, then clockwise."""
+    left, bottom = (width - COLS * CARD_W) / 2, (height - ROWS * CARD_H) / 2
+    right, top = left + COLS * CARD_W, bottom + ROWS * CARD_H
+    hi, lo = top - CARD_H / 2, bottom + CARD_H / 2
+    return [(left - MARK_OFF, hi, MARK_FIRST), (right + MARK_OFF, hi, MARK), (right + MARK_OFF, lo, MARK),
+            (left - MARK_OFF, lo, MARK)]
+
+
+@dataclass(frozen=True)
+class SheetPlan:
+    """Where ``companion cards`` puts everything on a page, in millimetres from the page's top left (y
+    down, as a picture of the page is read): what enrolment reads a printed page by
+    (companion/vision/enrol.py: ``enrol_printed``)."""
+
+    page_mm: tuple[float, float]
+    marks: list[tuple[float, float, float]]                 # centre x, y and side: top left first, clockwise
+    cards: dict[str, list[tuple[float, float]]]             # "front"/"back": each place's top left corner
+    card_mm: tuple[float, float]
+    code_side: str                                          # the pages whose cards carry their codes
+    sides: dict[str, str]                                   # "front"/"back": the enrolled side ("" none)
+
+
+def sheet_plan(paper: str, layout: str) -> SheetPlan:
+    """The plan of a page of print-and-play cards on ``paper`` for a game's ``layout`` ("chronology":
+    title fronts, date backs with the codes; "exhibition": fronts with the codes, backs all alike)."""
+    width, height = PAPERS[paper]
+    left, bottom = (width - COLS * CARD_W) / 2, (height - ROWS * CARD_H) / 2
+
+    def top_left(x: float, y: float) -> tuple[float, float]:
+        return x / mm, (height - y - CARD_H) / mm
+    cards = {side: [top_left(*_slot(i, side == "back", left, bottom)) for i in range(COLS * ROWS)]
+             for side in ("front", "back")}
+    marks = [(x / mm, (height - y) / mm, side / mm) for x, y, side in _marks(width, height)]
+    chronology = layout == "chronology"
+    return SheetPlan((width / mm, height / mm), marks, cards, (CARD_W / mm, CARD_H / mm),
+                     "back" if chronology else "front",
+                     {"front": "title", "back": "date"} if chronology else {"front": "face", "back": ""})
 
 
 # --- page --------------------------------------------------------------------------------------------
@@ -155,6 +208,9 @@ def _page_frame(c, deck, width, height, left, bottom, page, pages, side, chronol
         y = bottom + j * CARD_H
         c.line(left - gap, y, left - gap - h_len, y)
         c.line(right + gap, y, right + gap + h_len, y)
+    c.setFillColorRGB(0, 0, 0)
+    for x, y, side in _marks(width, height):      # where a scan of the page is aligned by (deck enrol)
+        c.rect(x - side / 2, y - side / 2, side, side, stroke=0, fill=1)
     if chronology:
         face = tr(N_("title sides") if side == "front" else N_("date sides (with the codes)"), lang)
     else:

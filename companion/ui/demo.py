@@ -44,14 +44,24 @@ class DemoTable:
     def __init__(self, vtable: VirtualTable):
         self.vtable = vtable
         self.wanted: Layout | None = None
+        self.faces: dict | None = None
+        self.colour = False             # colour frames (a USB camera's) rather than the Pi camera's grey ones
         self.unplugged = False
 
-    def show(self, layout: Layout) -> None:
+    def show(self, layout: Layout, faces: dict | None = None) -> None:
+        """Lay ``layout``; ``faces`` (payload -> picture): its cards are drawn with these faces and no
+        sticker (a box being enrolled), {} none any more."""
         self.wanted = layout
+        if faces is not None:
+            self.faces = faces
 
     def apply(self) -> None:
         if self.wanted is not None:
             layout, self.wanted = self.wanted, None
+            if self.faces is not None:
+                faces, self.faces = self.faces, None
+                self.vtable.camera_frames = not self.colour
+                self.vtable.set_faces(faces)      # (the frames are made anew)
             self.vtable.set_layout(layout)
 
 
@@ -119,6 +129,10 @@ class DemoPlayers:
         self._frames_in_state = 0
         self._stray_on = False          # the tour's stray code lies on the table
         self._saved: tuple[list[str], list[list[str | None]]] = ([], [])
+        self._enrol_laid: tuple | None = None   # the cards laid for the enrolment screen, and their side
+        self._enrol_faces: dict[tuple[str, str], Any] = {}
+        self.enrol_mistakes = 0                 # rounds laid with a card short on purpose (the tests' re-ask)
+        self._short_round: tuple = ()
 
     # -- the physical cards --------------------------------------------------------------------
     def _reset_game(self) -> None:
@@ -184,8 +198,15 @@ class DemoPlayers:
         if not self.autoplay and waited < self.think:
             return
         name = top.name
+        if self._enrol_laid is not None and name not in ("enrol", "confirm"):
+            from companion.vision.layouts import RowLayout
+            self._enrol_laid = None
+            self.table.show(RowLayout([]), faces={})       # the enrolled box goes back in its box
+            self.table.colour = False
         if name == "table":
             self.at_table(top)
+        elif name == "enrol":
+            self.at_enrol(top)
         elif self.autoplay:
             self.navigate(top)
 
@@ -394,6 +415,49 @@ class DemoPlayers:
             else:
                 self.out.append(code)
             self.show_row()
+
+    # -- enrolling a box (the enrolment screen, companion/ui/screens/enrol.py) ----------------------
+    enrol_shape = (3, 6)        # lines and cards a line laid at once: the demo table is no camera plan's
+
+    def at_enrol(self, screen: Any) -> None:
+        """Lay the cards the screen asks for, in lines, with their drawn faces (the side asked), then
+        press OK (autoplay); a round may first be laid a card short, as a person miscounts."""
+        from companion.cards.payload import format_payload
+        from companion.sim.face_art import deck_face
+        from companion.vision.layouts import GridLayout
+        run = screen.run
+        if run.phase not in ("clear", "lay"):
+            if run.phase == "done" and self.autoplay:
+                self.press(OK)
+            return
+        numbers = list(run.group) if run.phase == "lay" else []
+        first_look = run.phase == "lay" and run.side_index == 0 and len(numbers) > 1 and run.note is None
+        if self.enrol_mistakes and first_look and self._short_round != tuple(numbers):
+            self.enrol_mistakes -= 1
+            self._short_round = tuple(numbers)
+        if first_look and self._short_round == tuple(numbers):
+            numbers = numbers[:-1]
+        want = (tuple(numbers), run.side)
+        if want != self._enrol_laid:
+            # the demo camera gives colour frames while a box is enrolled, as a USB camera does: in
+            # grey, the drawn cards' pale edges on the pale wood are no outline (docs/faces.md: a table
+            # that differs from the cards' edges)
+            self.table.colour = True
+            self._enrol_laid = want
+            deck = run.deck
+            faces = {}
+            for n in numbers:
+                code = format_payload(deck.id, n)
+                if (code, run.side) not in self._enrol_faces:
+                    self._enrol_faces[code, run.side] = deck_face(deck, n, run.side)
+                faces[code] = self._enrol_faces[code, run.side]
+            per_line = run.shape[1]
+            codes = [format_payload(deck.id, n) for n in numbers]
+            rows = [codes[i:i + per_line] for i in range(0, len(codes), per_line)]
+            self.table.show(GridLayout([r + [None] * (per_line - len(r)) for r in rows]), faces=faces)
+            return
+        if self.autoplay:
+            self.press(OK)
 
     # -- the autoplay tour: every screen once, so the screenshots show them all ----------------
     def tour_step(self, top: Any) -> None:

@@ -26,6 +26,10 @@ class Reading:
     proposals: list = field(default_factory=list)
     detections: list = field(default_factory=list)
     lost: str | None = None                 # the camera stopped: what it said
+    picture: np.ndarray | None = None       # the camera's own frame (what enrolment reads; not for drawing)
+
+
+_NO_TABLE = object()        # expect(None): no tracker until the next layout
 
 
 class TableFeed:
@@ -38,7 +42,7 @@ class TableFeed:
         self.on_frame = on_frame            # demo: called before each read (the simulated hands move)
         self._lock = threading.Lock()
         self._generation = 0
-        self._pending_layout = None
+        self._pending_layout: object = None
         self._latest: Reading | None = None
         self._stop = threading.Event()
         self._answered = time.monotonic()  # when the camera last gave a picture or said it gives none
@@ -49,10 +53,11 @@ class TableFeed:
             self._thread.start()
 
     def expect(self, layout) -> None:
-        """The table the game expects now (after every confirmed action and at the start)."""
+        """The table the game expects now (after every confirmed action and at the start); None: no game
+        on the table, the frames are only handed on (enrolment reads them)."""
         with self._lock:
             self._generation += 1
-            self._pending_layout = layout
+            self._pending_layout = layout if layout is not None else _NO_TABLE
             self._latest = None
 
     def poll(self) -> Reading | None:
@@ -71,12 +76,16 @@ class TableFeed:
         with self._lock:
             generation = self._generation
             layout, self._pending_layout = self._pending_layout, None
-        if layout is not None:
+        if layout is _NO_TABLE:
+            self.tracker = None
+            self._trackers.clear()      # a box may be enrolled meanwhile: the next game's trackers know its faces
+        elif layout is not None:
             kind = layout_kind(layout)
             if kind not in self._trackers:
                 self._trackers[kind] = self.make_tracker(kind)
-            self.tracker = self._trackers[kind]
-            self.tracker.expect(layout)
+            tracker = self._trackers[kind]
+            tracker.expect(layout)
+            self.tracker = tracker
         if self.on_frame:
             self.on_frame()
         from companion.vision.sources import CameraLost
@@ -96,7 +105,7 @@ class TableFeed:
             proposals = list(self.tracker.feed(frame))
             detections = list(getattr(self.tracker, "detections", []) or [])
         preview, scale = _preview(frame)
-        return Reading(generation, preview, scale, proposals, detections)
+        return Reading(generation, preview, scale, proposals, detections, picture=frame)
 
     def _run(self) -> None:
         while not self._stop.is_set():

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.i18n import N_
+
 CARD_ASPECT = 88 / 63           # a card's long side over its short side (Timeline, print-and-play)
 ASPECT_SLACK = 0.18             # ... give or take this share
 DIFF_LEVEL = 28                 # grey levels (any colour channel) that make a pixel differ from the table
@@ -22,7 +24,7 @@ DIFF_LEVEL = 28                 # grey levels (any colour channel) that make a p
 @dataclass(frozen=True)
 class Blob:
     corners: np.ndarray         # 4 x 2, top left first, clockwise
-    problem: str | None         # None: a card
+    problem: str | None         # None: a card; else what is wrong (a msgid: the kiosk says it translated)
 
 
 def outlines(picture: np.ndarray, background: np.ndarray | None = None, *, least_area: float = 0.002) -> list[Blob]:
@@ -45,9 +47,13 @@ def outlines(picture: np.ndarray, background: np.ndarray | None = None, *, least
         diff = small - np.median(border, 0).astype(np.int16)
     mask = (np.abs(diff).max(2) > DIFF_LEVEL).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    # the inside of a card's outline may differ little from the table (a grey camera sees a face's greys
+    # as the wood's): each outer contour is filled before specks are opened away, so a card's thin
+    # border is not opened away with them
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(mask, contours, -1, 1, cv2.FILLED)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    # the inside of a card's outline may differ little from the table: fill each outer contour
     least = least_area * mask.size
     found = []
     for c in contours:
@@ -63,12 +69,12 @@ def outlines(picture: np.ndarray, background: np.ndarray | None = None, *, least
         x1, y1 = corners.max(0)
         H, W = pic.shape[:2]
         if x0 < 2 or y0 < 2 or x1 > W - 3 or y1 > H - 3:
-            problem = "partly out of view"
+            problem = N_("partly out of view")
         elif filled < 0.85:
-            problem = "not one card (cards touching or overlapping, or a hand)"
+            problem = N_("not one card (cards touching or overlapping, or a hand)")
         elif abs(aspect / CARD_ASPECT - 1) > ASPECT_SLACK:
-            problem = ("cards touching" if aspect < CARD_ASPECT * (1 - ASPECT_SLACK) * 0.75 or
-                       aspect > CARD_ASPECT * (1 + ASPECT_SLACK) else "not card-shaped")
+            problem = (N_("cards touching") if aspect < CARD_ASPECT * (1 - ASPECT_SLACK) * 0.75 or
+                       aspect > CARD_ASPECT * (1 + ASPECT_SLACK) else N_("not card-shaped"))
         else:
             problem = None
         found.append(Blob(corners.astype(np.float32), problem))

@@ -28,6 +28,8 @@ class MenuScreen(Screen):
             items.append((Text(N_("History and undo")), "history"))
         items.append((Text(N_("Language: English")) if k.lang == "en" else Text(N_("Language: Español")), "lang"))
         items.append((Text(N_("Settings")), "settings"))
+        if k.table is not None and not k.game_in_progress():
+            items.append((Text(N_("Enrol a deck by its faces")), "enrol"))
         if k.game_in_progress():
             items.append((Text(N_("End this game now")), "end"))
         items.append((Text(N_("Start screen")), "attract"))
@@ -58,6 +60,8 @@ class MenuScreen(Screen):
             k.set_language("es" if k.lang == "en" else "en")
         elif what == "settings":
             guarded(k, lambda: k.stack.replace("settings"))
+        elif what == "enrol":
+            guarded(k, lambda: k.stack.replace("enrol:decks"))
         elif what == "end":
             guarded(k, lambda: k.stack.replace(
                 "confirm", Text(N_("End this game now? It is kept in the log as ended early.")), self.end_game))
