@@ -313,7 +313,10 @@ class TableScreen(Screen):
         c.box(panel, theme.PANEL_HI)
         c.paragraph(ask.prompt, prompt_rect, theme.BODY, bold=True, role="prompt")
         if note_rect is not None:
-            c.paragraph(ask.note, note_rect, theme.SMALL * 0.8, theme.MUTED, role="ask-note")
+            if self.table_note:
+                c.paragraph(self.table_note, note_rect, theme.SMALL * 0.8, theme.WARN, role="table-note")
+            else:
+                c.paragraph(ask.note, note_rect, theme.SMALL * 0.8, theme.MUTED, role="ask-note")
         draw_choice(c, choice, menu, theme.BODY, columns=columns, role="choice")
 
     def ask_layout(self, c: Canvas, rect: pygame.Rect, share: float, ask, choice, columns: int):
@@ -323,13 +326,15 @@ class TableScreen(Screen):
         left = board.right + c.px(10) if board is not None else rect.x
         panel = pygame.Rect(left, rect.y, rect.right - left, rect.h)
         inner = panel.inflate(-c.px(20), -c.px(16))
-        # the question whole first (at least its floor's room), then its note, then the menu below them
+        # the question whole first (at least its floor's room), then its note (what the camera said about
+        # the table, when it said something: a misread), then the menu below them
         prompt_need = c.height_of(ask.prompt, inner.w, theme.BODY, True, "prompt")
         prompt = pygame.Rect(inner.x, inner.y, inner.w, prompt_need)
         y = prompt.bottom + c.px(6)
         note = None
-        if ask.note:
-            note_h = c.height_of(ask.note, inner.w, theme.SMALL * 0.8, False, "ask-note")
+        said = self.table_note or ask.note
+        if said:
+            note_h = c.height_of(said, inner.w, theme.SMALL * 0.8, False, "ask-note")
             note = pygame.Rect(inner.x, y, inner.w, note_h)
             y = note.bottom + c.px(6)
         menu = pygame.Rect(inner.x, y + c.px(4), inner.w, inner.bottom - y - c.px(4))
