@@ -11,7 +11,7 @@ from __future__ import annotations
 import gettext
 import io
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from companion.paths import assets_dir
 
@@ -102,7 +102,10 @@ def _catalog(lang: str) -> gettext.NullTranslations:
     return merged
 
 
+@lru_cache(maxsize=8192)
 def translate(msgid: str, lang: str = "en") -> str:
+    """``msgid`` in ``lang`` (remembered: the kiosk words every text of every frame, and a miss walks
+    every room's catalog)."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
     return _catalog(lang).gettext(msgid)

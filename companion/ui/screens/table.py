@@ -21,6 +21,7 @@ class TableScreen(Screen):
         super().__init__(kiosk)
         self.preview: pygame.Surface | None = None   # the last camera picture
         self.preview_scale = 1.0
+        self._scaled: tuple[pygame.Surface, tuple[int, int], pygame.Surface] | None = None  # picture, size: scaled
         self.turns = TurnController(kiosk, new_game)
 
     # what the drawing reads, and what the demo's simulated players look at
@@ -153,9 +154,10 @@ class TableScreen(Screen):
         pw, ph = self.preview.get_size()
         s = min(rect.w / pw, rect.h / ph)
         size = (max(1, int(pw * s)), max(1, int(ph * s)))
-        img = pygame.transform.smoothscale(self.preview, size)
-        dest = img.get_rect(center=rect.center)
-        c.surface.blit(img, dest)
+        dest = pygame.Rect((0, 0), size)
+        dest.center = rect.center
+        if c.paint:
+            c.surface.blit(self.scaled_preview(size), dest)
         k = s * self.preview_scale
         expected = set(self.view.codes_on_table(self.session)) if self.session else set()
         seen: list = self.turns.reading.detections if self.turns.reading else []
@@ -170,6 +172,14 @@ class TableScreen(Screen):
                       else theme.OUTLINE_OK if payload in expected else theme.OUTLINE_NEW)
             pygame.draw.polygon(c.surface, colour, pts, max(2, c.px(2)))
         c.text(N_("camera"), (rect.x + c.px(6), rect.y + c.px(4)), theme.SMALL * 0.8, theme.MUTED, role="camera")
+
+    def scaled_preview(self, size: tuple[int, int]) -> pygame.Surface:
+        """The camera picture at ``size``, scaled once per picture (the screen is drawn more often than
+        the camera gives a new one)."""
+        assert self.preview is not None
+        if self._scaled is None or self._scaled[0] is not self.preview or self._scaled[1] != size:
+            self._scaled = (self.preview, size, pygame.transform.smoothscale(self.preview, size))
+        return self._scaled[2]
 
     BAND_PAD = (20, 14)       # reference px: the band's margins, across and down
     BAND_GAP = 6              # reference px: between the band's parts
