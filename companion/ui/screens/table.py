@@ -121,23 +121,28 @@ class TableScreen(Screen):
         if not parts:
             return rect.bottom
         hands = Text(info.hands_label, {"hands": "\u00a0· ".join(parts)})    # a line never starts with "·"
-        # the room is all the bar has left: from the gap after the last figure (x) to the bar's margin,
-        # and the bar's whole height, so the counts take three lines there when the bar holds them at
-        # their floor (not at 800x480: 3 x 19 px > 56), and the strip below is a last resort
-        # ("En la mano: … · David 0 ·" over "Elena 0 · … · Hugo 1" needs 389 px at 16 px, beside
-        # "Turno de Hugo  Ronda 3" at 800x480 there are 390)
+        # The room is all the bar leaves, from the gap after the last figure (x) to the bar's margin, less
+        # HANDS_MARGIN: the counts are laid out in that narrower room, so they fit with a margin by
+        # construction, not by a pixel ("En la mano: … · David 0 ·" over "Elena 0 · … · Hugo 1" needs
+        # 389 px at 16 px; beside "Turno de Hugo  Ronda 3" at 800x480 the bar leaves 390). On one line,
+        # else on as many as they need beside the names, the bar growing the few pixels a third line
+        # takes (3 x 19 px > 56 at 800x480), rather than a strip of its own that the board pays for.
         room = pygame.Rect(x, rect.y, rect.right - c.px(12) - x, rect.h)
+        fit_w = room.w - c.px(self.HANDS_MARGIN)
         said = c.tr(hands)
-        one_line = c.fit_size(said, theme.SMALL, False, room.w, "hands", MIN_TEXT)
-        if room.w > c.px(60) and font(one_line, False).size(said)[0] <= room.w:
+        one_line = c.fit_size(said, theme.SMALL, False, fit_w, "hands", MIN_TEXT)
+        if fit_w > c.px(60) and font(one_line, False).size(said)[0] <= fit_w:
             # on one line, a little smaller if need be ("Cards in hand: Ana 2 ·" over "Bruno 5" before)
-            c.text(hands, (room.right, room.centery), theme.SMALL, theme.TEXT, anchor="midright", max_width=room.w,
+            c.text(hands, (room.right, room.centery), theme.SMALL, theme.TEXT, anchor="midright", max_width=fit_w,
                    role="hands", least=MIN_TEXT)
             return rect.bottom
-        if room.w > c.px(60) and c.fits(hands, room, theme.SMALL, role="hands"):
-            # beside the names, on two lines if need be
-            c.paragraph(hands, room, theme.SMALL, theme.TEXT, align="right", valign="middle", role="hands")
-            return rect.bottom
+        tall = max(rect.h, c.height_of(hands, fit_w, theme.SMALL, role="hands") + c.px(2))
+        if fit_w > c.px(60) and tall < rect.h + c.px(30):
+            if tall > rect.h:
+                c.box(pygame.Rect(rect.x, rect.bottom, rect.w, tall - rect.h), theme.PANEL, radius=0)
+            c.paragraph(hands, (room.right - fit_w, rect.y, fit_w, tall), theme.SMALL, theme.TEXT, align="right",
+                        valign="middle", role="hands")
+            return rect.y + tall
         # many players or long names: a line of their own under the bar, rather than smaller type
         strip = pygame.Rect(rect.x, rect.bottom, rect.w, c.px(30))
         c.box(strip, theme.PANEL, radius=0)
@@ -181,6 +186,7 @@ class TableScreen(Screen):
             self._scaled = (self.preview, size, pygame.transform.smoothscale(self.preview, size))
         return self._scaled[2]
 
+    HANDS_MARGIN = 12         # reference px the counts in hand keep free beside the bar's other figures
     BAND_PAD = (20, 14)       # reference px: the band's margins, across and down
     BAND_GAP = 6              # reference px: between the band's parts
 
