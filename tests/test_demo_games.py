@@ -5,6 +5,8 @@ questions with the buttons (companion/ui/demo.py, companion/ui/demo_boards.py).
 One test per game, each in a kiosk of its own, so pytest-xdist plays them side by side (one after
 another in one kiosk they took four minutes on a loaded machine)."""
 
+from typing import Any, NamedTuple
+
 import pytest
 
 from companion.config import Config
@@ -23,9 +25,17 @@ def test_the_demo_plays_every_game_the_picker_offers():
     assert demo_games() == [v.key for v in available_views()] and len(demo_games()) >= 5
 
 
-def play_to_the_score_sheet(key: str):
-    """The session and the score sheet's headline of one autoplayed game of ``key``; every frame of it is
-    read whole in both languages at 800x480 and 1920x1080 (companion/ui/textcheck.py)."""
+class Played(NamedTuple):
+    session: Any
+    headline: str | None
+    seen: set[str]              # every screen shown (Kiosk.screen_key)
+    first_turn: str             # the words of the table when the first turn waits for its card
+    first_summary: dict         # and the game's summary then
+
+
+def play_to_the_score_sheet(key: str) -> Played:
+    """One autoplayed game of ``key``, played through the kiosk's command stream to its score sheet; every
+    frame of it is read whole in both languages at 800x480 and 1920x1080 (companion/ui/textcheck.py)."""
     from companion import app
     from companion.ui.textcheck import FrameCheck
 
@@ -34,11 +44,16 @@ def play_to_the_score_sheet(key: str):
     k.demo.games = [key]
     k.paint = False         # the frames' words are checked, not their pixels (test_the_frame_check_lays_out...)
     check = FrameCheck(k)
+    seen: set[str] = set()
+    first_turn, first_summary = "", {}
     for _ in range(FRAMES):
         k.demo.tick(k.clock())
         k.step()
         check.look()
+        seen.add(k.screen_key())
         top = k.stack.top
+        if not first_turn and k.session is not None and k.screen_key() == "table-watch":
+            first_turn, first_summary = " ".join(k.texts()), k.session.summary()
         if top is not None and top.name == "score" and k.session is not None:
             assert k.session.view.key == key
             drawn = {d.role: d.text for d in k.last.drawn}
@@ -47,7 +62,7 @@ def play_to_the_score_sheet(key: str):
             assert not check.total(), "\n".join(check.lines())
             # every confirmed action is in the log
             assert k.store.lines(k.session.game_id) == k.session.lines
-            return k.session, drawn.get("headline")
+            return Played(k.session, drawn.get("headline"), seen, first_turn, first_summary)
     raise AssertionError(f"no score sheet of {key} after {FRAMES} frames: {k.screen_key()} {k.texts()[:12]}")
 
 
@@ -56,10 +71,12 @@ def play_to_the_score_sheet(key: str):
 def test_the_autoplay_demo_plays_the_game_to_its_score_sheet(key):
     """The players play like people who know the game: mostly right, sometimes wrong, so the games end
     as real ones do (a winner with points, a cooperative team that scored)."""
-    session, headline = play_to_the_score_sheet(key)
+    played = play_to_the_score_sheet(key)
+    session, headline = played.session, played.headline
     summary, lines = session.summary(), session.lines
     assert summary["status"] in ("finished", "lost"), summary["status"]
     assert headline
+    assert {"attract-0", f"picker-{key}", "table-deal"} <= played.seen, played.seen
     places = sum(line["type"] == "place" for line in lines)
     if key in ("exhibition", "ancient-knowledge"):
         if key == "exhibition":           # read from the boards: the placements
@@ -78,6 +95,10 @@ def test_the_autoplay_demo_plays_the_game_to_its_score_sheet(key):
         assert winner["place"] == 1 and winner["total"] > 0, (winner["total"], headline)
         assert f"with {winner['total']} {unit}!" in headline or "Shared" in headline
     elif key == "cronologia-cooperative":
+        assert {"table-watch", "table-propose", "table-verdict"} <= played.seen, played.seen
+        assert (summary["game"], summary["mode"]) == ("cronologia", "cooperative")
+        # the lives left, in the turn bar
+        assert f"Lives {played.first_summary['lives']}" in played.first_turn, played.first_turn
         # it used to end after a few cards with a green check for 0 points: from its 40-card deck nobody
         # held a card after the first mistake; later it was lost with an empty score pile
         assert summary["end_reason"] in ("lives", "deck"), summary["end_reason"]
@@ -85,9 +106,13 @@ def test_the_autoplay_demo_plays_the_game_to_its_score_sheet(key):
         assert summary["score"] > 0, "the cooperative team scored no grid"
     else:
         assert places >= 1
+        assert {"table-watch", "table-propose", "table-verdict"} <= played.seen, played.seen
+        if key == "timeline":
+            assert "Round" in played.first_turn and "Ana" in played.first_turn, played.first_turn
         # a game whose rules let rows share the win (personal timelines, pile spent) names its winners
         assert summary["status"] == "finished" and (summary["winner"] or summary.get("winners")), summary
     if key == "cronologia-competitive":
+        assert (summary["game"], summary["mode"]) == ("cronologia", "competitive")
         wrong_by_one_gap(session)
 
 

@@ -35,21 +35,6 @@ def press(k, kind, **kw):
     k.step()
 
 
-def test_a_timeline_game_through_the_command_stream():
-    k = make()
-    seen = set()
-
-    def note(k):
-        seen.add(k.screen_key())
-        return k.demo.turns >= 6
-    run_until(k, note, 600)
-    assert {"attract-0", "picker-timeline", "table-deal", "table-watch", "table-propose", "table-verdict"} <= seen
-    text = " ".join(k.texts())
-    assert "Round" in text and "Ana" in text
-    assert len(k.session.lines) == 6
-    assert k.store.in_progress()[2] == k.session.lines     # every confirmed action is in the log
-
-
 def test_proposal_verdict_and_what_the_screen_says():
     k = make(autoplay=False)
     k.demo.think = 0
@@ -300,27 +285,6 @@ def test_keyboard_map():
     assert key_command(ev(pygame.K_n, "n"), typing=True).text == "n"
     assert key_command(ev(pygame.K_BACKSPACE), typing=True).text == "\b"
     _ = BACK
-
-
-@pytest.mark.parametrize("game", ["cronologia-competitive", "cronologia-cooperative"])
-def test_a_cronologia_game_through_the_command_stream(game):
-    k = make()
-    k.demo.games = [game]
-    seen = set()
-
-    def note(k):
-        seen.add(k.screen_key())
-        return k.demo.turns >= 5
-    run_until(k, note, 1500)
-    assert {f"picker-{game}", "table-watch", "table-propose", "table-verdict"} <= seen
-    s = k.session.summary()
-    assert s["game"] == "cronologia" and s["mode"] == game.split("-")[1]
-    assert k.store.lines(k.session.game_id) == k.session.lines
-    text = " ".join(k.texts())
-    if game == "cronologia-cooperative":
-        assert s["lives"] >= 1 and f"Lives {s['lives']}" in text       # the lives left, in the turn bar
-    types = {line["type"] for line in k.session.lines}
-    assert "place" in types
 
 
 RESTART_CHILD = """
