@@ -11,7 +11,7 @@ from __future__ import annotations
 import gettext
 import io
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from companion.paths import assets_dir
 
@@ -34,6 +34,17 @@ def NP_(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
+def fill(template: str, params: dict) -> str:
+    """``template`` with its ``{named}`` parameters put in (``str.format``), without a sentence's full
+    stop after a parameter that already ends in one: a date ends a sentence as "753 a. C." or "753
+    B.C.", never "a. C.." (after an abbreviation's stop the sentence takes no other, in Spanish as in
+    English). Every message is filled here, so no message can double it."""
+    for name, value in params.items():
+        if isinstance(value, str) and value.endswith("."):
+            template = template.replace("{" + name + "}.", "{" + name + "}")
+    return template.format(**params)
+
+
 @dataclass(frozen=True)
 class Text:
     """A message to show a person: an English msgid with ``{named}`` parameters."""
@@ -44,7 +55,7 @@ class Text:
     def render(self, lang: str = "en") -> str:
         """The message in ``lang``; a parameter that is itself a message is worded in ``lang`` too."""
         params = {k: v.render(lang) if isinstance(v, Text) else v for k, v in self.params.items()}
-        return translate(self.msgid, lang).format(**params)
+        return fill(translate(self.msgid, lang), params)
 
     def __str__(self) -> str:
         return self.render("en")
@@ -61,7 +72,7 @@ class Plural(Text):
 
     def render(self, lang: str = "en") -> str:
         params = {k: v.render(lang) if isinstance(v, Text) else v for k, v in self.params.items()}
-        return translate_plural(self.msgid, self.plural, int(self.params[self.count]), lang).format(**params)
+        return fill(translate_plural(self.msgid, self.plural, int(self.params[self.count]), lang), params)
 
 
 def plural(forms: tuple[str, str], n: int, **params) -> Plural:
@@ -91,7 +102,10 @@ def _catalog(lang: str) -> gettext.NullTranslations:
     return merged
 
 
+@lru_cache(maxsize=8192)
 def translate(msgid: str, lang: str = "en") -> str:
+    """``msgid`` in ``lang`` (remembered: the kiosk words every text of every frame, and a miss walks
+    every room's catalog)."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGUAGES)}")
     return _catalog(lang).gettext(msgid)

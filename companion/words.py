@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.i18n import N_, Text, translate
+from companion.i18n import N_, Text, fill, translate
 
 
 def _render(value, lang: str):
@@ -24,7 +24,7 @@ class Words(Text):
 
     def render(self, lang: str = "en") -> str:
         params = {k: _render(v, lang) for k, v in self.params.items()}
-        return translate(self.msgid, lang).format(**params)
+        return fill(translate(self.msgid, lang), params)
 
 
 @dataclass(frozen=True)

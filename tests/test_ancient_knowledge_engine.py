@@ -341,7 +341,7 @@ def test_A11_timeline_effects_optional_by_default_mandatory_with_the_flag():
 
 def test_create_needs_enough_cards_and_a_free_slot():
     s = with_board(new_game(), "Ana", hand=2)
-    assert "costs 2 cards besides itself here; Ana holds only 1 other cards" in refused(
+    assert "costs 2 cards besides itself here; Ana holds only 1 other card." in refused(
         s, line("create", "Ana", card="karnak-temple", zone=5))
     assert "Say which zone" in refused(s, line("create", "Ana", card="karnak-temple"))
     assert "costs 3 cards" in refused(s, line("create", "Ana", card="pachamama-monolith"))
@@ -431,7 +431,7 @@ def test_effect_lines_move_swap_knowledge_destroy_to_past():
     assert board(s2, "Ana").find("warangal")[:2] == (3, "upper") and board(s2, "Ana").find("petra")[0] == 5
     s3, _ = play(s, line("knowledge", "Ana", card="babylon", delta=-3))
     assert board(s3, "Ana").find("babylon")[2].tokens == 1
-    assert "carries only 1 knowledge tokens, not 2" in refused(s3, line("knowledge", "Ana", card="babylon", delta=-2))
+    assert "carries only 1 knowledge token, not 2." in refused(s3, line("knowledge", "Ana", card="babylon", delta=-2))
     assert "not in Bo's Timeline" in refused(s, line("knowledge", "Bo", card="babylon", delta=1))
     s4, _ = play(s, line("destroy", "Ana", card="babylon"), line("to_past", "Ana", card="petra"))
     ana = board(s4, "Ana")
@@ -541,3 +541,22 @@ def test_create_options_list_costs_and_legality_per_zone():
     assert [o["cost"] for o in E.create_options(s, "karnak-temple")] == [2, 1, 0, 1, 2, 3]
     assert E.create_options(s, "pachamama-monolith") == [{"zone": None, "cost": 3, "row": None, "legal": True,
                                                            "reason": None}]
+
+
+def test_a_refusal_words_its_counts_in_their_forms():
+    """A count of one takes the singular, in English and Spanish ("holds only 1 card", "solo tiene 1 carta")."""
+    def reason(state, ln):
+        _new, ev = E.apply(state, E.parse_action(ln))
+        return refusal(ev)
+
+    one = reason(with_board(new_game(), "Ana", hand=1), line("discard", "Ana", count=2))
+    assert (one.render("en"), one.render("es")) == ("Ana holds only 1 card, not 2.", "Ana solo tiene 1 carta, no 2.")
+    three = reason(with_board(new_game(), "Ana", hand=3), line("discard", "Ana", count=5))
+    assert three.render("es") == "Ana solo tiene 3 cartas, no 5."
+    cost = reason(with_board(new_game(), "Ana", hand=2), line("create", "Ana", card="karnak-temple", zone=5))
+    assert cost.render("en").endswith("costs 2 cards besides itself here; Ana holds only 1 other card.")
+    assert cost.render("es").endswith("cuesta aquí 2 cartas además de sí misma; Ana tiene solo 1 carta más.")
+    s = with_board(new_game(), "Ana", zones={3: [("babylon", 1)]})
+    token = reason(s, line("knowledge", "Ana", card="babylon", delta=-2))
+    assert token.render("en").endswith("carries only 1 knowledge token, not 2.")
+    assert token.render("es").endswith("solo tiene 1 ficha de conocimiento, no 2.")

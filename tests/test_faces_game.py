@@ -9,10 +9,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from row_game import deal, gap_for, read
 
 from companion.cards.decks import get_deck
 from companion.games import timeline
-from companion.play.proposals import CardPlaced, TableDiffers, TableMatches
+from companion.play.proposals import CardPlaced, TableMatches
 from companion.sim.face_art import deck_faces
 from companion.sim.scene import CARD_H, CARD_W, release_scene_caches
 from companion.sim.virtual_table import VirtualTable
@@ -26,15 +27,7 @@ FRAMES = 12
 
 
 def _read(tracker: Tracker, table: VirtualTable, want: type):
-    said = []
-    for _ in range(FRAMES):
-        said = tracker.feed(table.read())
-        if any(isinstance(p, TableDiffers) for p in said):
-            raise AssertionError(f"the tracker said {said}")
-        found = [p for p in said if isinstance(p, want)]
-        if found:
-            return found[0]
-    raise AssertionError(f"no {want.__name__} in {FRAMES} frames; the tracker said {said}")
+    return read(tracker, table, want, FRAMES, differs_fails=True)
 
 
 def _play(seed: int, faces: dict | None, index=None) -> list:
@@ -43,12 +36,7 @@ def _play(seed: int, faces: dict | None, index=None) -> list:
     year = {c.code: c.year for c in deck.cards.values() if c.code}
     rng = random.Random(seed)
     pile = sorted(year)[:60]
-    rng.shuffle(pile)
-    start = pile.pop()
-    state = timeline.setup(timeline.complete_setup({"type": "setup", "game": "timeline", "players": PLAYERS,
-                                                     "start": start}))
-    hands = {p: [pile.pop() for _ in range(state.hand(p))] for p in PLAYERS}
-    row = [start]
+    state, hands, row = deal(rng, pile, PLAYERS)
     table = VirtualTable(1920, 1080, 5, px_per_module=2.6, card=(CARD_W, CARD_H, 6, 10), wrap=True, faces=faces)
     reader = FaceReader(index, card_px=table.card_px()) if index is not None else None
     tracker = Tracker("row", faces=reader)
@@ -60,11 +48,7 @@ def _play(seed: int, faces: dict | None, index=None) -> list:
         while state.status == "in_progress":
             player = state.current
             code = rng.choice(hands[player])
-            years = [year[c] for c in row]
-            right = [g for g in range(len(row) + 1)
-                     if (g == 0 or years[g - 1] <= year[code]) and (g == len(row) or year[code] <= years[g])]
-            near = [g for g in (right[0] - 1, right[-1] + 1) if 0 <= g <= len(row)]
-            gap = rng.choice(right if rng.random() < 0.7 or not near else near)
+            gap = gap_for(rng, [year[c] for c in row], year[code], 0.7)
             row.insert(gap, code)
             table.set_layout(RowLayout(row))
             said = _read(tracker, table, CardPlaced)

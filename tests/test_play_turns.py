@@ -160,6 +160,46 @@ def test_a_timeline_turn_from_deal_to_verdict(tmp_path):
     assert turns.phase == "watch" and view.current(host.session) == "Bo"
 
 
+def test_read_again_in_a_question_the_camera_answers_too(tmp_path):
+    """Exhibition's "which card does Ana take?" is answered by the buttons or by laying the card on the
+    mat. A take read from the mat and called a misread (UNDO) opens the question again, where NEXT moves
+    the focus: "Read the table again" is then its last choice, and proposes what the camera sees now."""
+    from board_kiosk import detection
+
+    from companion.play.proposals import CardPlacedOnSpot
+
+    market = [[4, 51, 46], [20, 33, 70], [12, 25, 38], [60, 85, 90], [15, 28, 42], [55, 66, 80]]
+    host = Host(GameLog(tmp_path / "games.sqlite"))
+    turns = TurnController(host, {"view": view_for("exhibition"), "players": ["Ana", "Bo"], "options": {}})
+    turns.reading_in(Reading(detections=[detection(f"TC:EXH20:{n:03d}", 80 + col * 140, 60 + row * 70)
+                                         for col, column in enumerate(market) for row, n in enumerate(column)]), "en")
+    turns.command(Command(OK))
+    assert turns.phase == "ask" and turns.asks[0][0].camera
+    asked = len(turns.asks[0][1].items)
+    laid = CardPlacedOnSpot("TC:EXH20:004", "one_era[0]")
+    turns.reading_in(Reading(proposals=[laid]), "en")
+    assert turns.phase == "propose"
+    first = turns.pending
+    turns.command(Command(UNDO))
+    items = turns.asks[0][1].items
+    assert turns.phase == "ask" and len(items) == asked + 1 and items[-1][0].render("en") == "Read the table again"
+    assert "then choose “Read the table again”" in turns.table_note.render("en")
+    turns.reading_in(Reading(proposals=[laid]), "en")
+    assert turns.phase == "ask"                         # the same reading is not proposed again by itself
+    turns.command(Command(NEXT))
+    assert turns.phase == "ask"                         # NEXT moves in the menu
+    turns.command(Command(OK, index=len(items) - 1))    # "Read the table again"
+    turns.reading_in(Reading(proposals=[laid]), "en")
+    assert turns.phase == "propose" and turns.pending == first and host.session.lines == []
+    turns.command(Command(UNDO))                        # a misread twice: what to do with the card
+    assert "lift the card and lay it again" in turns.table_note.render("en")
+    assert turns.asks[0][1].items[-1][0].render("es") == "Volver a leer la mesa"
+    turns.command(Command(OK, index=len(items) - 1))
+    turns.reading_in(Reading(proposals=[laid]), "en")
+    turns.command(Command(OK))
+    assert [line["type"] for line in host.session.lines] == ["take"]
+
+
 def test_a_lost_camera_opens_the_fault_and_closes_it_when_back(tmp_path):
     cards = _deck()
     host = Host(GameLog(tmp_path / "games.sqlite"))

@@ -90,3 +90,23 @@ def test_an_approximate_date_is_drawn_whole_with_its_c(size):
                for card in cards if card.date("en").split(" ")[0].split("\u00a0")[1] in shown)
     more = sum(int(d.text[1:]) for d in drawn if d.role == "more" and d.text.startswith("+"))
     assert len(firsts) + more == len(cards)
+
+
+def test_a_date_that_ends_a_sentence_ends_it_with_its_own_stop():
+    """"753 a. C." ends a sentence as it is: never "a. C.." (nor "B.C.."), in either language, wherever a
+    message puts a date (or any words ending in a stop) last: every message is filled by ``i18n.fill``."""
+    from companion.cards.decks import get_deck
+    from companion.games.base import Event
+    from companion.i18n import Text, fill
+    from companion.ui.games.timeline import TimelineView
+
+    bc = sorted((c for c in get_deck("HIST").cards.values() if c.year is not None and c.year < 0), key=lambda c: c.year)
+    placed = [Event("card_placed", {"correct": True, "player": "Ana"})]
+    for lang, era in (("en", "BC"), ("es", "a.\u00a0C.")):
+        reason = TimelineView().verdict({"card": bc[10].code, "gap": 2, "player": "Ana"}, placed, [bc[0], bc[5]],
+                                        None, lang).reason
+        assert reason.endswith(f"{bc[5].date(lang)}" + ("." if lang == "en" else "")) and ".." not in reason, reason
+        assert reason.endswith(era + ("." if lang == "en" else ""))
+    assert Text("It is from {year}. Next: {what}.", {"year": "753 B.C.", "what": "Rome"}).render() == \
+        "It is from 753 B.C. Next: Rome."
+    assert fill("{a} and {b}.", {"a": "1 a. C.", "b": 5}) == "1 a. C. and 5."

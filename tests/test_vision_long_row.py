@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from row_game import deal, gap_for, read
 
 from companion.cards.decks import get_deck
 from companion.games import timeline
@@ -25,14 +26,7 @@ FRAMES = 12                 # a placement is proposed on the second still frame;
 
 
 def _read(tracker: Tracker, table: VirtualTable, want: type):
-    """Frames until the tracker says something of kind ``want`` (it waits for a still table)."""
-    said = []
-    for _ in range(FRAMES):
-        said = tracker.feed(table.read())
-        found = [p for p in said if isinstance(p, want)]
-        if found:
-            return found[0]
-    raise AssertionError(f"no {want.__name__} in {FRAMES} frames; the tracker said {said}")
+    return read(tracker, table, want, FRAMES)
 
 
 def test_the_default_plan_holds_a_finished_five_player_row():
@@ -47,12 +41,7 @@ def test_a_five_player_game_is_read_to_the_end_under_the_default_plan():
     year = {c.code: c.year for c in deck.cards.values() if c.code}
     rng = random.Random(31)
     pile = sorted(year)
-    rng.shuffle(pile)
-    start = pile.pop()
-    state = timeline.setup(timeline.complete_setup({"type": "setup", "game": "timeline", "players": PLAYERS,
-                                                     "start": start}))
-    hands = {p: [pile.pop() for _ in range(state.hand(p))] for p in PLAYERS}
-    row = [start]
+    state, hands, row = deal(rng, pile, PLAYERS)
     table = VirtualTable.default_plan(seed=4)
     tracker = Tracker("row")
     try:
@@ -64,11 +53,7 @@ def test_a_five_player_game_is_read_to_the_end_under_the_default_plan():
             player = state.current
             assert player is not None
             code = rng.choice(hands[player])
-            years = [year[c] for c in row]
-            right = [g for g in range(len(row) + 1)
-                     if (g == 0 or years[g - 1] <= year[code]) and (g == len(row) or year[code] <= years[g])]
-            near = [g for g in (right[0] - 1, right[-1] + 1) if 0 <= g <= len(row)]
-            gap = rng.choice(right if rng.random() < RIGHT or not near else near)
+            gap = gap_for(rng, [year[c] for c in row], year[code], RIGHT)
             row.insert(gap, code)
             table.set_layout(RowLayout(row))
             said = _read(tracker, table, CardPlaced)

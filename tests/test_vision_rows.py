@@ -7,10 +7,8 @@ which overlap (each row covers the lower part of the row above; the stickers lie
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
 import pytest
+from hand_detections import Det, det
 
 from companion.play.proposals import CardPlacedInRow, TableDiffers, TableMatches
 from companion.sim.scene import demo_codes, render_table
@@ -19,22 +17,6 @@ from companion.vision.layouts import RowsLayout
 from companion.vision.tracker import Tracker, rows_proposals
 
 OWNERS = ("Ana", "Bo", "Cy")
-
-
-@dataclass(frozen=True)
-class Det:
-    payload: str
-    corners: tuple
-    center: tuple
-    card: object = None
-
-
-def det(payload, x, y, turn=0.0, s=12):
-    """A sticker at (x, y), the table turned ``turn`` degrees about the origin."""
-    c, si = math.cos(math.radians(turn)), math.sin(math.radians(turn))
-    x, y = x * c - y * si, x * si + y * c
-    corners = tuple((x + dx * c - dy * si, y + dx * si + dy * c) for dx, dy in ((-s, -s), (s, -s), (s, s), (-s, s)))
-    return Det(payload, corners, (x, y))
 
 
 def table(rows, extra=(), turn=0.0, pitch=80, spacing=150):

@@ -2,12 +2,12 @@
 that are foreign or unknown, a lost camera, flat memory. (Real rendered frames: test_vision_tracker_scenes.)"""
 
 import tracemalloc
-from dataclasses import dataclass
 from types import SimpleNamespace
 
 import cv2
 import numpy as np
 import pytest
+from hand_detections import det
 
 from companion.cards.decks import resolve
 from companion.play.proposals import (
@@ -24,20 +24,6 @@ from companion.vision import tracker as tr
 from companion.vision.boards import draw_board, load_board
 from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
 from companion.vision.tracker import Tracker
-
-
-@dataclass(frozen=True)
-class Det:
-    payload: str
-    corners: tuple
-    center: tuple
-    card: object = None
-
-
-def det(payload, x, y, s=12):
-    """A detection as the decoder gives it: a code and its place (the tracker names the card)."""
-    corners = ((x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s))
-    return Det(payload, corners, (float(x), float(y)))
 
 
 def code(n):

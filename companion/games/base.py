@@ -40,12 +40,21 @@ T = TypeVar("T")
 
 
 class Illegal(Exception):
-    """Raised inside an engine for an illegal action; its ``apply`` turns it into a refusal."""
+    """Raised inside an engine for an illegal action; its ``apply`` turns it into a refusal
+    (``refused(e.reason)``). ``Illegal.worded`` raises one whose reason is worded already (a count's
+    plural form: ``i18n.plural``)."""
 
     def __init__(self, msgid: str, **params):
         super().__init__(msgid)
         self.msgid = msgid
         self.params = params
+        self.reason: Text = Text(msgid, params)
+
+    @classmethod
+    def worded(cls, reason: Text) -> Illegal:
+        e = cls(reason.msgid, **reason.params)
+        e.reason = reason
+        return e
 
 
 def parse_players(line: dict, lo: int, hi: int, game: str, order: str) -> tuple[str, ...]:
@@ -88,7 +97,12 @@ class Refused(Event):
 
 def refuse(msgid: str, **params) -> list[Event]:
     """The events of an illegal action: ``return state, refuse(N_("it is {expected}'s turn"), ...)``."""
-    return [Refused("refused", dict(params), Text(msgid, params))]
+    return refused(Text(msgid, params))
+
+
+def refused(reason: Text) -> list[Event]:
+    """The events of an illegal action whose reason is worded already (an ``Illegal``'s ``reason``)."""
+    return [Refused("refused", dict(reason.params), reason)]
 
 
 def refusal(events: list[Event]) -> Text | None:

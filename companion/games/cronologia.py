@@ -20,7 +20,7 @@ from companion.cards.json_cards import card_to_json, parse_card
 from companion.cards.model import ICONS, Card, year_label
 from companion.errors import BadInput, json_path
 from companion.games import rounds
-from companion.games.base import Event, Illegal, Outcome, Standing, Standings, Summary, refuse
+from companion.games.base import Event, Illegal, Outcome, Standing, Standings, Summary, refused
 from companion.games.rounds import RowRules, RowState, evolve, year
 from companion.i18n import N_, Text
 from companion.words import Words
@@ -289,7 +289,7 @@ def apply(state, action):
         else:
             new = _apply_cooperative(state, action, events)
     except Illegal as e:
-        return state, refuse(e.msgid, **e.params)
+        return state, refused(e.reason)
     return new, events
 
 

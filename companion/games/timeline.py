@@ -15,7 +15,7 @@ from companion.cards.json_cards import card_to_json
 from companion.cards.model import Card
 from companion.errors import BadInput
 from companion.games import rounds
-from companion.games.base import Event, Illegal, Outcome, Standings, Summary, refuse
+from companion.games.base import Event, Illegal, Outcome, Standings, Summary, refused
 from companion.games.rounds import RowRules, RowState
 
 GAME_ID = "timeline"
@@ -77,7 +77,7 @@ def apply(state: RowState, action: Place) -> tuple[RowState, list[Event]]:
     try:
         s, _ok = rounds.place(state, action.player, action.card, action.gap, events)
     except Illegal as e:
-        return state, refuse(e.msgid, **e.params)
+        return state, refused(e.reason)
     return rounds.pass_turn(s, events), events
 
 

@@ -12,7 +12,9 @@ fault. Phases (``phase``):
   the table again; OK opens the view's optional actions, or (a row game) the whole row, a page at a time.
 - ``propose``: OK confirms (stored, then judged), UNDO says the camera misread: the players fix the
   table and the camera reads it again, or they press NEXT ("read again") and it proposes what it
-  sees now, the same card included. The same card called a misread twice: lift it and lay it again.
+  sees now, the same card included (in a question the camera answers too, NEXT moves in its menu:
+  there "Read the table again" is its last choice). The same card called a misread twice: lift it
+  and lay it again.
 - ``verdict``: correct or wrong, with the reason in words.
 - ``effect``: Cronología's icon choice after a correct card (the engine lists what is allowed).
 - ``reset``: the players do what the rule says (cooperative failure) and press OK.
@@ -52,6 +54,11 @@ class Phase(StrEnum):
     RESET = "reset"
     REFUSED = "refused"
     ASK = "ask"
+
+
+# A camera question's last choice once the players called a misread: NEXT moves in its menu there, so
+# reading the table again is chosen with OK instead
+READ_AGAIN = "read-again"
 
 
 class TurnController:
@@ -221,15 +228,23 @@ class TurnController:
 
     def called_misread(self, action) -> None:
         """UNDO on a proposal: the camera misread. It is not proposed again until the table changes or
-        the players press NEXT; the second time in a row, the camera cannot be trusted with that card
-        as it lies, and the screen says what to do."""
+        the players read the table again (NEXT, or in a camera question its "Read the table again");
+        the second time in a row, the camera cannot be trusted with that card as it lies, and the
+        screen says what to do."""
         self.misreads = self.misreads + 1 if action == self.misread else 1
         self.misread = self.rejected = action
         self.set_phase(Phase.WATCH)
-        if self.phase != Phase.WATCH:
-            # a question the camera answers too is open again (a board game's turn): NEXT picks in it,
-            # so the table itself must change for the camera to propose again
-            self.table_note = Text(N_("Put the cards as they really are; the camera reads the table again."))
+        if self.phase == Phase.ASK and self.asks[0][0].camera:
+            # the question the camera answers too is open again (a board game's turn): NEXT picks in it
+            choice = self.asks[0][1]
+            choice.items = [*choice.items, (Text(N_("Read the table again")), READ_AGAIN)]
+            if self.misreads > 1:
+                self.table_note = Text(N_("The camera read the same again: lift the card and lay it again, flat and "
+                                          "in full view; then choose “Read the table again”."))
+            else:
+                self.table_note = Text(N_("Put the cards as they really are, then choose “Read the table again”."))
+        elif self.phase != Phase.WATCH:
+            self.table_note = None
         elif self.misreads > 1:
             self.table_note = Text(N_("The camera read the same again: lift the card and lay it again, flat and in "
                                       "full view; then press NEXT."))
@@ -251,6 +266,9 @@ class TurnController:
         elif cmd.kind in (NEXT, PREV, OK):
             value = choice.handle(cmd)
             if cmd.kind != OK or not choice.items:
+                return
+            if value is READ_AGAIN:
+                self.read_again()
                 return
             if callable(value):
                 value = value()

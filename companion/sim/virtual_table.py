@@ -25,7 +25,10 @@ Timeline game to the end on it).
 
 from __future__ import annotations
 
-from typing import TypedDict
+import math
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -37,6 +40,7 @@ BEST_PX_PER_MODULE = 3.6      # a well-mounted camera (hardware/camera.md)
 LEAST_PX_PER_MODULE = 1.0     # below this nothing reads; above it a layout is always drawn, never refused
 NOISE_FIELDS = 4
 NOISE_SIGMA = 2.0             # grey levels of sensor noise, fresh in every frame
+PICTURES_KEPT = 3             # the last layouts' pictures: a wrong card taken back leaves the table as it was
 
 
 class Look(TypedDict):
@@ -68,8 +72,8 @@ class VirtualTable:
         self.wrap = wrap
         self.faces = dict(faces or {})          # payload -> printed face: a card without a sticker (scene.py)
         self.layout = RowLayout([])
-        self._key: str | None = None
-        self._picture: np.ndarray | None = None
+        self._pictures: OrderedDict[str, np.ndarray] = OrderedDict()     # layout -> its picture, the newest last
+        self._drawn_ppm: float | None = None    # the scale the last picture was drawn at
         self._frames = 0
         self._rng = np.random.default_rng([seed, 99])
         self._noise: list[np.ndarray] | None = None
@@ -94,7 +98,7 @@ class VirtualTable:
         """Cards drawn with these faces and no sticker from now on (payload -> picture): the same
         layout of other faces (cards turned over) is another picture."""
         self.faces = dict(faces)
-        self._key = None
+        self._pictures.clear()
 
     def card_px(self) -> float:
         """A card's width in the picture, pixels (what face recognition is told: vision/faces.py)."""
@@ -114,35 +118,39 @@ class VirtualTable:
         return ppm
 
     def picture(self) -> np.ndarray:
-        """The table as the layout lies now, without this frame's noise."""
+        """The table as the layout lies now, without this frame's noise. A layout drawn lately is not
+        drawn again (the same layout, seed and scale draw the same picture): a wrong card taken back
+        leaves the table as it was before it was laid."""
         key = repr(self.layout)
-        if key != self._key or self._picture is None:
-            layout, foreign = split_foreign(self.layout)
-            # the same seed is the same table and light: another layout is another photo of it. The card
-            # faces are drawn at the picture's own detail (the stickers are always drawn fine): twice as
-            # fine cost three times as long (327 ms a 1080p row of 8 cards against 107), most of the demo's
-            # time and of the tests that play it, for art the screen shows at a third of its size
-            scene = render_table(layout, width=self.width, height=self.height, px_per_module=self.px_per_module(layout),
-                                 seed=self.seed, table="wood", foreign_codes=foreign, card=self.card, wrap=self.wrap,
-                                 card_detail=1.0, faces=self.faces, **LOOK)
-            self._key, self._picture = key, scene.image
-            # The scene's texture caches speed up benchmarks that render many scenes of the same cards;
-            # a kiosk demo running all day renders one layout per turn, so they would only hold memory
-            # (about 1 MB per card, bench kiosk's memory figure). A camera plan's table (one game, big
-            # cards in a 12 MP picture) keeps them: each turn redraws the same cards.
-            if self.fixed_ppm is None:
-                release_scene_caches()
-        return self._picture
+        picture = self._pictures.get(key)
+        if picture is not None:
+            self._pictures.move_to_end(key)
+            return picture
+        layout, foreign = split_foreign(self.layout)
+        ppm = self.px_per_module(layout)
+        if ppm != self._drawn_ppm:
+            # The scene's card and sticker textures are drawn at the picture's scale: each turn redraws the
+            # cards still lying there at the same scale, until a longer row needs a smaller one; textures
+            # of another scale would only hold memory (about 1 MB per card, bench kiosk's memory figure)
+            release_scene_caches()
+        # the same seed is the same table and light: another layout is another photo of it. The card
+        # faces are drawn at the picture's own detail (the stickers are always drawn fine): twice as
+        # fine cost three times as long (327 ms a 1080p row of 8 cards against 107), most of the demo's
+        # time and of the tests that play it, for art the screen shows at a third of its size
+        scene = render_table(layout, width=self.width, height=self.height, px_per_module=ppm,
+                             seed=self.seed, table="wood", foreign_codes=foreign, card=self.card, wrap=self.wrap,
+                             card_detail=1.0, faces=self.faces, **LOOK)
+        self._drawn_ppm = ppm
+        self._pictures[key] = scene.image
+        while len(self._pictures) > PICTURES_KEPT:
+            self._pictures.popitem(last=False)
+        return scene.image
 
     def read(self) -> np.ndarray:
         """The next camera frame (BGR)."""
         picture = self.picture()
         if self._noise is None or self._noise[0].shape != picture.shape:
-            # a few noise fields, shifted at random: fresh-looking noise at little cost (drawn in float32:
-            # a third of the time of float64, and every kiosk a test builds draws them)
-            self._noise = [np.clip(n * np.float32(NOISE_SIGMA), -8, 8).astype(np.int16)
-                           for n in (self._rng.standard_normal(picture.shape, dtype=np.float32)
-                                     for _ in range(NOISE_FIELDS))]
+            self._noise = noise_fields(self._rng, picture.shape)
         if self._frames_of is not picture:
             self._frames_of, self._noisy = picture, []
         self._frames += 1
@@ -165,6 +173,31 @@ class VirtualTable:
 
     def close(self) -> None:
         pass
+
+
+_NOISE_MADE: dict[tuple, tuple[list[np.ndarray], Mapping[str, Any]]] = {}   # the last fields made, see noise_fields
+NOISE_KEPT_SIZE = 1920 * 1080 * 3     # fields of pictures up to 1080p are kept (50 MB); a 12 MP table's are not
+
+
+def noise_fields(rng: np.random.Generator, shape: tuple) -> list[np.ndarray]:
+    """NOISE_FIELDS fields of sensor noise drawn from ``rng``, shifted at random for each frame:
+    fresh-looking noise at little cost (drawn in float32, a third of the time of float64). Every
+    kiosk a test builds (one per test, each with its demo's seed) draws the same ones at its first
+    frame: the last ones made are kept with the state they leave ``rng`` in, and given again with it,
+    so every frame is the same as if they had been drawn again."""
+    key = (tuple(shape), repr(rng.bit_generator.state))
+    made = _NOISE_MADE.get(key)
+    if made is not None:
+        rng.bit_generator.state = made[1]
+        return made[0]
+    fields = [np.clip(n * np.float32(NOISE_SIGMA), -8, 8).astype(np.int16)
+              for n in (rng.standard_normal(shape, dtype=np.float32) for _ in range(NOISE_FIELDS))]
+    for field in fields:
+        field.flags.writeable = False         # shared by the tables that draw them again
+    if math.prod(shape) <= NOISE_KEPT_SIZE:
+        _NOISE_MADE.clear()
+        _NOISE_MADE[key] = (fields, rng.bit_generator.state)
+    return fields
 
 
 def camera_frame(bgr: np.ndarray):

@@ -120,10 +120,30 @@ def hyphenate(word: str, fits) -> list[str]:
     return out + [word]
 
 
+class _Font(pygame.font.Font):
+    """A font that remembers the sizes of the texts it measured: the layouts measure the same words
+    again and again (each line tried at each size, every frame; the frame check draws every frame four
+    times), and measuring was most of the drawing's time."""
+
+    SIZES = 4096        # texts remembered per font, so a kiosk running all day does not grow
+
+    def __init__(self, path: str, px: int):
+        super().__init__(path, px)
+        self._sizes: dict[str, tuple[int, int]] = {}
+
+    def size(self, text, /) -> tuple[int, int]:
+        got = self._sizes.get(text)
+        if got is None:
+            if len(self._sizes) >= self.SIZES:
+                self._sizes.clear()
+            got = self._sizes[text] = super().size(text)
+        return got
+
+
 @lru_cache(maxsize=64)
 def font(px: int, bold: bool = False) -> pygame.font.Font:
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return pygame.font.Font(str(assets_dir() / "fonts" / name), max(6, px))
+    return _Font(str(assets_dir() / "fonts" / name), max(6, px))
 
 
 class _RenderCache:
@@ -149,9 +169,44 @@ class _RenderCache:
 RENDERED = _RenderCache()
 
 
+@lru_cache(maxsize=4096)
+def wrapped(s: str, px: int, bold: bool, width: int, hyphens: bool = False) -> tuple[str, ...]:
+    """``s`` in lines of at most ``width`` at ``px``; with ``hyphens`` a word wider than that is split (see
+    hyphenate). Remembered: a layout tries each text at each size, every frame, and each frame's texts
+    are mostly the last one's."""
+    f = font(px, bold)
+
+    def fits(text: str) -> bool:
+        return f.size(text)[0] <= width
+
+    lines: list[str] = []
+    for para in s.split("\n"):
+        line = ""
+        for word in _keep_numbers_with_their_words(para.split(" ")):
+            pieces = hyphenate(word, fits) if hyphens and not fits(word) else [word]
+            for i, piece in enumerate(pieces):
+                trial = f"{line} {piece}" if line and i == 0 else line + piece if line else piece
+                if fits(trial) or not line:
+                    line = trial
+                else:
+                    lines.append(line)
+                    line = piece
+                if i < len(pieces) - 1:       # a hyphenated piece ends its line
+                    lines.append(line)
+                    line = ""
+        lines.append(line)
+    return tuple(lines)
+
+
 class Canvas:
-    def __init__(self, surface: pygame.Surface, lang: str = "en"):
+    def __init__(self, surface: pygame.Surface, lang: str = "en", paint: bool = True):
+        """``paint=False``: a canvas that lays out and records (``drawn``, ``hits``) without touching a
+        pixel: its surface is clipped to nothing and no text is rendered (the frame check lays every
+        frame out again in each language and size, and reads only what was drawn where)."""
         self.surface = surface
+        self.paint = paint
+        if not paint:
+            surface.set_clip(pygame.Rect(0, 0, 0, 0))
         self.w, self.h = surface.get_size()
         self.u = min(self.w / 800, self.h / 480)
         self.lang = lang
@@ -197,36 +252,25 @@ class Canvas:
             while len(shown) > 1 and font(px, bold).size(shown + "…")[0] > max_width:
                 shown = shown[:-1]
             shown += "…"
-        surf = RENDERED.get(shown, px, bold, tuple(color))
-        rect = surf.get_rect(**{anchor: (int(pos[0]), int(pos[1]))})
-        self.surface.blit(surf, rect)
+        rect = self._line(shown, px, bold, color, anchor, (int(pos[0]), int(pos[1])))
         self.drawn.append(Drawn(shown, role, (rect.x, rect.y, rect.w, rect.h), cut=shown != s, px=px))
+        return rect
+
+    def _line(self, text: str, px: int, bold: bool, color, anchor: str, pos) -> pygame.Rect:
+        """One line of text with its ``anchor`` point (a pygame.Rect attribute) at ``pos``: where it lies,
+        drawn there when this canvas paints."""
+        if not self.paint:
+            rect = pygame.Rect((0, 0), font(px, bold).size(text))
+            setattr(rect, anchor, pos)
+            return rect
+        surf = RENDERED.get(text, px, bold, tuple(color))
+        rect = surf.get_rect(**{anchor: pos})
+        self.surface.blit(surf, rect)
         return rect
 
     def wrap(self, s: str, px: int, bold: bool, width: int, hyphens: bool = False) -> list[str]:
         """Lines of at most ``width``; with ``hyphens`` a word wider than that is split (see hyphenate)."""
-        f = font(px, bold)
-
-        def fits(text: str) -> bool:
-            return f.size(text)[0] <= width
-
-        lines: list[str] = []
-        for para in s.split("\n"):
-            line = ""
-            for word in _keep_numbers_with_their_words(para.split(" ")):
-                pieces = hyphenate(word, fits) if hyphens and not fits(word) else [word]
-                for i, piece in enumerate(pieces):
-                    trial = f"{line} {piece}" if line and i == 0 else line + piece if line else piece
-                    if fits(trial) or not line:
-                        line = trial
-                    else:
-                        lines.append(line)
-                        line = piece
-                    if i < len(pieces) - 1:       # a hyphenated piece ends its line
-                        lines.append(line)
-                        line = ""
-            lines.append(line)
-        return lines
+        return list(wrapped(s, px, bold, width, hyphens))
 
     def layout(self, s: str, rect: pygame.Rect, size: float, bold: bool,
                role: str = "text") -> tuple[int, list[str], bool]:
@@ -276,16 +320,13 @@ class Canvas:
                 cut = True
                 break
             shown.append(line)
-            surf = RENDERED.get(line, px, bold, tuple(color))
-            cut = cut or surf.get_width() > rect.w
-            r = surf.get_rect()
             if align == "center":
-                r.midtop = (rect.centerx, y)
+                r = self._line(line, px, bold, color, "midtop", (rect.centerx, y))
             elif align == "right":
-                r.topright = (rect.right, y)
+                r = self._line(line, px, bold, color, "topright", (rect.right, y))
             else:
-                r.topleft = (rect.x, y)
-            self.surface.blit(surf, r)
+                r = self._line(line, px, bold, color, "topleft", (rect.x, y))
+            cut = cut or r.w > rect.w
             used.union_ip(r)
             y += line_h
         text = " ".join(shown) if cut else s        # whole: the message as given, line breaks and all

@@ -24,6 +24,7 @@ from companion.cards.decks import get_deck
 from companion.i18n import N_
 from companion.inputs.commands import OK, UNDO
 from companion.play.choice import Ask
+from companion.play.turns import READ_AGAIN
 
 
 class Table(Protocol):
@@ -131,7 +132,9 @@ def draw_from(pile: list[str], spent: list[str], rng: random.Random) -> str | No
 def _line(session: Any, value: Any) -> dict:
     """A menu item's action as its log line ({} for a sub-menu, a callable or "back"): the players read
     what a choice does as the log would say it."""
-    return {} if value is None or callable(value) or isinstance(value, Ask) else session.line(value)
+    if value is None or callable(value) or isinstance(value, Ask) or value is READ_AGAIN:
+        return {}
+    return session.line(value)
 
 
 class ExhibitionPlayers(BoardPlayers):

@@ -47,6 +47,7 @@ class Kiosk:
         self.cafe: Any = None               # the café publisher, when the settings name a broker
         self.running = True
         self.last: Canvas | None = None
+        self.paint = True                   # False: frames are laid out and recorded, no pixel drawn (tests)
         self.last_input = clock()
         self.frames = 0
         self.shown: list[str] = []          # the screens shown, in order (name/phase; the last 100 to 200)
@@ -100,7 +101,7 @@ class Kiosk:
         top = self.stack.top
         if top is None:
             return
-        canvas = Canvas(self.surface, self.lang)
+        canvas = Canvas(self.surface, self.lang, paint=self.paint)
         top.draw(canvas)
         self.last = canvas
         self.report_text_faults(canvas)

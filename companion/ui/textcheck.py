@@ -55,7 +55,7 @@ class FrameCheck:
                 while page < pages:
                     if score:
                         top.page = page
-                    canvas = Canvas(self.surfaces[variant[1]], variant[0])
+                    canvas = Canvas(self.surfaces[variant[1]], variant[0], paint=False)
                     top.draw(canvas)
                     self.note(variant, canvas)
                     pages = top.pages() if score else 1

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from companion.cards.model import Card
-from companion.i18n import N_, Text, translate
+from companion.i18n import N_, Text, fill, translate
 from companion.play.proposals import (
     CardPlaced,
     CardPlacedInGrid,
@@ -66,7 +66,7 @@ class Said(Text):
     def render(self, lang: str = "en") -> str:
         params = {k: card_name(v, lang) if isinstance(v, Card) else v.render(lang) if isinstance(v, Text) else v
                   for k, v in self.params.items()}
-        return translate(self.msgid, lang).format(**params)
+        return fill(translate(self.msgid, lang), params)
 
 
 def card_name(card: Card, lang: str = "en") -> str:

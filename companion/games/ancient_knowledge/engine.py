@@ -35,9 +35,9 @@ from companion.games.ancient_knowledge.state import (
     Prompt,
 )
 from companion.games.ancient_knowledge.words import holdings_words, requirement_words
-from companion.games.base import Event, Outcome, Summary, outcome_of, parse_players, refuse, scored
+from companion.games.base import Event, Outcome, Summary, outcome_of, parse_players, refused, scored
 from companion.games.base import Illegal as _Illegal
-from companion.i18n import N_, Text
+from companion.i18n import N_, NP_, Text, plural
 
 GAME_ID = "ancient-knowledge"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4          # decision A8
@@ -52,6 +52,19 @@ KNOWN_REDUCTIONS = {"dogu-figurines": ("city", 1), "easter-island": ("city", 1)}
 
 def _no(msgid: str, **params) -> NoReturn:
     raise _Illegal(msgid, **params)
+
+
+def _short(player: str, hand: int, n: int) -> NoReturn:
+    """``player`` holds fewer cards than the ``n`` the action gives up ("holds only 1 card, not 2")."""
+    raise _Illegal.worded(plural(NP_("{player} holds only {n} card, not {wanted}.",
+                                     "{player} holds only {n} cards, not {wanted}."), hand, player=player, wanted=n))
+
+
+def _few_tokens(card: str, tokens: int, n: int) -> NoReturn:
+    """``card`` carries fewer knowledge tokens than the ``n`` the action takes off it."""
+    raise _Illegal.worded(plural(NP_("{card} carries only {n} knowledge token, not {wanted}.",
+                                     "{card} carries only {n} knowledge tokens, not {wanted}."), tokens,
+                                 card=_name(card), wanted=n))
 
 
 def _name(card: str) -> str:
@@ -126,7 +139,7 @@ def apply(state: GameState, action: A.Action) -> tuple[GameState, list[Event]]:
         new = _HANDLERS[type(action)](state, action, p, events)
         return _advance(new, events), events
     except _Illegal as e:
-        return state, refuse(e.msgid, **e.params)
+        return state, refused(e.reason)
 
 
 def _turn_action(s: GameState, p: int) -> None:
@@ -197,8 +210,11 @@ def _put_from_hand(s: GameState, p: int, card: str, zone: int | None, by_effect:
     if board.hand < 1:
         _no(N_("{player} has no card in hand."), player=board.name)
     if board.hand - 1 < cost:
-        _no(N_("{card} costs {cost} cards besides itself here; {player} holds only {others} other cards."),
-            card=b.name, cost=cost, player=board.name, others=board.hand - 1)
+        # two counts, each its noun's form: the hand's words are a message of their own inside the cost's
+        raise _Illegal.worded(plural(NP_("{card} costs {n} card besides itself here; {player} holds {others}.",
+                                         "{card} costs {n} cards besides itself here; {player} holds {others}."),
+                                     cost, card=b.name, player=board.name,
+                                     others=plural(NP_("only {n} other card", "only {n} other cards"), board.hand - 1)))
     hand = board.hand - 1 - cost
     data = {"player": board.name, "card": card, "cost": cost, "hand": hand}
     if zone is None:    # an artifact: a monument has its zone by now
@@ -345,8 +361,7 @@ def _archive(s, a: A.Archive, p, events):
         if found is None:
             _no(N_("{card} is not in {player}'s Timeline."), card=_name(card), player=board.name)
         if found[2].tokens < n:
-            _no(N_("{card} carries only {tokens} knowledge tokens, not {n}."), card=_name(card),
-                tokens=found[2].tokens, n=n)
+            _few_tokens(card, found[2].tokens, n)
     removed = sum(n for _, n in a.remove)
     discard = removed if a.discard is None else a.discard
     on_timeline = board.tokens_on_timeline()
@@ -361,7 +376,7 @@ def _archive(s, a: A.Archive, p, events):
         _no(N_("Archive removes one token per discarded card: {discard} cards for {removed} tokens."),
             discard=discard, removed=removed)
     if board.hand < discard:
-        _no(N_("{player} holds only {hand} cards, not {n}."), player=board.name, hand=board.hand, n=discard)
+        _short(board.name, board.hand, discard)
     for card, n in a.remove:
         board = board.set_tokens(card, board.find(card)[2].tokens - n)
     s = s.with_board(p, replace(board, hand=board.hand - discard))
@@ -385,7 +400,7 @@ def _effect_draw(s, a: A.Draw, p, events):
 def _effect_discard(s, a: A.Discard, p, events):
     board = s.boards[p]
     if board.hand < a.count:
-        _no(N_("{player} holds only {hand} cards, not {n}."), player=board.name, hand=board.hand, n=a.count)
+        _short(board.name, board.hand, a.count)
     events.append(Event("discarded", {"player": board.name, "count": a.count, "hand": board.hand - a.count}))
     return s.with_board(p, replace(board, hand=board.hand - a.count))
 
@@ -407,8 +422,7 @@ def _knowledge(s, a: A.Knowledge, p, events):
     board = s.boards[p]
     tokens = _in_timeline(board, a.card)[2].tokens
     if tokens + a.delta < 0:
-        _no(N_("{card} carries only {tokens} knowledge tokens, not {n}."), card=_name(a.card), tokens=tokens,
-            n=-a.delta)
+        _few_tokens(a.card, tokens, -a.delta)
     events.append(Event("knowledge_changed", {"player": board.name, "card": a.card, "delta": a.delta,
                                               "tokens": tokens + a.delta}))
     return s.with_board(p, board.set_tokens(a.card, tokens + a.delta))
@@ -753,7 +767,7 @@ def create_options(state: GameState, card: str, player: str | None = None) -> li
                         "legal": True, "reason": None})
         except _Illegal as e:
             cost = _create_cost(b, zone) if zone else b.discard_cost
-            out.append({"zone": zone, "cost": cost, "row": None, "legal": False, "reason": Text(e.msgid, e.params)})
+            out.append({"zone": zone, "cost": cost, "row": None, "legal": False, "reason": e.reason})
     return out
 
 

@@ -17,7 +17,7 @@ from operator import itemgetter
 from typing import Any, NoReturn
 
 from companion.errors import BadInput
-from companion.games.base import Event, Outcome, Summary, outcome_of, parse_players, refuse, scored
+from companion.games.base import Event, Outcome, Summary, outcome_of, parse_players, refused, scored
 from companion.games.base import Illegal as _Illegal
 from companion.games.exhibition import actions as A
 from companion.games.exhibition.actions import action_to_json, parse_action  # noqa: F401 (contract)
@@ -131,7 +131,7 @@ def apply(state: GameState, action: A.Action) -> tuple[GameState, list[Event]]:
         new = _HANDLERS[type(action)](state, action, events)
         return _advance(new, events), events
     except _Illegal as e:
-        return state, refuse(e.msgid, **e.params)
+        return state, refused(e.reason)
 
 
 def _ctx(s: GameState, p: int) -> Context:

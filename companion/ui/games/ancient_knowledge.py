@@ -43,7 +43,7 @@ from companion.games.ancient_knowledge.catalog import catalog
 from companion.games.ancient_knowledge.engine import Table
 from companion.games.ancient_knowledge.score import explained_rows
 from companion.games.base import ScoreEntry, Summary, refusal
-from companion.i18n import N_, NP_, Msg, Plural, Text, plural, translate
+from companion.i18n import N_, NP_, Msg, Plural, Text, fill, plural, translate
 from companion.play.proposals import CardPlacedOnSpot
 from companion.play.session import GameSession
 from companion.ui.canvas import Literal
@@ -63,7 +63,7 @@ PHASES = {"action": N_("Actions left: {n}"), "timeline": N_("Timeline phase"), "
 
 
 def t(msgid: str, lang: str, **params) -> Literal:
-    return Literal(translate(msgid, lang).format(**params))
+    return Literal(fill(translate(msgid, lang), params))
 
 
 def name(card: str) -> str:

@@ -30,7 +30,7 @@ from companion.games.exhibition.words import (
     spot_text,
     spot_words,
 )
-from companion.i18n import N_, Msg, Text, translate
+from companion.i18n import N_, Msg, Text, fill, translate
 from companion.play.proposals import CardPlacedOnSpot
 from companion.play.session import GameSession
 from companion.ui.canvas import Literal
@@ -47,7 +47,7 @@ MARKET_DECK = "EXH20"
 
 
 def t(msgid: str, lang: str, **params) -> Literal:
-    return Literal(translate(msgid, lang).format(**params))
+    return Literal(fill(translate(msgid, lang), params))
 
 
 def card_of(value):

@@ -11,7 +11,7 @@ from companion.cards.decks import resolve
 from companion.cards.json_cards import parse_card
 from companion.cards.model import Card
 from companion.games import timeline
-from companion.i18n import N_, NP_, Plural, Text, translate
+from companion.i18n import N_, NP_, Plural, Text, fill, translate
 from companion.play.proposals import CardPlaced
 from companion.play.session import GameSession
 from companion.ui.canvas import Literal
@@ -36,7 +36,7 @@ def placed_correctly(events) -> bool | None:
 
 def tr(msgid: str, lang: str, **params) -> Literal:
     """A message in the screen's language, with card titles (themselves per language) filled in."""
-    return Literal(translate(msgid, lang).format(**params))
+    return Literal(fill(translate(msgid, lang), params))
 
 
 def title_of(card, lang: str) -> str:

@@ -21,6 +21,7 @@ class TableScreen(Screen):
         super().__init__(kiosk)
         self.preview: pygame.Surface | None = None   # the last camera picture
         self.preview_scale = 1.0
+        self._scaled: tuple[pygame.Surface, tuple[int, int], pygame.Surface] | None = None  # picture, size: scaled
         self.turns = TurnController(kiosk, new_game)
 
     # what the drawing reads, and what the demo's simulated players look at
@@ -120,23 +121,28 @@ class TableScreen(Screen):
         if not parts:
             return rect.bottom
         hands = Text(info.hands_label, {"hands": "\u00a0· ".join(parts)})    # a line never starts with "·"
-        # the room is all the bar has left: from the gap after the last figure (x) to the bar's margin,
-        # and the bar's whole height, so the counts take three lines there when the bar holds them at
-        # their floor (not at 800x480: 3 x 19 px > 56), and the strip below is a last resort
-        # ("En la mano: … · David 0 ·" over "Elena 0 · … · Hugo 1" needs 389 px at 16 px, beside
-        # "Turno de Hugo  Ronda 3" at 800x480 there are 390)
+        # The room is all the bar leaves, from the gap after the last figure (x) to the bar's margin, less
+        # HANDS_MARGIN: the counts are laid out in that narrower room, so they fit with a margin by
+        # construction, not by a pixel ("En la mano: … · David 0 ·" over "Elena 0 · … · Hugo 1" needs
+        # 389 px at 16 px; beside "Turno de Hugo  Ronda 3" at 800x480 the bar leaves 390). On one line,
+        # else on as many as they need beside the names, the bar growing the few pixels a third line
+        # takes (3 x 19 px > 56 at 800x480), rather than a strip of its own that the board pays for.
         room = pygame.Rect(x, rect.y, rect.right - c.px(12) - x, rect.h)
+        fit_w = room.w - c.px(self.HANDS_MARGIN)
         said = c.tr(hands)
-        one_line = c.fit_size(said, theme.SMALL, False, room.w, "hands", MIN_TEXT)
-        if room.w > c.px(60) and font(one_line, False).size(said)[0] <= room.w:
+        one_line = c.fit_size(said, theme.SMALL, False, fit_w, "hands", MIN_TEXT)
+        if fit_w > c.px(60) and font(one_line, False).size(said)[0] <= fit_w:
             # on one line, a little smaller if need be ("Cards in hand: Ana 2 ·" over "Bruno 5" before)
-            c.text(hands, (room.right, room.centery), theme.SMALL, theme.TEXT, anchor="midright", max_width=room.w,
+            c.text(hands, (room.right, room.centery), theme.SMALL, theme.TEXT, anchor="midright", max_width=fit_w,
                    role="hands", least=MIN_TEXT)
             return rect.bottom
-        if room.w > c.px(60) and c.fits(hands, room, theme.SMALL, role="hands"):
-            # beside the names, on two lines if need be
-            c.paragraph(hands, room, theme.SMALL, theme.TEXT, align="right", valign="middle", role="hands")
-            return rect.bottom
+        tall = max(rect.h, c.height_of(hands, fit_w, theme.SMALL, role="hands") + c.px(2))
+        if fit_w > c.px(60) and tall < rect.h + c.px(30):
+            if tall > rect.h:
+                c.box(pygame.Rect(rect.x, rect.bottom, rect.w, tall - rect.h), theme.PANEL, radius=0)
+            c.paragraph(hands, (room.right - fit_w, rect.y, fit_w, tall), theme.SMALL, theme.TEXT, align="right",
+                        valign="middle", role="hands")
+            return rect.y + tall
         # many players or long names: a line of their own under the bar, rather than smaller type
         strip = pygame.Rect(rect.x, rect.bottom, rect.w, c.px(30))
         c.box(strip, theme.PANEL, radius=0)
@@ -153,9 +159,10 @@ class TableScreen(Screen):
         pw, ph = self.preview.get_size()
         s = min(rect.w / pw, rect.h / ph)
         size = (max(1, int(pw * s)), max(1, int(ph * s)))
-        img = pygame.transform.smoothscale(self.preview, size)
-        dest = img.get_rect(center=rect.center)
-        c.surface.blit(img, dest)
+        dest = pygame.Rect((0, 0), size)
+        dest.center = rect.center
+        if c.paint:
+            c.surface.blit(self.scaled_preview(size), dest)
         k = s * self.preview_scale
         expected = set(self.view.codes_on_table(self.session)) if self.session else set()
         seen: list = self.turns.reading.detections if self.turns.reading else []
@@ -171,6 +178,15 @@ class TableScreen(Screen):
             pygame.draw.polygon(c.surface, colour, pts, max(2, c.px(2)))
         c.text(N_("camera"), (rect.x + c.px(6), rect.y + c.px(4)), theme.SMALL * 0.8, theme.MUTED, role="camera")
 
+    def scaled_preview(self, size: tuple[int, int]) -> pygame.Surface:
+        """The camera picture at ``size``, scaled once per picture (the screen is drawn more often than
+        the camera gives a new one)."""
+        assert self.preview is not None
+        if self._scaled is None or self._scaled[0] is not self.preview or self._scaled[1] != size:
+            self._scaled = (self.preview, size, pygame.transform.smoothscale(self.preview, size))
+        return self._scaled[2]
+
+    HANDS_MARGIN = 12         # reference px the counts in hand keep free beside the bar's other figures
     BAND_PAD = (20, 14)       # reference px: the band's margins, across and down
     BAND_GAP = 6              # reference px: between the band's parts
 
@@ -313,7 +329,10 @@ class TableScreen(Screen):
         c.box(panel, theme.PANEL_HI)
         c.paragraph(ask.prompt, prompt_rect, theme.BODY, bold=True, role="prompt")
         if note_rect is not None:
-            c.paragraph(ask.note, note_rect, theme.SMALL * 0.8, theme.MUTED, role="ask-note")
+            if self.table_note:
+                c.paragraph(self.table_note, note_rect, theme.SMALL * 0.8, theme.WARN, role="table-note")
+            else:
+                c.paragraph(ask.note, note_rect, theme.SMALL * 0.8, theme.MUTED, role="ask-note")
         draw_choice(c, choice, menu, theme.BODY, columns=columns, role="choice")
 
     def ask_layout(self, c: Canvas, rect: pygame.Rect, share: float, ask, choice, columns: int):
@@ -323,13 +342,15 @@ class TableScreen(Screen):
         left = board.right + c.px(10) if board is not None else rect.x
         panel = pygame.Rect(left, rect.y, rect.right - left, rect.h)
         inner = panel.inflate(-c.px(20), -c.px(16))
-        # the question whole first (at least its floor's room), then its note, then the menu below them
+        # the question whole first (at least its floor's room), then its note (what the camera said about
+        # the table, when it said something: a misread), then the menu below them
         prompt_need = c.height_of(ask.prompt, inner.w, theme.BODY, True, "prompt")
         prompt = pygame.Rect(inner.x, inner.y, inner.w, prompt_need)
         y = prompt.bottom + c.px(6)
         note = None
-        if ask.note:
-            note_h = c.height_of(ask.note, inner.w, theme.SMALL * 0.8, False, "ask-note")
+        said = self.table_note or ask.note
+        if said:
+            note_h = c.height_of(said, inner.w, theme.SMALL * 0.8, False, "ask-note")
             note = pygame.Rect(inner.x, y, inner.w, note_h)
             y = note.bottom + c.px(6)
         menu = pygame.Rect(inner.x, y + c.px(4), inner.w, inner.bottom - y - c.px(4))
