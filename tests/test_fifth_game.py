@@ -214,5 +214,6 @@ def test_the_fifth_game_has_its_screenshots(later, tmp_path):
 def test_the_demo_plays_the_fifth_game_to_its_score_sheet(later):
     """The demo's row players play any row game the picker offers, written only from the guide."""
     from test_demo_games import play_to_the_score_sheet
-    summary, headline, lines = play_to_the_score_sheet("later")
-    assert summary["status"] == "finished" and headline and len(lines) >= 2
+    played = play_to_the_score_sheet("later")
+    summary, lines = played.session.summary(), played.session.lines
+    assert summary["status"] == "finished" and played.headline and len(lines) >= 2
