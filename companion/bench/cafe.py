@@ -480,7 +480,8 @@ def _steady(cafe: _Cafe, reference: dict, args) -> dict:
     viewers: list[_Viewer] = []
     viewer_bytes: list[int] = []
     (cafe.folder / "steady").mkdir()
-    fleet = Fleet(cafe.names, cafe.folder / "steady", cafe.url, 10**6, 2, per_minute=args.per_minute).start()
+    fleet = Fleet(cafe.names, cafe.folder / "steady", cafe.url, 10**6, 2, per_minute=args.per_minute,
+                  settle=True).start()
     try:
         since = time.time()
         cpu0, wall0 = dash.ps.cpu_times(), time.perf_counter()

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from companion.broker import Broker, check_table_name, parse_broker
 from companion.cafe import publisher as publisher_module
-from companion.cafe.fleet import PER_PROCESS, Fleet, FleetError
+from companion.cafe.fleet import PER_PROCESS, SETTLE_S, Fleet, FleetError
 from companion.cafe.publisher import Publisher
 from companion.cards.decks import facts_in, with_facts
 from companion.errors import BadInput, output_folder
@@ -399,6 +399,13 @@ def worker(spec: dict) -> int:
         for t in tables:
             t.deal()
             t.start_publishing()
+        if spec.get("settle"):
+            # steady play is measured from 'go': the tables' first connection and the dashboard's first
+            # confirmation (a café's kiosks come up long before the evening's play) are done before it
+            deadline = time.monotonic() + SETTLE_S
+            while time.monotonic() < deadline and not all(t.publisher is None or t.publisher.confirmed_at
+                                                           for t in tables):
+                time.sleep(0.2)
         print(json.dumps({"ready": len(tables)}), flush=True)
         word = sys.stdin.readline().strip()
         if word != "go":
