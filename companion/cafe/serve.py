@@ -76,7 +76,8 @@ def add_arguments(parser) -> None:
                              "comma-separated (default: none, the headers are ignored)")
     parser.add_argument("--replaces", metavar="DATABASE",
                         help="this database takes the place of the dashboard database DATABASE (its id, as the page "
-                             "names it): the kiosks that counted that one count this one from now on")
+                             "names it): the kiosks that counted that one count this one from now on (not those "
+                             "whose settings name it: cafe.dashboard_db)")
     parser.add_argument("--secure-cookie", action="store_true",
                         help="mark the login cookie Secure: the page is reached over HTTPS (a TLS proxy)")
 
