@@ -161,7 +161,8 @@ class _DashboardProcess:
             con.close()
 
     def stop(self) -> None:
-        self.proc.terminate()
+        if self.proc.poll() is None:
+            self.proc.terminate()
         self.proc.wait(20)
 
     def kill(self) -> None:
@@ -585,6 +586,9 @@ def run(args) -> int:
         if "flood" in rows:
             result["flood"] = _flood(broker, cafe.dash, cafe.names[:BURST_TABLES], cafe.url, args, folder)
         if "history" in rows:
+            # the year's dashboard is the café's only one: a second on the same broker would be offered
+            # every table's plays as well (and each would name the other), measuring two dashboards
+            cafe.dash.stop()
             result["history"] = _history(broker, cafe.names[:BURST_TABLES], cafe.url, args, folder)
     finally:
         if cafe is not None:

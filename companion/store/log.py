@@ -372,9 +372,6 @@ class GameLog:
         rows = self._read("SELECT value FROM cafe_meta WHERE key = ?", (key,))
         return rows[0][0] if rows else None
 
-    def set_cafe_meta(self, key: str, value: str) -> None:
-        self._write(lambda db: self._set_meta(db, **{key: value}))
-
     def cafe_chain_at(self, game_id: int, seq: int) -> tuple[bool, str | None]:
         """Whether this log holds the item (seq 0: the setup, -1: the end), and its chain hash."""
         if seq == 0:
