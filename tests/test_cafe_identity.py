@@ -28,6 +28,7 @@ from cafe_support import (  # noqa: F401  (the broker fixture)
 )
 
 from companion.broker import parse_broker
+from companion.cafe import outbox
 from companion.cafe.mosquitto import Mosquitto, mosquitto_binary
 from companion.cafe.publisher import Publisher
 from companion.cafe.store import CafeStore
@@ -260,6 +261,33 @@ def test_a_kiosk_set_to_the_cafes_database_counts_no_other_and_offers_it_everyth
         for d in (laptop, cafe):
             if d is not None and d.proc.poll() is None:
                 d.stop()
+        kiosk.close()
+
+
+@pytest.mark.slow(5)
+def test_a_busy_kiosk_log_is_waited_for_and_never_ends_the_publishers_session(broker, tmp_path, monkeypatch):
+    monkeypatch.setattr(outbox, "LOG_WAIT_S", 0.2)     # the publisher's writes give up on a busy log at once
+    d = Dashboard(broker.url, tmp_path / "cafe.sqlite").start()
+    kiosk = Kiosk("T01", tmp_path, broker.url, machine="pi-1").start()
+    try:
+        kiosk.play(1)
+        wait_until(lambda: kiosk.confirmed(), timeout=60, what="the first game confirmed")
+        assert d.stop() == 0
+        kiosk.play(1)                         # offered, not confirmed: the dashboard is away
+        busy = sqlite3.connect(kiosk.path, isolation_level=None)
+        busy.execute("BEGIN IMMEDIATE")       # another connection holds the log's write lock
+        d = Dashboard(broker.url, tmp_path / "cafe.sqlite").start()
+        publisher = kiosk.publisher
+        assert publisher is not None
+        # the dashboard's confirmation cannot be written while the log is busy: said, kept, tried again
+        wait_until(lambda: publisher._store_said > 0, timeout=60, what="the publisher to meet the busy log")
+        busy.execute("ROLLBACK")
+        busy.close()
+        wait_until(lambda: kiosk.confirmed() and exact(d, {"T01": history(kiosk.path)}), timeout=60,
+                   what="the second game confirmed once the log is free")
+        assert publisher.sessions == 1          # the busy log never ended the session
+    finally:
+        d.stop()
         kiosk.close()
 
 
