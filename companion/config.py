@@ -31,6 +31,7 @@ password = ""
 ca_file = ""             # mqtts: the café's CA certificate; client cert/key when the broker asks
 cert_file = ""
 key_file = ""
+dashboard_db = ""        # the café's dashboard database id (its page names it): count only its confirmations
 ```
 """
 
@@ -107,6 +108,8 @@ class CafeSettings(_Section):
     ca_file: str = ""
     cert_file: str = ""
     key_file: str = ""
+    # the café's dashboard database (its id, as the page and /healthz name it); empty: the first one met
+    dashboard_db: str = Field("", pattern=r"^([0-9a-f]{8,64})?$")
 
     @field_validator("broker")
     @classmethod

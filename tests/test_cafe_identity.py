@@ -28,8 +28,10 @@ from cafe_support import (  # noqa: F401  (the broker fixture)
 )
 
 from companion.broker import parse_broker
+from companion.cafe import outbox
 from companion.cafe.mosquitto import Mosquitto, mosquitto_binary
 from companion.cafe.publisher import Publisher
+from companion.cafe.store import CafeStore
 from companion.games import random_play
 from companion.play.session import GameSession
 from companion.store.log import GameLog
@@ -42,8 +44,9 @@ class Kiosk:
     """A table's kiosk: its game log on its machine, written by the real game session, and its
     publisher (the kiosk's own thread), in this process."""
 
-    def __init__(self, table: str, folder: Path, broker_url: str, machine: str, seed: int = 1):
-        self.table, self.machine, self.broker_url = table, machine, broker_url
+    def __init__(self, table: str, folder: Path, broker_url: str, machine: str, seed: int = 1,
+                 dashboard_db: str | None = None):
+        self.table, self.machine, self.broker_url, self.dashboard_db = table, machine, broker_url, dashboard_db
         self.path = folder / f"{table}.sqlite"
         self.rng = random.Random(f"{seed}:{table}")
         self.log = GameLog(self.path, machine=machine)
@@ -51,7 +54,7 @@ class Kiosk:
 
     def start(self) -> Kiosk:
         self.publisher = Publisher(self.table, self.path, parse_broker(self.broker_url), machine=self.machine,
-                                   poll_s=0.05).start()
+                                   poll_s=0.05, dashboard_db=self.dashboard_db).start()
         return self
 
     def play(self, games: int) -> None:
@@ -223,6 +226,69 @@ def test_a_second_dashboard_on_the_same_login_is_named_and_the_cafes_stays_exact
         for k in kiosks:
             k.close()
         broker.stop()
+
+
+@pytest.mark.slow(6)
+def test_a_kiosk_set_to_the_cafes_database_counts_no_other_and_offers_it_everything(broker, tmp_path):
+    cafe_db = tmp_path / "cafe.sqlite"
+    store = CafeStore(cafe_db)            # the café's database, made before: its id is in the kiosk's settings
+    cafe_id = store.db_id
+    store.close()
+    kiosk = Kiosk("T01", tmp_path, broker.url, machine="pi-1", dashboard_db=cafe_id).start()
+    laptop = Dashboard(broker.url, tmp_path / "laptop.sqlite").start()     # the first dashboard the kiosk meets
+    cafe = None
+    try:
+        kiosk.play(1)
+        want = {"T01": history(kiosk.path)}
+        laptop_id = db_id(tmp_path / "laptop.sqlite")
+
+        def says_set() -> bool:
+            status, body = laptop.get("/healthz")
+            return status == 503 and cafe_id in body.decode() and "cafe.dashboard_db" in body.decode()
+        # offered everything, but not counted: the kiosk's marks are the laptop's, none of them settles a play
+        wait_until(lambda: exact(laptop, want) and says_set(), timeout=60, what="the laptop holding T01, named")
+        assert not kiosk.confirmed() and kiosk.log.cafe_meta("dashboard_db") is None
+        assert cafe_id in laptop.get("/")[1].decode()
+        assert laptop.stop() == 0
+
+        # the café's dashboard: offered again all it lacks, and counted; it names the other the kiosk heard
+        cafe = Dashboard(broker.url, cafe_db).start()
+        wait_until(lambda: exact(cafe, want) and kiosk.confirmed(), timeout=60, what="the café's exact and counted")
+        status, body = cafe.get("/healthz")
+        assert status == 503 and laptop_id in body.decode() and "another dashboard" in body.decode()
+        assert laptop_id in cafe.get("/")[1].decode()
+    finally:
+        for d in (laptop, cafe):
+            if d is not None and d.proc.poll() is None:
+                d.stop()
+        kiosk.close()
+
+
+@pytest.mark.slow(5)
+def test_a_busy_kiosk_log_is_waited_for_and_never_ends_the_publishers_session(broker, tmp_path, monkeypatch):
+    monkeypatch.setattr(outbox, "LOG_WAIT_S", 0.2)     # the publisher's writes give up on a busy log at once
+    d = Dashboard(broker.url, tmp_path / "cafe.sqlite").start()
+    kiosk = Kiosk("T01", tmp_path, broker.url, machine="pi-1").start()
+    try:
+        kiosk.play(1)
+        wait_until(lambda: kiosk.confirmed(), timeout=60, what="the first game confirmed")
+        assert d.stop() == 0
+        kiosk.play(1)                         # offered, not confirmed: the dashboard is away
+        busy = sqlite3.connect(kiosk.path, isolation_level=None)
+        busy.execute("BEGIN IMMEDIATE")       # another connection holds the log's write lock
+        d = Dashboard(broker.url, tmp_path / "cafe.sqlite").start()
+        publisher = kiosk.publisher
+        assert publisher is not None
+        # the dashboard's confirmation cannot be written while the log is busy: said, kept, tried again
+        wait_until(lambda: publisher._store_said > 0, timeout=60, what="the publisher to meet the busy log")
+        busy.execute("ROLLBACK")
+        busy.close()
+        wait_until(lambda: kiosk.confirmed() and exact(d, {"T01": history(kiosk.path)}), timeout=60,
+                   what="the second game confirmed once the log is free")
+        assert publisher.sessions == 1          # the busy log never ended the session
+    finally:
+        d.stop()
+        kiosk.close()
 
 
 @pytest.mark.slow(7)

@@ -135,9 +135,9 @@ def bgstats_stream(pages: Iterable[list[dict]], location: str = "Café") -> Iter
     yield '{"plays": ['
     first = True
     for page in pages:
-        parts = [json.dumps(x, ensure_ascii=False) for p in page if (x := doc.play(p)) is not None]
-        if parts:
-            yield ("" if first else ",\n") + ",\n".join(parts)
+        plays = [x for p in page if (x := doc.play(p)) is not None]
+        if plays:       # a page's plays in one go (the list's brackets left off)
+            yield ("" if first else ",\n") + json.dumps(plays, ensure_ascii=False)[1:-1]
             first = False
     yield "],\n" + json.dumps(doc.rest(), ensure_ascii=False, indent=1)[1:]
 

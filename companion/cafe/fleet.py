@@ -8,7 +8,9 @@ companion.cafe.simulate``, its :func:`~companion.cafe.simulate.worker`), each a 
 with its own GIL, and speaks to them in JSON lines over their standard input and output:
 
 - the parent writes the worker's tables, broker and settings as the first line;
-- the worker prints ``{"ready": n}`` once its tables have their logs and publishers;
+- the worker prints ``{"ready": n}`` once its tables have their logs and publishers (``settle``: once
+  every publisher is connected and has heard the dashboard's first confirmation, or after
+  :data:`SETTLE_S`);
 - ``go`` starts the players, ``stop`` asks them to stop after their current action;
 - once its players are done it prints ``{"played": {...}}``;
 - once the broker has acknowledged (or, ``until_confirmed``, the dashboard
@@ -29,6 +31,7 @@ from pathlib import Path
 
 from companion.broker import Broker
 
+SETTLE_S = 60.0           # the longest a worker waits for its publishers to settle (``settle``)
 PER_PROCESS = 50          # ~500 descriptors a process: far from select()'s 1024
 
 
@@ -39,6 +42,7 @@ class FleetError(RuntimeError):
 class Fleet:
     def __init__(self, names: list[str], folder: Path, broker: Broker, games: int, seed: int,
                  per_minute: float | None = None, per_process: int = PER_PROCESS, until_confirmed: bool = False,
+                 settle: bool = False,
                  brokers: dict[str, Broker] | None = None):
         self.names = names
         self.folder = Path(folder)
@@ -47,6 +51,7 @@ class Fleet:
         self.seed = seed
         self.per_minute = per_minute
         self.until_confirmed = until_confirmed
+        self.settle = settle                   # ready once connected and heard by the dashboard (bench cafe)
         self.brokers = brokers or {}           # a table's own login (cafe simulate --logins), by name
         self.groups = [names[i:i + per_process] for i in range(0, len(names), per_process)]
         self.procs: list[subprocess.Popen] = []
@@ -58,7 +63,7 @@ class Fleet:
         for group in self.groups:
             spec = {"names": group, "folder": str(self.folder), "broker": dataclasses.asdict(self.broker),
                     "games": self.games, "seed": self.seed, "per_minute": self.per_minute,
-                    "until_confirmed": self.until_confirmed,
+                    "until_confirmed": self.until_confirmed, "settle": self.settle,
                     "logins": {n: [self.brokers[n].username, self.brokers[n].password]
                                for n in group if n in self.brokers and self.brokers[n] != self.broker}}
             # the spec (logins included) on standard input, where 'ps' does not show it

@@ -32,14 +32,21 @@ END_SEQ = -1          # the seq an ``end`` message carries
 OTHER_SAID_EVERY_S = 60.0     # another dashboard heard again: the table's state says so at most this often
 
 
+LOG_WAIT_S = 60.0     # the publisher's writes wait this long for the kiosk's commit (a shared, busy disk)
+
+
 class Outbox:
-    def __init__(self, path: str | Path, machine: str | None = None):
+    def __init__(self, path: str | Path, machine: str | None = None, dashboard_db: str | None = None):
+        """``dashboard_db``: the café's dashboard database, set in the kiosk's settings (cafe.dashboard_db);
+        None: the first one met counts (or the one a database told to take its place replaces)."""
         self.path = Path(path)
-        self.log = GameLog(self.path, machine)
+        self.log = GameLog(self.path, machine, wait_s=LOG_WAIT_S)
         self._take(self.log.cafe_identity())
-        # the dashboard's database the café registered (the first met, or the one a database told to take
-        # its place replaces); whose marks the log holds now (the database heard last); another heard
-        self.registered = self.log.cafe_meta("dashboard_db")
+        # the dashboard's database the café registered (the setting, else the first met, or the one a
+        # database told to take its place replaces); whose marks the log holds now (the database heard
+        # last); another heard
+        self.set_db = dashboard_db
+        self.registered = dashboard_db or self.log.cafe_meta("dashboard_db")
         self.marks_db = self.log.cafe_meta("marks_db")
         self.other: tuple[str, float] | None = None
         self.heard = False                                  # a confirmation on this connection
@@ -144,10 +151,13 @@ class Outbox:
         db = confirmation.get("db")
         changed = False
         if db is not None:
-            self._hear(db, confirmation.get("replaces"))
-            if db != self.marks_db:        # the marks were another database's: this one says what it holds
-                self.log.cafe_forget_marks()
-                self.log.set_cafe_meta("marks_db", db)
+            registered = self._hear(db, confirmation.get("replaces"))
+            switched = db != self.marks_db     # the marks were another database's: this one says what it holds
+            if switched or registered:
+                self.log.cafe_heard(db if switched else None, registered)    # kept before it is believed
+            if registered:
+                self.registered, self.other = registered, None
+            if switched:
                 self.marks_db, self._through = db, 0
                 self._confirmed.clear()
                 self.reoffer()
@@ -175,15 +185,17 @@ class Outbox:
         held, mine = self.log.cafe_chain_at(game_id, seq)
         return held and (chain is None or mine is None or chain == mine)
 
-    def _hear(self, db: str, replaces: str | None) -> None:
-        if self.registered is None or (replaces is not None and replaces == self.registered):
-            self.registered = db
-            self.log.set_cafe_meta("dashboard_db", db)
-            self.other = None
-        elif db != self.registered:
+    def _hear(self, db: str, replaces: str | None) -> str | None:
+        """Who is heard: the database to register now (to keep in the log), or None. A kiosk set to a
+        database (its settings) counts that one whatever another says it replaces."""
+        if self.registered is None or (replaces is not None and replaces == self.registered
+                                       and self.set_db is None):
+            return db
+        if db != self.registered:
             now = time.time()
             if self.other is None or self.other[0] != db or now - self.other[1] > OTHER_SAID_EVERY_S:
                 self.other = (db, now)
+        return None
 
     def _exactly(self, mine: dict) -> bool:
         through = max(int(mine.get("through", 0)), self.first - 1)
@@ -242,7 +254,7 @@ class Outbox:
         name it on their page and in /healthz)."""
         if self.registered is None:
             return {"log": self.log_id}
-        out: dict = {"registered": self.registered}
+        out: dict = {"registered": self.registered, **({"set": True} if self.set_db else {})}
         if self.other is not None:
             out.update(other=self.other[0], other_at=self.other[1])
         return {"log": self.log_id, "dashboards": out}

@@ -26,6 +26,7 @@ import paho.mqtt.client  # noqa: F401  (imported before the threads start, as th
 from companion.broker import Broker, confirm_topic, log_topic, online_topic, state_topic
 from companion.cafe import schema
 from companion.cafe.outbox import Outbox
+from companion.errors import StoreError
 from companion.registry import engine_for
 
 log = logging.getLogger(__name__)
@@ -42,9 +43,10 @@ BACKOFF_S = (0.5, 1, 2, 5, 10, 30)
 class Publisher:
     def __init__(self, table: str, log_path, broker: Broker, health=None, client_id: str | None = None,
                  unconfirmed: int | None = UNCONFIRMED, poll_s: float = POLL_S, simulated: bool = False,
-                 machine: str | None = None):
+                 machine: str | None = None, dashboard_db: str | None = None):
         self.table = table
         self.machine = machine              # None: this machine's (companion.store.log.machine_id)
+        self.dashboard_db = dashboard_db    # the café's database, as set (None: the first one met)
         # every item of a simulated table (cafe simulate) says so: the staff can remove them from the history
         self.envelope = {"table": table, **({"sim": True} if simulated else {})}
         self.poll_s = poll_s                # a writer that pokes on every write can let it look less often
@@ -65,11 +67,12 @@ class Publisher:
         self._confirmations: deque = deque()   # filled by paho's thread, emptied by ours
         self._thread: threading.Thread | None = None
         self._outbox: Outbox | None = None
+        self._store_said = -1e9
 
     # -- the kiosk's side ---------------------------------------------------------------------------
     def start(self) -> Publisher:
         try:
-            self._outbox = Outbox(self.log_path, self.machine)
+            self._outbox = Outbox(self.log_path, self.machine, self.dashboard_db)
             for game in self._outbox.games_played():
                 engine_for(game)    # imported here, not in the thread: imports racing in threads can fail
         except Exception:           # the thread tries again; the kiosk starts whatever happens here
@@ -94,7 +97,7 @@ class Publisher:
         while not self._stop.is_set():
             try:
                 if self._outbox is None:
-                    self._outbox = Outbox(self.log_path, self.machine)
+                    self._outbox = Outbox(self.log_path, self.machine, self.dashboard_db)
                 if self._session(self._outbox):
                     attempt = 0
             except Exception:        # a fault here must never reach the kiosk; the log keeps everything
@@ -158,7 +161,17 @@ class Publisher:
             return True
         finally:
             client.disconnect()
-            client.loop_stop()
+            try:
+                client.loop_stop()
+            except AttributeError:      # paho's thread ended by itself between its check and its join
+                pass
+
+    def _say_store(self, e: StoreError) -> None:
+        """Said in the kiosk's log at most once a minute (a round comes every few hundred ms)."""
+        now = time.monotonic()
+        if now - self._store_said > 60:
+            self._store_said = now
+            log.warning("café publisher for %s: %s (tried again; nothing is lost)", self.table, e)
 
     def _publish_loop(self, client, up: threading.Event, box: Outbox, acked: list[int]) -> None:
         marker: int | None = None
@@ -170,59 +183,67 @@ class Publisher:
         probing = False
         while up.is_set() and not self._stop.is_set():
             self._wake.clear()          # before looking: a poke from now on is seen at the wait below
-            while acked:
-                inflight.discard(acked.pop())
-            now = time.monotonic()
-            heard = quiet = False
-            while self._confirmations:
-                try:
-                    moved = box.confirmed(schema.confirmation(schema.parse(self._confirmations.popleft())))
-                except schema.BadMessage as e:
-                    log.warning("café: a confirmation for %s that is not one: %s", self.table, e)
-                    continue
-                heard = True
-                if moved:
-                    last_progress, stall_s = now, STALL_S
-                else:
-                    quiet = True
-            due = box.outstanding()
-            if not due:
-                last_progress, probing = now, False
-            elif (heard and probing) or (quiet and now - last_sent > QUIET_S):
-                # the dashboard is there and has not got what it was sent: from the log, all of it again
-                box.reoffer()
-                last_progress, probing, due = now, False, 0
-            elif now - last_progress > stall_s and box.may_offer():
-                # no word from the dashboard: one item (the oldest it has not confirmed) asks whether it is
-                # back; its answer brings the rest. An absent dashboard costs one message, not a backlog
-                probe = box.first_unconfirmed()
-                if probe is not None and len(inflight) < WINDOW:
-                    info = client.publish(log_topic(self.table), json.dumps({**self.envelope, **probe}), qos=1)
+            try:
+                while acked:
+                    inflight.discard(acked.pop())
+                now = time.monotonic()
+                heard = quiet = False
+                while self._confirmations:
+                    try:
+                        # off the queue once the log has taken it: a busy log takes it on a later round
+                        moved = box.confirmed(schema.confirmation(schema.parse(self._confirmations[0])))
+                    except schema.BadMessage as e:
+                        log.warning("café: a confirmation for %s that is not one: %s", self.table, e)
+                        self._confirmations.popleft()
+                        continue
+                    self._confirmations.popleft()
+                    heard = True
+                    if moved:
+                        last_progress, stall_s = now, STALL_S
+                    else:
+                        quiet = True
+                due = box.outstanding()
+                if not due:
+                    last_progress, probing = now, False
+                elif (heard and probing) or (quiet and now - last_sent > QUIET_S):
+                    # the dashboard is there and has not got what it was sent: from the log, all of it again
+                    box.reoffer()
+                    last_progress, probing, due = now, False, 0
+                elif now - last_progress > stall_s and box.may_offer():
+                    # no word from the dashboard: one item (the oldest it has not confirmed) asks whether it is
+                    # back; its answer brings the rest. An absent dashboard costs one message, not a backlog
+                    probe = box.first_unconfirmed()
+                    if probe is not None and len(inflight) < WINDOW:
+                        info = client.publish(log_topic(self.table), json.dumps({**self.envelope, **probe}), qos=1)
+                        inflight.add(info.mid)
+                        self.published += 1
+                        last_sent = now
+                    probing = True
+                    last_progress, stall_s = now, min(stall_s * 2, STALL_MAX_S)
+                room = WINDOW - len(inflight)
+                if self.unconfirmed is not None:
+                    room = min(room, self.unconfirmed - due)
+                fresh: list[dict] = box.pending(room) if room > 0 and box.may_offer() else []
+                for m in fresh:
+                    info = client.publish(log_topic(self.table), json.dumps({**self.envelope, **m}), qos=1)
                     inflight.add(info.mid)
-                    self.published += 1
+                if fresh:
+                    self.published += len(fresh)
+                    box.sent(fresh)
                     last_sent = now
-                probing = True
-                last_progress, stall_s = now, min(stall_s * 2, STALL_MAX_S)
-            room = WINDOW - len(inflight)
-            if self.unconfirmed is not None:
-                room = min(room, self.unconfirmed - due)
-            fresh: list[dict] = box.pending(room) if room > 0 and box.may_offer() else []
-            for m in fresh:
-                info = client.publish(log_topic(self.table), json.dumps({**self.envelope, **m}), qos=1)
-                inflight.add(info.mid)
-            if fresh:
-                self.published += len(fresh)
-                box.sent(fresh)
-                last_sent = now
-            self.caught_up = not fresh and not inflight and room > 0 and box.may_offer()
-            new_marker = box.changed_marker()
-            if new_marker != marker or now - health_at > HEALTH_EVERY_S:
-                marker, health_at = new_marker, now
-                latest = {"table": self.table, **box.table_state(), "health": self.health(), **box.dashboards()}
-                if latest != state:
-                    state = latest
-                    client.publish(state_topic(self.table), json.dumps({**state, "updated": time.time()}),
-                                   qos=1, retain=True)
+                self.caught_up = not fresh and not inflight and room > 0 and box.may_offer()
+                new_marker = box.changed_marker()
+                if new_marker != marker or now - health_at > HEALTH_EVERY_S:
+                    marker, health_at = new_marker, now
+                    latest = {"table": self.table, **box.table_state(), "health": self.health(), **box.dashboards()}
+                    if latest != state:
+                        state = latest
+                        client.publish(state_topic(self.table), json.dumps({**state, "updated": time.time()}),
+                                       qos=1, retain=True)
+            except StoreError as e:
+                # the kiosk's log busy (or failing) for longer than a write waits: the session goes on and
+                # the round is done again later; the log keeps everything meanwhile
+                self._say_store(e)
             self.rounds += 1
             self._wake.wait(self.poll_s)
 
@@ -249,4 +270,4 @@ def for_kiosk(config, store, table_feed=None) -> Publisher | None:
         except OSError:
             disk = False
         return {"camera": getattr(table_feed, "camera_lost", None) is None, "disk": disk}
-    return Publisher(cafe.table, store.path, broker, health=health).start()
+    return Publisher(cafe.table, store.path, broker, health=health, dashboard_db=cafe.dashboard_db or None).start()

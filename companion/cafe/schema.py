@@ -213,12 +213,14 @@ def state(m: object) -> dict:
         _int(m, "actions", 0, MAX_SEQ)
     dashboards = m.get("dashboards") or {}
     if not isinstance(dashboards, dict):
-        raise BadMessage(f"dashboards: {_show(dashboards)} is not {{\"registered\", \"other\", \"other_at\"}}")
+        raise BadMessage(f"dashboards: {_show(dashboards)} is not {{\"registered\", \"set\", \"other\", \"other_at\"}}")
     return {"game": None if m.get("game") is None else _game(m.get("game")), "status": status,
             "log": _hex(m.get("log"), "log"),
             "dashboards": {"registered": _hex(dashboards.get("registered"), "dashboards.registered"),
                            "other": _hex(dashboards.get("other"), "dashboards.other"),
-                           "other_at": _time(dashboards, "other_at", optional=True)},
+                           "other_at": _time(dashboards, "other_at", optional=True),
+                           # registered by the kiosk's settings (cafe.dashboard_db), not by meeting it first
+                           "set": dashboards.get("set") is True},
             "players": [_text(p, "players: a name") for p in players],
             "turn": _text(m.get("turn"), "turn", optional=True), "round": rnd,
             "started": _time(m, "started", optional=True), "actions": actions,

@@ -46,6 +46,8 @@ STOPPED_BY = N_("the subscriber stopped ({error})")
 RIVAL_TOOK = N_("another dashboard (database {db}) took the connection at {time}: {table} heard it")
 RIVAL_COUNTS = N_("{table} counts the dashboard database {db}, not this one ({own}): another dashboard is the "
                   "café's, or this one takes its place with --replaces {db}")
+RIVAL_SET = N_("{table} is set to count the dashboard database {db} (cafe.dashboard_db in its config.toml), not "
+               "this one ({own})")
 RIVAL_SHOWN_S = 600.0       # another dashboard heard: said this long after the last word of it
 RECONNECT_DELAY_S = (0.5, 5)
 YIELD_DELAY_S = (30, 60)    # the tables count another database: reconnect slowly (the login is shared)
@@ -74,7 +76,8 @@ def add_arguments(parser) -> None:
                              "comma-separated (default: none, the headers are ignored)")
     parser.add_argument("--replaces", metavar="DATABASE",
                         help="this database takes the place of the dashboard database DATABASE (its id, as the page "
-                             "names it): the kiosks that counted that one count this one from now on")
+                             "names it): the kiosks that counted that one count this one from now on (not those "
+                             "whose settings name it: cafe.dashboard_db)")
     parser.add_argument("--secure-cookie", action="store_true",
                         help="mark the login cookie Secure: the page is reached over HTTPS (a TLS proxy)")
 
@@ -258,7 +261,8 @@ class Subscriber:
                     continue
                 registered, other, at = seen["registered"], seen.get("other"), seen.get("other_at")
                 if registered != own:
-                    self._rivals[table] = (now, RIVAL_COUNTS, {"table": table, "db": registered, "own": own})
+                    self._rivals[table] = (now, RIVAL_SET if seen.get("set") else RIVAL_COUNTS,
+                                           {"table": table, "db": registered, "own": own})
                 elif other and other != own and at is not None and now - at < RIVAL_SHOWN_S:
                     when = datetime.fromtimestamp(at).strftime("%H:%M")
                     self._rivals[table] = (at, RIVAL_TOOK, {"table": table, "db": other, "time": when})
@@ -271,7 +275,7 @@ class Subscriber:
             for table in [t for t, (at, _, _) in self._rivals.items() if now - at > RIVAL_SHOWN_S]:
                 self._rivals.pop(table)
             newest = max(self._rivals.values(), key=lambda r: r[0], default=None)
-            counts_another = any(msgid == RIVAL_COUNTS for _, msgid, _ in self._rivals.values())
+            counts_another = any(msgid in (RIVAL_COUNTS, RIVAL_SET) for _, msgid, _ in self._rivals.values())
         # a dashboard whose tables count another database gives the login's connection back: it takes it
         # again only after a while when it loses it (alone on the login, it never loses it)
         if counts_another != self._yielding:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from companion.broker import Broker, check_table_name, parse_broker
 from companion.cafe import publisher as publisher_module
-from companion.cafe.fleet import PER_PROCESS, Fleet, FleetError
+from companion.cafe.fleet import PER_PROCESS, SETTLE_S, Fleet, FleetError
 from companion.cafe.publisher import Publisher
 from companion.cards.decks import facts_in, with_facts
 from companion.errors import BadInput, output_folder
@@ -36,6 +36,7 @@ MAX_ACTIONS = 3000        # a random game's longest (Ancient Knowledge's end aft
 BUSY_TIMEOUT_MS = 120_000
 SIM_POLL_S = 2.0
 SIM_PREFIX = "SIM"
+WORKER_SWITCH_S = 0.05       # a fleet worker's interpreter lock switch interval (Python's default: 0.005)
 SAY_EVERY_S = 10.0
 
 
@@ -95,27 +96,43 @@ class VirtualTable:
         self.games_done = 0
         self.actions = 0
         self.stop = threading.Event()
+        self._dealt: list[dict] | None = None      # the next game, worked out before the players sit down
+        self._next_game: int | None = None         # the registry's game this table plays next
 
     def start_publishing(self) -> None:
         if self.publisher is not None:
             self.publisher.start()
 
+    def deal(self) -> None:
+        """Work out the first game before the players are told to go: a whole random game takes up to a
+        third of a second of CPU (Ancient Knowledge's), and a thousand tables told 'go' together must not
+        all work theirs out in the first seconds of play (a kiosk's players bring theirs to the table)."""
+        if self._dealt is None and self.games_wanted > 0:
+            self._dealt = self._random_game()
+
+    def _random_game(self) -> list[dict]:
+        """The next game: each table goes round the registry (each game by its spec's random games), a
+        numbered table starting one game on from the table before it, so six tables of one game, or one
+        table of six, play every game (a random choice would leave a game out of a short run)."""
+        games = list(GAMES.values())
+        if self._next_game is None:
+            digits = "".join(c for c in self.name if c.isdigit())
+            self._next_game = (int(digits) - 1) if digits else self.rng.randrange(len(games))
+        spec = games[self._next_game % len(games)]
+        self._next_game += 1
+        return spec.load_random_game()(self.rng, MAX_ACTIONS)
+
     def play(self) -> None:
-        games = list(GAMES.values())           # every registered game, each by its spec's random games
         # tables told 'go' together sit down at different moments, as a café's do: not a thousand
         # setups in one instant either
+        self.deal()
         if not self._think():
             return
-        # each table goes round the registry, a numbered table starting one game on from the table
-        # before it: six tables of one game, or one table of six, play every game (a random choice
-        # would leave a game out of a short run)
-        digits = "".join(c for c in self.name if c.isdigit())
-        first = (int(digits) - 1) if digits else self.rng.randrange(len(games))
-        for n in range(self.games_wanted):
+        for _ in range(self.games_wanted):
             if self.stop.is_set():
                 return
-            spec = games[(first + n) % len(games)]
-            self._one_game(spec.load_random_game()(self.rng, MAX_ACTIONS))
+            game, self._dealt = self._dealt or self._random_game(), None
+            self._one_game(game)
 
     def _one_game(self, game: list[dict]) -> None:
         """Store a whole game as a kiosk does (each line with the facts of the cards it names first),
@@ -382,6 +399,11 @@ def _play_here(names: list[str], folder: Path, brokers: dict[str, Broker], args)
 def worker(spec: dict) -> int:
     """A worker process of a :class:`~companion.cafe.fleet.Fleet`: its tables, spoken to in JSON lines on
     standard input and output (the protocol is in companion/cafe/fleet.py)."""
+    # 150 threads (each table's players, publisher and MQTT loop) share this interpreter's lock: every
+    # thread waiting for it wakes each switch interval, and at 1,000 tables on 2 cores those wake-ups took
+    # the machine (perf: 73 % of the CPU in the kernel's futex and task switches, 2 % running Python).
+    # Kiosks are machines of their own; here the lock is handed over less often
+    sys.setswitchinterval(WORKER_SWITCH_S)
     broker = Broker(**spec["broker"])
     folder = Path(spec["folder"])
     confirmed = spec["until_confirmed"]
@@ -390,7 +412,15 @@ def worker(spec: dict) -> int:
                            spec["seed"], spec["per_minute"], until_confirmed=confirmed) for n in spec["names"]]
     try:
         for t in tables:
+            t.deal()
             t.start_publishing()
+        if spec.get("settle"):
+            # steady play is measured from 'go': the tables' first connection and the dashboard's first
+            # confirmation (a café's kiosks come up long before the evening's play) are done before it
+            deadline = time.monotonic() + SETTLE_S
+            while time.monotonic() < deadline and not all(t.publisher is None or t.publisher.confirmed_at
+                                                           for t in tables):
+                time.sleep(0.2)
         print(json.dumps({"ready": len(tables)}), flush=True)
         word = sys.stdin.readline().strip()
         if word != "go":

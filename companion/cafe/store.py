@@ -105,6 +105,7 @@ CREATE TABLE IF NOT EXISTS figure_lengths (
 _INDEXES = """
 CREATE INDEX IF NOT EXISTS plays_recent ON plays (COALESCE(setup_received, started, 0) DESC, table_name);
 CREATE INDEX IF NOT EXISTS plays_open ON plays (table_name, status);
+CREATE INDEX IF NOT EXISTS plays_table_recent ON plays (table_name, COALESCE(setup_received, started, 0) DESC);
 CREATE INDEX IF NOT EXISTS plays_simulated ON plays (table_name) WHERE simulated = 1;
 """
 # version 2: what a play holds with none missing, its last seq, when the dashboard saw it start and end
@@ -759,10 +760,13 @@ class CafeStore:
         ((table, log, game_id) as :meth:`changes_since` names them); only one ``table``'s, one ``play``
         (its id, as the page shows it), those that started (the kiosk's clock) from ``since`` to
         before ``until`` (Unix times), or only finished ones."""
+        # whether a play still in progress will go on (its kiosk online, no later game of its log): not
+        # asked of finished plays (an export of a table's or a year's reads only the plays themselves)
+        going_on = ("NULL, NULL" if finished else
+                    "(SELECT online FROM tables t WHERE t.name = p.table_name), "
+                    "(SELECT MAX(game_id) FROM plays q WHERE q.table_name = p.table_name AND q.log = p.log)")
         sql = ("SELECT table_name, log, game_id, game, status, started, ended, players, setup_received, "
-               "end_received, high, last, actions, first_received, mode, last_received, "
-               "(SELECT online FROM tables t WHERE t.name = p.table_name), "
-               "(SELECT MAX(game_id) FROM plays q WHERE q.table_name = p.table_name AND q.log = p.log), simulated "
+               f"end_received, high, last, actions, first_received, mode, last_received, {going_on}, simulated "
                "FROM plays p")
         where: list[str] = []
         args: tuple = ()

@@ -436,10 +436,27 @@ def _recorded_card(code: str, facts: dict, where: str) -> Card:
     return replace(entry.to_card("LOG"), code=format_payload(sticker.deck, sticker.number) if sticker else code)
 
 
+# the cards made of recorded facts so far, by code (with the facts they were made of): a replay reads its
+# facts again at every line, and a long game's would otherwise be checked again card by card each time
+_made: dict[str, tuple[dict, Card]] = {}
+_MADE_KEPT = 20_000
+
+
+def _made_card(code: str, facts: dict, where: str) -> Card:
+    made = _made.get(code)
+    if made is not None and (made[0] is facts or made[0] == facts):
+        return made[1]
+    card = _recorded_card(code, facts, where)
+    if len(_made) >= _MADE_KEPT:
+        _made.clear()
+    _made[code] = (facts, card)
+    return card
+
+
 @contextmanager
 def cards_as_recorded(facts: Mapping[str, dict], where: str = FACTS_KEY) -> Iterator[None]:
     """Within this block a code that ``facts`` names is that card, whatever its deck says today."""
-    cards = {code: _recorded_card(code, f, where) for code, f in facts.items()}
+    cards = {code: _made_card(code, f, where) for code, f in facts.items()}
     token = _recorded.set(cards)
     try:
         yield

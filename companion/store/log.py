@@ -133,13 +133,16 @@ def transaction(db: sqlite3.Connection, steps: Callable[[sqlite3.Connection], T]
 
 
 class GameLog:
-    def __init__(self, path: str | Path, machine: str | None = None):
+    def __init__(self, path: str | Path, machine: str | None = None, wait_s: float = 5.0):
+        """``wait_s``: how long a write waits for another connection's commit to the same file (the
+        kiosk's session and the café's publisher each have one) before it fails as locked."""
         self.path = Path(path)
         self.machine = machine or machine_id()
         self._lock = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
+                                       timeout=wait_s)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
@@ -152,7 +155,8 @@ class GameLog:
             for table, column in _CHAIN_COLUMNS:
                 if column not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
                     self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            if version != SCHEMA_VERSION:      # a write (and a sync) only when it changes
+                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             ok = self._db.execute("PRAGMA quick_check").fetchone()[0]
         except sqlite3.Error as e:
             raise StoreError(self._explain(e)) from e
@@ -181,10 +185,19 @@ class GameLog:
             except sqlite3.Error as e:
                 raise StoreError(self._explain(e)) from e
 
-    def _write(self, sql_steps: Callable[[sqlite3.Connection], T]) -> T:
-        """Run statements in one transaction, committed (and synced) before returning."""
+    def _write(self, sql_steps: Callable[[sqlite3.Connection], T], durable: bool = True) -> T:
+        """Run statements in one transaction, committed (and synced) before returning. Not ``durable``:
+        committed in order but not synced (a power cut may take it back, never a write before it), for
+        what costs only a repeat when lost: the café's marks of what the dashboard holds. A kiosk's
+        actions are synced; a thousand tables on one disk must not sync their marks too."""
         with self._locked() as db:
-            return transaction(db, sql_steps)
+            if durable:
+                return transaction(db, sql_steps)
+            db.execute("PRAGMA synchronous=NORMAL")      # WAL: the commit is written, the sync left to the next
+            try:
+                return transaction(db, sql_steps)
+            finally:
+                db.execute("PRAGMA synchronous=FULL")
 
     def _read(self, sql: str, args=()) -> list:
         with self._locked() as db:
@@ -302,6 +315,11 @@ class GameLog:
         the machine where it is first written (:func:`machine_id`); opened on another machine (a copied
         SD card) it takes a new one, for the games from ``first`` on (the ones before are the original
         card's), with ``origin`` naming the log it was copied from."""
+        with self._locked() as db:         # most starts change nothing: read, and write only when needed
+            meta = self._meta(db)
+            if meta.get("log_id") and meta.get("log_machine") == self.machine:
+                return self._identity(db)
+
         def step(db):
             meta = self._meta(db)
             if "log_id" not in meta:
@@ -354,9 +372,6 @@ class GameLog:
         rows = self._read("SELECT value FROM cafe_meta WHERE key = ?", (key,))
         return rows[0][0] if rows else None
 
-    def set_cafe_meta(self, key: str, value: str) -> None:
-        self._write(lambda db: self._set_meta(db, **{key: value}))
-
     def cafe_chain_at(self, game_id: int, seq: int) -> tuple[bool, str | None]:
         """Whether this log holds the item (seq 0: the setup, -1: the end), and its chain hash."""
         if seq == 0:
@@ -392,7 +407,7 @@ class GameLog:
                 if mark is not None:
                     db.execute("INSERT OR REPLACE INTO cafe_confirmed (game_id, seq, ended, done) VALUES (?, ?, ?, ?)",
                                (gid, *mark))
-        self._write(step)
+        self._write(step, durable=False)
 
     @staticmethod
     def _mark(db, gid: int, seq: int, ended: bool) -> tuple[int, int, int] | None:
@@ -406,9 +421,17 @@ class GameLog:
         seq, ended = min(seq, last), ended and status != "in_progress"
         return seq, int(ended), int(ended and seq >= last)
 
-    def cafe_forget_marks(self) -> None:
-        """Nothing confirmed any more (another dashboard's database: it says itself what it holds)."""
-        self._write(lambda db: db.execute("DELETE FROM cafe_confirmed"))
+    def cafe_heard(self, marks_db: str | None = None, registered: str | None = None) -> None:
+        """A dashboard's database heard, in one write: ``registered``, the database the café counts, kept;
+        ``marks_db``, whose word the marks are from now on (the marks of another are forgotten: this
+        one says itself what it holds)."""
+        def step(db):
+            if registered is not None:
+                self._set_meta(db, dashboard_db=registered)
+            if marks_db is not None:
+                db.execute("DELETE FROM cafe_confirmed")
+                self._set_meta(db, marks_db=marks_db)
+        self._write(step)
 
     @staticmethod
     def _through(db, through: int, first: int = 1) -> None:
@@ -444,7 +467,7 @@ class GameLog:
                     db.execute("INSERT INTO cafe_confirmed (game_id, seq, ended, done) VALUES (?, ?, ?, ?) "
                                "ON CONFLICT(game_id) DO UPDATE SET seq = MAX(seq, excluded.seq), "
                                "ended = MAX(ended, excluded.ended), done = MAX(done, excluded.done)", (gid, *mark))
-        self._write(step)
+        self._write(step, durable=False)
 
     def in_progress(self) -> tuple[int, dict, list[dict]] | None:
         """The newest unfinished game: (id, setup line, actions in force), or None."""
