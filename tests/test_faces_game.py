@@ -1,8 +1,8 @@
 """A Timeline game played to its end with an enrolled, unstickered deck: the tracker names each laid
 card by its face, and every verdict is the one the same game gets with stickered cards. Both games are
 played on the virtual table (1920x1080, cards 125 px wide, a row wrapped onto lines as people lay
-it), whose frames are the Pi camera's (grey, with its colour planes); the faces are the project's drawn faces of the deck's cards, enrolled flat (as from scanned
-pages)."""
+it), whose frames are the Pi camera's (grey, with its colour planes); the faces are the project's
+drawn faces of the deck's cards, enrolled flat (as from scanned pages)."""
 
 from __future__ import annotations
 

@@ -263,8 +263,9 @@ def _picamera2_module():
 
 class PiCameraDevice:
     """The Pi camera through picamera2: a YUV420 main stream (its Y plane is the grey frame the
-    decoder reads, its U and V planes go with it for card outlines), a lores stream for the motion check and the preview, ``BUFFERS`` buffers, focus
-    and flicker set from the settings, and a time limit on every capture."""
+    decoder reads, its U and V planes go with it for card outlines), a lores stream for the motion
+    check and the preview, ``BUFFERS`` buffers, focus and flicker set from the settings, and a time
+    limit on every capture."""
 
     def __init__(self, index: int, width: int, height: int, *, focus="auto", mains_hz: int = 50,
                  timeout: float | None = None):
