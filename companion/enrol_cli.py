@@ -152,7 +152,8 @@ def _camera(args, deck):
 
 
 def _virtual_hands(deck):
-    """The virtual table, with the deck's drawn faces laid by the program itself (the demo)."""
+    """The virtual table, with the deck's drawn faces laid by the program itself (the demo); its frames
+    are the Pi camera's (grey, with its colour planes)."""
     from companion.sim.face_art import deck_faces
     from companion.sim.scene import CARD_H, CARD_W
     from companion.sim.virtual_table import VirtualTable
@@ -160,7 +161,7 @@ def _virtual_hands(deck):
     ppm, gap = 3.6, 8.0
     card = (CARD_W, CARD_H, gap, gap)
     pictures: dict[str, dict] = {}
-    table = VirtualTable(1920, 1080, 0, px_per_module=ppm, card=card, wrap=True)
+    table = VirtualTable(1920, 1080, 0, px_per_module=ppm, card=card, wrap=True, camera_frames=True)
     # as many as lie apart in the view: whole lines of cards (scene.row_lines' arithmetic)
     avail_w, avail_h = 1920 / ppm * 0.9, 1080 / ppm * 0.88
     shape = (int((avail_h - CARD_H) // (CARD_H + gap)) + 1, int((avail_w - CARD_W) // (CARD_W + gap)) + 1)

@@ -5,7 +5,8 @@ They keep picamera2's names and call shapes (``Picamera2``, ``create_video_confi
 ``MappedArray``, ``autofocus_cycle``, ``cancel_all_and_flush``; libcamera's ``controls`` enums) and
 record what the program asked for: the configuration, the controls, the autofocus cycles, the time
 limit of every capture. ``World`` says what the camera does: how many frames each opening delivers
-before it stalls (sends nothing, raises nothing, as a camera with a loose ribbon does).
+before it stalls (sends nothing, raises nothing, as a camera with a loose ribbon does), and what it
+sees (``picture``), laid in its YUV420 buffers as libcamera lays them (rows padded to a stride).
 
     world = install(monkeypatch)             # sys.modules["picamera2"], ["libcamera"] for this test
     world.frames_per_open = [3, None]        # first opening: 3 frames, then a stall; then for ever
@@ -50,6 +51,7 @@ class World:
         self.cameras = [{"Model": "imx708_wide", "Num": 0}]
         self.controls = dict(MODULE_3_CONTROLS)
         self.frames_per_open: list[int | None] = [None]     # per opening: frames before a stall (None: never)
+        self.picture: np.ndarray | None = None              # what the camera sees (BGR); None: a flat grey
         self.autofocus_result = True
         self.opened: list[Picamera2] = []
 
@@ -97,13 +99,28 @@ class MappedArray:
         self.array = None
 
 
-def _yuv420(size, value: int, stride_pad: int = 0) -> np.ndarray:
-    """A YUV420 buffer as picamera2 maps it: (height * 3 / 2, stride) bytes, Y then U then V."""
+PADDING = 3        # the value of the bytes past each row's end (up to the stride) in the fake's buffers
+FLAT_U, FLAT_V = 100, 160
+
+
+def _yuv420(size, value: int, stride_pad: int = 0, picture: np.ndarray | None = None) -> np.ndarray:
+    """A YUV420 buffer as picamera2 maps it: (height * 3 / 2, stride) bytes, libcamera's I420 layout:
+    the Y plane's rows, then the U plane's and the V plane's, each row half the stride, every row
+    padded to its stride. Of ``picture`` (BGR, made this size; as the image processor converts it),
+    else flat: Y ``value``, U and V ``FLAT_U``, ``FLAT_V``."""
+    import cv2
     w, h = size
+    if picture is not None:
+        i420 = cv2.cvtColor(cv2.resize(picture, (w, h), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2YUV_I420)
+    else:
+        i420 = np.concatenate([np.full(w * h, value), np.full(w * h // 4, FLAT_U),
+                               np.full(w * h // 4, FLAT_V)]).astype(np.uint8).reshape(-1, w)
     stride = w + stride_pad
-    buf = np.full((h * 3 // 2, stride), 128, np.uint8)
-    buf[:h, :w] = value
-    return buf
+    buf = np.full(h * 3 // 2 * stride, PADDING, np.uint8)
+    buf[:h * stride].reshape(h, stride)[:, :w] = i420[:h]
+    planes = buf[h * stride:].reshape(2, h // 2, stride // 2)
+    planes[:, :, :w // 2] = i420.reshape(-1)[w * h:].reshape(2, h // 2, w // 2)
+    return buf.reshape(h * 3 // 2, stride)
 
 
 class Picamera2:
@@ -171,9 +188,10 @@ class Picamera2:
         self.delivered += 1
         value = (len(self.world.opened) * 40 + self.delivered) % 256
         config = self.camera_config
-        arrays = {"main": _yuv420(config["main"]["size"], value, stride_pad=64)}
+        seen = self.world.picture
+        arrays = {"main": _yuv420(config["main"]["size"], value, stride_pad=64, picture=seen)}
         if config["lores"] is not None:
-            arrays["lores"] = _yuv420(config["lores"]["size"], value, stride_pad=32)
+            arrays["lores"] = _yuv420(config["lores"]["size"], value, stride_pad=32, picture=seen)
         return Job(CompletedRequest(arrays), record=self.capture_timeouts)
 
     def cancel_all_and_flush(self):

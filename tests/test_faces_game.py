@@ -1,8 +1,8 @@
 """A Timeline game played to its end with an enrolled, unstickered deck: the tracker names each laid
 card by its face, and every verdict is the one the same game gets with stickered cards. Both games are
 played on the virtual table (1920x1080, cards 125 px wide, a row wrapped onto lines as people lay
-it); the faces are the project's drawn faces of the deck's cards, enrolled flat (as from scanned
-pages)."""
+it), whose frames are the Pi camera's (grey, with its colour planes); the faces are the project's
+drawn faces of the deck's cards, enrolled flat (as from scanned pages)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ def _play(seed: int, faces: dict | None, index=None) -> list:
     rng = random.Random(seed)
     pile = sorted(year)[:60]
     state, hands, row = deal(rng, pile, PLAYERS)
-    table = VirtualTable(1920, 1080, 5, px_per_module=2.6, card=(CARD_W, CARD_H, 6, 10), wrap=True, faces=faces)
+    table = VirtualTable(1920, 1080, 5, px_per_module=2.6, card=(CARD_W, CARD_H, 6, 10), wrap=True, faces=faces,
+                         camera_frames=True)
     reader = FaceReader(index, card_px=table.card_px()) if index is not None else None
     tracker = Tracker("row", faces=reader)
     verdicts = []

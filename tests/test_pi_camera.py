@@ -241,3 +241,45 @@ def test_a_camera_without_memory_for_its_buffers_gets_the_memory_fix(world, monk
     check = check_camera("picamera2")
     assert check.status == FAIL and "Failed to allocate buffers" in check.detail
     assert "camera memory, CMA" in check.fix and "dtoverlay=vc4-kms-v3d,cma-512" in check.fix
+
+
+def test_the_chroma_planes_come_out_of_the_buffer_as_the_virtual_table_makes_them(world):
+    """A real I420 buffer, every row padded to its stride, of a colour picture (half the picture's
+    height odd: the U plane ends mid-row): the grey frame is its Y plane, ``chroma`` its U and V
+    planes, no padding byte in either; the virtual table's Pi-like frames are the same pixels."""
+    import cv2
+
+    from companion.sim.virtual_table import camera_frame
+    w, h = 1280, 722
+    rng = np.random.default_rng(1)
+    world.picture = cv2.resize(rng.integers(0, 256, (23, 41, 3), dtype=np.uint8), (w, h))
+    frame = PiCameraDevice(0, w, h).grab()
+    i420 = cv2.cvtColor(world.picture, cv2.COLOR_BGR2YUV_I420)
+    assert frame.shape == (h, w) and (frame == i420[:h]).all()
+    assert frame.chroma.shape == (2, h // 2, w // 2) and frame.chroma.flags.c_contiguous
+    assert (frame.chroma.reshape(-1) == i420.reshape(-1)[w * h:]).all()
+    assert frame.preview.shape[2] == 3 and frame.small.shape == frame.preview.shape[:2]
+    same = camera_frame(world.picture)
+    assert (same == frame).all() and (same.chroma == frame.chroma).all()
+    world.picture = None
+    flat = PiCameraDevice(0, 640, 480).grab()
+    assert (flat.chroma[0] == fake_picamera2.FLAT_U).all() and (flat.chroma[1] == fake_picamera2.FLAT_V).all()
+
+
+def test_pale_cards_on_pale_wood_are_outlined_from_the_pi_cameras_frames(world):
+    """Enrolment's outlines from the Pi camera's grey frame and its chroma: every drawn card on the
+    virtual table's wood is found, where the grey alone misses some (their pale edges on pale wood)."""
+    from companion import enrol_cli
+    from companion.cards.decks import get_deck
+    from companion.vision.outlines import outlines
+    table, lay, _shape = enrol_cli._virtual_hands(get_deck("DEMO"))
+    lay([], "title")
+    world.picture = table.picture()
+    dev = PiCameraDevice(0, table.width, table.height)
+    bare = dev.grab()
+    lay(list(range(1, 7)), "title")
+    world.picture = table.picture()
+    frame = dev.grab()
+    cards = [b for b in outlines(frame, bare) if b.problem is None]
+    grey = [b for b in outlines(np.asarray(frame), np.asarray(bare)) if b.problem is None]
+    assert len(cards) == 6 and len(grey) < 6

@@ -1,7 +1,8 @@
 """The per-frame cost of the camera path (part of ``companion bench kiosk``).
 
 Every frame the kiosk takes from the Pi camera goes through fixed steps before and beside the
-decoder: copy it out of the camera's buffer, make it grey, the motion check, the preview. Each is
+decoder: copy it out of the camera's buffer (the grey Y plane and the U and V planes card outlines
+read the colour from), make it grey, the motion check, the preview. Each is
 timed here at 1920x1080 and 4608x2592 on a generated photo-like table (up to 40 stickers at 3.3 px
 per module), with the code the kiosk runs (``vision/sources.py``, ``vision/tracker.py``'s Motion,
 ``ui/table_feed.py``'s preview), next to zxing-cpp's plain full-frame pass over the same grey frame
@@ -65,7 +66,7 @@ def measure_size(width: int, height: int, reps: int, seed: int = 0) -> dict:
 
     from companion.ui.table_feed import _preview
     from companion.vision.decode import decode
-    from companion.vision.sources import CameraFrame, lores_size
+    from companion.vision.sources import lores_size, yuv420_frame
     from companion.vision.tracker import MOTION_WIDTH, Motion
 
     bgr, stickers = _render(width, height, seed)
@@ -74,7 +75,7 @@ def measure_size(width: int, height: int, reps: int, seed: int = 0) -> dict:
     lores = cv2.cvtColor(cv2.resize(bgr, (lw, lh), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2YUV_I420)
 
     def grab():         # what PiCameraDevice.grab does with a completed request
-        frame = np.array(main[:height, :width]).view(CameraFrame)
+        frame = yuv420_frame(main, width, height)
         frame.preview = cv2.cvtColor(lores, cv2.COLOR_YUV2BGR_I420)[:, :lw]
         frame.small = np.array(lores[:lh, :lw])
         return frame
@@ -86,7 +87,7 @@ def measure_size(width: int, height: int, reps: int, seed: int = 0) -> dict:
     motion = Motion()
     motion.update(frame)
     now = {
-        "copy": _timed(lambda: np.array(main[:height, :width]), reps),
+        "copy": _timed(lambda: yuv420_frame(main, width, height), reps),   # the Y plane and its chroma
         "grey": 0.0,                                                   # the Y plane is the grey frame
         "motion": _timed(lambda: motion.update(frame), reps),
         "preview": _timed(lambda: preview(frame), reps),

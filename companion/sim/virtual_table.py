@@ -201,20 +201,23 @@ def noise_fields(rng: np.random.Generator, shape: tuple) -> list[np.ndarray]:
 
 
 def camera_frame(bgr: np.ndarray):
-    """A frame as the Pi camera gives it (vision/sources.py: ``CameraFrame``): the grey picture with a
-    small grey one for the motion check and a preview for the screen. The demo's table holds still for
-    many frames and repeats its few noisy frames, so each is turned grey and shrunk once, when it is
-    made, instead of by the tracker and the screen at every frame; the pixels are the ones they would
-    compute (the same conversion and whole-number shrinks)."""
+    """A frame as the Pi camera gives it (vision/sources.py: ``CameraFrame``): the picture made a
+    YUV420 buffer as the camera's image processor makes its main stream, and read out of it as
+    ``PiCameraDevice.grab`` reads one (the grey Y plane, the U and V planes as ``chroma``), with a
+    small grey picture for the motion check and a preview for the screen. The demo's table holds still
+    for many frames and repeats its few noisy frames, so each is made once, when it is drawn, instead
+    of by the tracker and the screen at every frame; the small pictures are the ones they would compute
+    (the same whole-number shrinks), not the camera's lores stream. The sides must be even (YUV420),
+    as every camera size is."""
     import cv2
 
     from companion.vision.shrink import factor, shrink
-    from companion.vision.sources import PREVIEW_WIDTH, CameraFrame
+    from companion.vision.sources import PREVIEW_WIDTH, yuv420_frame
     from companion.vision.tracker import MOTION_WIDTH
 
-    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    frame = grey.view(CameraFrame)
-    frame.small = shrink(grey, factor(grey.shape[1], MOTION_WIDTH, at_most=False))
+    height, width = bgr.shape[:2]
+    frame = yuv420_frame(cv2.cvtColor(bgr, cv2.COLOR_BGR2YUV_I420), width, height)
+    frame.small = shrink(np.asarray(frame), factor(width, MOTION_WIDTH, at_most=False))
     frame.preview = shrink(bgr, factor(bgr.shape[1], PREVIEW_WIDTH))
     return frame
 

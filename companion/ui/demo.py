@@ -45,7 +45,6 @@ class DemoTable:
         self.vtable = vtable
         self.wanted: Layout | None = None
         self.faces: dict | None = None
-        self.colour = False             # colour frames (a USB camera's) rather than the Pi camera's grey ones
         self.unplugged = False
 
     def show(self, layout: Layout, faces: dict | None = None) -> None:
@@ -60,7 +59,6 @@ class DemoTable:
             layout, self.wanted = self.wanted, None
             if self.faces is not None:
                 faces, self.faces = self.faces, None
-                self.vtable.camera_frames = not self.colour
                 self.vtable.set_faces(faces)      # (the frames are made anew)
             self.vtable.set_layout(layout)
 
@@ -202,7 +200,6 @@ class DemoPlayers:
             from companion.vision.layouts import RowLayout
             self._enrol_laid = None
             self.table.show(RowLayout([]), faces={})       # the enrolled box goes back in its box
-            self.table.colour = False
         if name == "table":
             self.at_table(top)
         elif name == "enrol":
@@ -439,10 +436,6 @@ class DemoPlayers:
             numbers = numbers[:-1]
         want = (tuple(numbers), run.side)
         if want != self._enrol_laid:
-            # the demo camera gives colour frames while a box is enrolled, as a USB camera does: in
-            # grey, the drawn cards' pale edges on the pale wood are no outline (docs/faces.md: a table
-            # that differs from the cards' edges)
-            self.table.colour = True
             self._enrol_laid = want
             deck = run.deck
             faces = {}

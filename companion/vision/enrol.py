@@ -270,7 +270,7 @@ class CameraEnrolment:
                 self._failed(Text(N_("The table did not hold still (a hand over it? the camera shaking?).")))
             return
         if self.background is None:
-            self.background = np.array(frame)
+            self.background = frame     # the frame itself, with the chroma a Pi camera's carries (vision/outlines.py)
             self.phase = "lay"
             self.note = None
             self._next_round()

@@ -5,6 +5,10 @@ table (or, on a scanned page, from the paper), cut into card-shaped blobs.
 card upright: its long side down the picture) in reading order (rows top to bottom, left to right).
 Blobs that are no card (two cards touching, a hand, a card half out of view) are returned apart as
 ``Blob``s with what is wrong, so the owner can be told which place to fix.
+
+The difference is taken in colour: in grey, a pale card's edge on a pale table differs by a few
+levels and makes no outline. The Pi camera's grey frame carries its main stream's U and V planes
+(vision/sources.py, ``CameraFrame.chroma``), put back in colour at the working size (``in_colour``).
 """
 
 from __future__ import annotations
@@ -28,16 +32,16 @@ class Blob:
 
 
 def outlines(picture: np.ndarray, background: np.ndarray | None = None, *, least_area: float = 0.002) -> list[Blob]:
-    """The cards in ``picture`` (BGR) against ``background`` (the bare table, the same camera), or
-    against the paper's colour when there is none (a scan). ``least_area``: the smallest card as a
-    share of the picture."""
-    pic = picture if picture.ndim == 3 else cv2.cvtColor(picture, cv2.COLOR_GRAY2BGR)
-    k = max(1, int(round(max(pic.shape[:2]) / 1600)))      # blobs are found at about 1600 px
-    small = cv2.resize(pic, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA) if k > 1 else pic
-    small = cv2.GaussianBlur(small, (0, 0), 1.5).astype(np.int16)
+    """The cards in ``picture`` (BGR, or the Pi camera's grey frame, seen in colour from the chroma
+    it carries: ``in_colour``) against ``background`` (the bare table, the same camera), or against the
+    paper's colour when there is none (a scan). ``least_area``: the smallest card as a share of the
+    picture."""
+    k = max(1, int(round(max(picture.shape[:2]) / 1600)))      # blobs are found at about 1600 px
+    colour = background is None or _has_colour(background)        # both compared in colour, or both in grey
+    small = cv2.GaussianBlur(in_colour(picture, k, colour), (0, 0), 1.5).astype(np.int16)
     if background is not None:
-        bg = background if background.ndim == 3 else cv2.cvtColor(background, cv2.COLOR_GRAY2BGR)
-        bg = cv2.resize(bg, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA)
+        bg = cv2.resize(in_colour(background, k, _has_colour(picture)), (small.shape[1], small.shape[0]),
+                        interpolation=cv2.INTER_AREA)
         ref = cv2.GaussianBlur(bg, (0, 0), 1.5).astype(np.int16)
         diff = small - ref
         diff -= np.median(diff.reshape(-1, 3), 0).astype(np.int16)     # the camera's exposure moved
@@ -67,7 +71,7 @@ def outlines(picture: np.ndarray, background: np.ndarray | None = None, *, least
         filled = area / max(1e-6, w * h)
         x0, y0 = corners.min(0)
         x1, y1 = corners.max(0)
-        H, W = pic.shape[:2]
+        H, W = picture.shape[:2]
         if x0 < 2 or y0 < 2 or x1 > W - 3 or y1 > H - 3:
             problem = N_("partly out of view")
         elif filled < 0.85:
@@ -79,6 +83,35 @@ def outlines(picture: np.ndarray, background: np.ndarray | None = None, *, least
             problem = None
         found.append(Blob(corners.astype(np.float32), problem))
     return _reading_order(found)
+
+
+def in_colour(picture: np.ndarray, k: int, colour: bool = True) -> np.ndarray:
+    """``picture`` in BGR at 1/k of its size. A grey camera frame that carries its chroma (the Pi
+    camera's: vision/sources.py, ``CameraFrame``) is put back in colour there, from its Y plane shrunk
+    and its U and V planes brought to half that size (the I420 layout the camera sent, at the working
+    size), unless ``colour`` is False (the other picture compared has no colour)."""
+    grey = cv2.resize(picture, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA) if k > 1 else picture
+    if picture.ndim == 3:
+        return grey
+    chroma = _chroma(picture)
+    if chroma is None or not colour:
+        return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
+    h, w = grey.shape[0] // 2 * 2, grey.shape[1] // 2 * 2
+    u, v = (cv2.resize(p, (w // 2, h // 2), interpolation=cv2.INTER_AREA) for p in chroma)
+    i420 = np.concatenate([np.ascontiguousarray(grey[:h, :w]).reshape(-1), u.reshape(-1), v.reshape(-1)])
+    return cv2.cvtColor(i420.reshape(-1, w), cv2.COLOR_YUV2BGR_I420)
+
+
+def _has_colour(picture: np.ndarray) -> bool:
+    return picture.ndim == 3 or _chroma(picture) is not None
+
+
+def _chroma(picture: np.ndarray) -> np.ndarray | None:
+    """The U and V planes a grey frame carries, if they are its own (a frame cut out of it has none)."""
+    chroma = getattr(picture, "chroma", None)
+    if picture.ndim != 2 or chroma is None or chroma.shape != (2, picture.shape[0] // 2, picture.shape[1] // 2):
+        return None
+    return chroma
 
 
 def _upright(box: np.ndarray) -> np.ndarray:

@@ -7,7 +7,8 @@ companion/sim's). ``companion.camera.open_source(spec)`` takes the ``camera.sour
 - ``virtual``: the virtual table (a rendered scene of cards with stickers);
 - ``auto``: the Pi camera if there is one, else the first video device that gives a picture.
 
-Every source has ``read() -> BGR frame | None``, ``close()`` and ``describe()``. A physical camera
+Every source has ``read() -> frame | None`` (BGR; the Pi camera's is a grey ``CameraFrame`` that carries
+its colour as chroma planes), ``close()`` and ``describe()``. A physical camera
 that cannot be opened or stops sending pictures raises ``CameraLost`` from ``read()``; later reads
 try to open it again, waiting longer after each failure (up to ``MAX_BACKOFF_S``), and return
 frames as soon as it is back. So a pulled cable is a pause, never the end of the kiosk: the kiosk
@@ -173,10 +174,26 @@ FLICKER_PERIOD_US = {50: 10000, 60: 8333}   # lights on mains flicker at twice i
 class CameraFrame(np.ndarray):
     """The grey picture (the Y plane of the camera's YUV420 main stream) with the camera's own small
     picture of the same moment (its lores stream, scaled by the ISP): ``small`` (grey) for the motion
-    check and ``preview`` (BGR) for the screen, so neither shrinks 12 MP on the CPU."""
+    check and ``preview`` (BGR) for the screen, so neither shrinks 12 MP on the CPU; and ``chroma``, the
+    main stream's U and V planes (2 x height/2 x width/2, as the buffer lays them out): the colour card
+    outlines need (vision/outlines.py: in grey, a pale card edge on a pale table is no edge), for a
+    copy of a quarter of the grey frame's bytes each instead of a 12 MP colour conversion."""
 
     small: np.ndarray | None = None
     preview: np.ndarray | None = None
+    chroma: np.ndarray | None = None
+
+
+def yuv420_frame(buffer: np.ndarray, width: int, height: int) -> CameraFrame:
+    """The grey frame and its chroma, copied out of a YUV420 (I420) buffer as picamera2 maps it:
+    ``height * 3 / 2`` rows of ``stride`` bytes (each row padded to the stride), the Y plane's rows, then
+    the U plane's and the V plane's, whose rows are half the stride long (libcamera's layout). Copied
+    because the buffer goes back to the camera."""
+    stride = buffer.shape[1]
+    frame = np.array(buffer[:height, :width]).view(CameraFrame)
+    planes = buffer.reshape(-1)[height * stride:height * stride + 2 * (height // 2) * (stride // 2)]
+    frame.chroma = np.array(planes.reshape(2, height // 2, stride // 2)[:, :, :width // 2])
+    return frame
 
 
 def lores_size(width: int, height: int, max_width: int = PREVIEW_WIDTH) -> tuple[int, int]:
@@ -246,8 +263,9 @@ def _picamera2_module():
 
 class PiCameraDevice:
     """The Pi camera through picamera2: a YUV420 main stream (its Y plane is the grey frame the
-    decoder reads), a lores stream for the motion check and the preview, ``BUFFERS`` buffers, focus
-    and flicker set from the settings, and a time limit on every capture."""
+    decoder reads, its U and V planes go with it for card outlines), a lores stream for the motion
+    check and the preview, ``BUFFERS`` buffers, focus and flicker set from the settings, and a time
+    limit on every capture."""
 
     def __init__(self, index: int, width: int, height: int, *, focus="auto", mains_hz: int = 50,
                  timeout: float | None = None):
@@ -310,7 +328,7 @@ class PiCameraDevice:
         try:
             (w, h), (lw, lh) = self.size, self.lores
             with self._mapped(request, "main") as m:
-                frame = np.array(m.array[:h, :w]).view(CameraFrame)   # the Y plane, out of the camera's buffer
+                frame = yuv420_frame(m.array, w, h)
             with self._mapped(request, "lores") as m:
                 # I420 rows carry the stride's padding: converted whole, cut after
                 frame.preview = cv2.cvtColor(m.array, cv2.COLOR_YUV2BGR_I420)[:, :lw]
