@@ -243,7 +243,7 @@ def _flood(broker, dash: _DashboardProcess, names: list[str], url, args, folder:
     from companion.cafe.fleet import Fleet
 
     (folder / "flood").mkdir()
-    fleet = Fleet(names, folder / "flood", url, 10**6, 4, per_minute=args.per_minute).start()
+    fleet = Fleet(names, folder / "flood", url, 10**6, 4, per_minute=args.per_minute, elsewhere=True).start()
     quiet = time.time()
     fleet.go()
     time.sleep(args.flood_seconds / 3)
@@ -363,7 +363,7 @@ def _history(broker, names: list[str], url, args, folder: Path) -> dict:
     build_s = make_history(db, args.history_plays)
     dash = _DashboardProcess(broker.url, db)
     (folder / "history").mkdir()
-    fleet = Fleet(names, folder / "history", url, 10**6, 6, per_minute=args.per_minute).start()
+    fleet = Fleet(names, folder / "history", url, 10**6, 6, per_minute=args.per_minute, elsewhere=True).start()
     try:
         quiet = time.time()
         fleet.go()
@@ -429,7 +429,7 @@ def _burst(cafe: _Cafe, reference: dict) -> dict:
     BURST_TABLES at once: a thousand game logs syncing flat out on one disk measure the disk."""
     from companion.cafe.fleet import Fleet
     (cafe.folder / "burst").mkdir()
-    fleet = Fleet(cafe.names[:BURST_TABLES], cafe.folder / "burst", cafe.url, 1, 1).start()
+    fleet = Fleet(cafe.names[:BURST_TABLES], cafe.folder / "burst", cafe.url, 1, 1, elsewhere=True).start()
     try:
         t0 = time.perf_counter()
         fleet.go()
@@ -451,7 +451,8 @@ def _away(cafe: _Cafe, reference: dict) -> dict:
     from companion.cafe.fleet import Fleet
     cafe.dash.kill()
     (cafe.folder / "away").mkdir()
-    fleet = Fleet(cafe.names[:BURST_TABLES], cafe.folder / "away", cafe.url, 1, 3, until_confirmed=True).start()
+    fleet = Fleet(cafe.names[:BURST_TABLES], cafe.folder / "away", cafe.url, 1, 3, until_confirmed=True,
+                  elsewhere=True).start()
     try:
         fleet.go()
         played = fleet.wait_played()
@@ -481,7 +482,7 @@ def _steady(cafe: _Cafe, reference: dict, args) -> dict:
     viewers: list[_Viewer] = []
     viewer_bytes: list[int] = []
     (cafe.folder / "steady").mkdir()
-    fleet = Fleet(cafe.names, cafe.folder / "steady", cafe.url, 10**6, 2, per_minute=args.per_minute,
+    fleet = Fleet(cafe.names, cafe.folder / "steady", cafe.url, 10**6, 2, per_minute=args.per_minute, elsewhere=True,
                   settle=True).start()
     try:
         since = time.time()

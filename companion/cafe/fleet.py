@@ -42,7 +42,7 @@ class FleetError(RuntimeError):
 class Fleet:
     def __init__(self, names: list[str], folder: Path, broker: Broker, games: int, seed: int,
                  per_minute: float | None = None, per_process: int = PER_PROCESS, until_confirmed: bool = False,
-                 settle: bool = False,
+                 settle: bool = False, elsewhere: bool = False,
                  brokers: dict[str, Broker] | None = None):
         self.names = names
         self.folder = Path(folder)
@@ -52,6 +52,9 @@ class Fleet:
         self.per_minute = per_minute
         self.until_confirmed = until_confirmed
         self.settle = settle                   # ready once connected and heard by the dashboard (bench cafe)
+        # the tables stand in for kiosks on machines of their own (bench cafe): their workers take only the
+        # CPU the café's own parts (broker, dashboard) leave, as a café's kiosks take none of theirs
+        self.elsewhere = elsewhere
         self.brokers = brokers or {}           # a table's own login (cafe simulate --logins), by name
         self.groups = [names[i:i + per_process] for i in range(0, len(names), per_process)]
         self.procs: list[subprocess.Popen] = []
@@ -64,6 +67,7 @@ class Fleet:
             spec = {"names": group, "folder": str(self.folder), "broker": dataclasses.asdict(self.broker),
                     "games": self.games, "seed": self.seed, "per_minute": self.per_minute,
                     "until_confirmed": self.until_confirmed, "settle": self.settle,
+                    "elsewhere": self.elsewhere,
                     "logins": {n: [self.brokers[n].username, self.brokers[n].password]
                                for n in group if n in self.brokers and self.brokers[n] != self.broker}}
             # the spec (logins included) on standard input, where 'ps' does not show it
