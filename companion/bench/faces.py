@@ -32,6 +32,7 @@ Figures only: no time is a pass or a fail.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,6 +83,7 @@ class Tally:
 LOOK_ALIKE_EVERY = 20          # drawn decks: card 20, 40, ... is a look-alike of the card before it
 STRANGERS = 60                 # pictures of another box's cards, laid among the deck's
 STRANGER_EVERY = 10            # one laid card in ten is a stranger
+MIN_PICTURE_PX = 64            # a smaller picture in --faces DIR is no card's face (a 1 x 1 test image)
 
 
 def _pictures(folder: str | None, n: int, seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -95,17 +97,23 @@ def _pictures(folder: str | None, n: int, seed: int) -> tuple[list[np.ndarray], 
         return [draw_face(i, seed=seed, like=i - 1 if i % LOOK_ALIKE_EVERY == 0 else None)
                 for i in range(1, n + 1)], drawn_strangers
     files = sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in IMAGE_TYPES)
-    if len(files) < n:
-        raise BadInput(folder, f"{len(files)} pictures; the deck needs {n} (one per card)")
-    out = []
-    for p in files[:n + STRANGERS]:
+    out, skipped = [], []
+    for p in files:
+        if len(out) == n + STRANGERS:
+            break
         img = cv2.imread(str(p), cv2.IMREAD_COLOR)
-        if img is None:
-            raise BadInput(str(p), "cannot be read as a picture")
+        if img is None or min(img.shape[:2]) < MIN_PICTURE_PX:        # no card's picture: left out, and said
+            skipped.append(p.name)
+            continue
         h, w = img.shape[:2]
         if w > h:                                          # a landscape picture: the card turned upright
             img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
         out.append(cv2.resize(img, (360, 504), interpolation=cv2.INTER_AREA))
+    if skipped:
+        print(f"{folder}: {len(skipped)} files left out (unreadable, or under {MIN_PICTURE_PX} px): "
+              f"{', '.join(skipped[:5])}{' ...' if len(skipped) > 5 else ''}", file=sys.stderr)
+    if len(out) < n:
+        raise BadInput(folder, f"{len(out)} pictures; the deck needs {n} (one per card)")
     return out[:n], (out[n:] + drawn_strangers)[:STRANGERS]
 
 
@@ -240,7 +248,7 @@ def run(args) -> int:
             raise BadInput("--layouts", f"{kind!r} is no layout: row, grid or board")
     hold, choose = (96, 48) if args.quick else (args.cards, args.choose)
     lo, hi = (float(x) for x in args.overlap.split(","))
-    say = (lambda m: print(m, file=__import__("sys").stderr)) if args.json else print
+    say = (lambda m: print(m, file=sys.stderr)) if args.json else print
     results = []
     pictures = _pictures(args.faces, max(decks), args.seed)
     say(f"faces: {'the drawn faces (companion/sim/face_art.py)' if args.faces is None else args.faces}")
