@@ -97,7 +97,8 @@ def _pictures(folder: str | None, n: int, seed: int) -> tuple[list[np.ndarray], 
         return [draw_face(i, seed=seed, like=i - 1 if i % LOOK_ALIKE_EVERY == 0 else None)
                 for i in range(1, n + 1)], drawn_strangers
     files = sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in IMAGE_TYPES)
-    out, skipped = [], []
+    out: list[np.ndarray] = []
+    skipped: list[str] = []
     for p in files:
         if len(out) == n + STRANGERS:
             break
