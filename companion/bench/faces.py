@@ -2,12 +2,15 @@
 
 A deck of N faces (``--decks``, default 110, 500 and 1,000) is enrolled flat (as from scanned pages):
 the pictures of ``--faces DIR`` (every image in it, sorted by name, one card each), or the project's
-drawn faces (companion/sim/face_art.py) when no folder is given. Frames of the table are drawn by the
-scene generator: rows wrapped onto lines (Timeline) or grids, at 12 MP (the kiosk's 4608 x 2592
-under the default camera plan: 63 x 88 mm cards 326 px wide) or 1080p (the same table, 136 px),
-cards overlapping their neighbour by 0-30 % (``--overlap``), with glare, a tilted camera, a turned
-layout, lens blur, noise and JPEG. Every card also carries its sticker, so the sticker path reads the
-very same frames.
+drawn faces (companion/sim/face_art.py) when no folder is given; one drawn card in twenty is a
+look-alike of the card before it (its picture with a few shapes more, another title). Frames of the
+table are drawn by the scene generator: rows wrapped onto lines (Timeline), Cronología's grids with
+gaps, or Exhibition's board (``--layouts``), at 12 MP (the kiosk's 4608 x 2592 under the default
+camera plan: 63 x 88 mm cards 326 px wide) or 1080p (the same table, 136 px), cards in a row
+overlapping their neighbour by 0-30 % (``--overlap``), with glare, a tilted camera, a turned layout,
+lens blur, noise and JPEG. One laid card in ten is a stranger: a card of another box, not enrolled
+(the pictures after the deck's in the folder, else drawn ones of another seed), which must never be
+named. Every card also carries its sticker, so the sticker path reads the very same frames.
 
 Per deck size and frame size:
 
@@ -19,7 +22,9 @@ Per deck size and frame size:
 - **enrolment**: ms of features per face; look-alike pairs found;
 - **the threshold**: every region is read with no inlier threshold and the margin kept; the smallest
   threshold with 0 wrong on the first set of frames (``choose``) is then held on a second set drawn
-  with other seeds (``hold``), whose figures are the ones that count.
+  alike with other seeds (``hold``), whose figures are the ones that count. The kiosk's threshold is
+  ``vision.faces.THRESHOLD`` (its one owner, read by the tracker): the hold set is measured at it
+  too, and the bench says when it lies below the threshold chosen.
 
 Figures only: no time is a pass or a fail.
 """
@@ -27,6 +32,7 @@ Figures only: no time is a pass or a fail.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,17 +48,20 @@ def add_arguments(parser) -> None:
                                                        "project's drawn faces)")
     parser.add_argument("--decks", default="110,500,1000", help="enrolled faces per deck, comma separated")
     parser.add_argument("--size", default="12mp,1080p", help="frame sizes: 12mp, 1080p (comma separated)")
+    parser.add_argument("--layouts", default="row,grid,board", help="tables: row (wrapped Timeline rows), grid "
+                                                                  "(Cronología), board (Exhibition), comma separated")
     parser.add_argument("--cards", type=int, default=1000, help="laid cards in the 'hold' set of each case (1000)")
     parser.add_argument("--choose", type=int, default=300, help="laid cards in the 'choose' set (300)")
     parser.add_argument("--overlap", default="0,0.3", help="share of a card its right neighbour covers: min,max")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--quick", action="store_true", help="a quick look: 110 faces, 1080p, 48 + 96 cards")
+    parser.add_argument("--quick", action="store_true", help="a quick look: 110 faces, 1080p, rows, 48 + 96 cards")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
 
 
 @dataclass
 class Tally:
     cards: int = 0
+    strangers: int = 0                                  # laid cards of another box (never to be named)
     region_reads: list = field(default_factory=list)    # (inliers, runner_up, right?, is the laid card?)
     face_cpu: float = 0.0
     sticker_named: int = 0
@@ -71,26 +80,42 @@ class Tally:
         return named, wrong
 
 
-def _pictures(folder: str | None, n: int, seed: int) -> list[np.ndarray]:
+LOOK_ALIKE_EVERY = 20          # drawn decks: card 20, 40, ... is a look-alike of the card before it
+STRANGERS = 60                 # pictures of another box's cards, laid among the deck's
+STRANGER_EVERY = 10            # one laid card in ten is a stranger
+MIN_PICTURE_PX = 64            # a smaller picture in --faces DIR is no card's face (a 1 x 1 test image)
+
+
+def _pictures(folder: str | None, n: int, seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """(the deck's n pictures, pictures of cards of another box)."""
     import cv2
 
     from companion.errors import BadInput
+    from companion.sim.face_art import draw_face
+    drawn_strangers = [draw_face(i, seed=seed + 1) for i in range(1, STRANGERS + 1)]
     if folder is None:
-        from companion.sim.face_art import draw_face
-        return [draw_face(i, seed=seed) for i in range(1, n + 1)]
+        return [draw_face(i, seed=seed, like=i - 1 if i % LOOK_ALIKE_EVERY == 0 else None)
+                for i in range(1, n + 1)], drawn_strangers
     files = sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in IMAGE_TYPES)
-    if len(files) < n:
-        raise BadInput(folder, f"{len(files)} pictures; the deck needs {n} (one per card)")
-    out = []
-    for p in files[:n]:
+    out: list[np.ndarray] = []
+    skipped: list[str] = []
+    for p in files:
+        if len(out) == n + STRANGERS:
+            break
         img = cv2.imread(str(p), cv2.IMREAD_COLOR)
-        if img is None:
-            raise BadInput(str(p), "cannot be read as a picture")
+        if img is None or min(img.shape[:2]) < MIN_PICTURE_PX:        # no card's picture: left out, and said
+            skipped.append(p.name)
+            continue
         h, w = img.shape[:2]
         if w > h:                                          # a landscape picture: the card turned upright
             img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
         out.append(cv2.resize(img, (360, 504), interpolation=cv2.INTER_AREA))
-    return out
+    if skipped:
+        print(f"{folder}: {len(skipped)} files left out (unreadable, or under {MIN_PICTURE_PX} px): "
+              f"{', '.join(skipped[:5])}{' ...' if len(skipped) > 5 else ''}", file=sys.stderr)
+    if len(out) < n:
+        raise BadInput(folder, f"{len(out)} pictures; the deck needs {n} (one per card)")
+    return out[:n], (out[n:] + drawn_strangers)[:STRANGERS]
 
 
 def _scene_args(size: str, overlap: float, layout_kind: str):
@@ -106,25 +131,51 @@ def _scene_args(size: str, overlap: float, layout_kind: str):
 
 
 def _frames(n_cards: int, deck: int, size: str, layout_kind: str, overlap: tuple[float, float], seed: int):
-    """(scene, card px) of frames holding about n_cards laid cards, drawn one at a time."""
-    from companion.sim.scene import RowLayout, render_table
+    """(layout, render arguments, payloads laid) of frames holding about n_cards laid cards of the
+    deck (strangers besides), drawn one at a time."""
+    from companion.sim.scene import render_table
     rng = np.random.default_rng([seed, 11])
     laid = 0
     k = 0
     while laid < n_cards:
-        ov = float(rng.uniform(*overlap))
+        ov = float(rng.uniform(*overlap)) if layout_kind == "row" else 0.0
         w, h, ppm, card = _scene_args(size, ov, layout_kind)
         per_line = max(1, int((w / ppm * 0.9 - card[0]) // (card[0] + card[2])) + 1)
         lines = max(1, int((h / ppm * 0.88 - card[1]) // (card[1] + card[3])) + 1)
-        count = min(per_line * lines, n_cards - laid)
+        layout, slots = _layout(layout_kind, per_line, lines, rng)
+        count = min(slots, n_cards - laid + (n_cards - laid) // (STRANGER_EVERY - 1))
         numbers = [int(x) for x in rng.choice(deck, count, replace=False) + 1]
-        codes = [f"TC:BENCH:{x:04d}" for x in numbers]
-        yield RowLayout(codes), dict(width=w, height=h, px_per_module=ppm, card=card, wrap=True,
-                           seed=seed * 1000 + k, blur=(0.5, 1.2), noise=(2.0, 4.0), jpeg=(85, 93), glare=0.4,
-                           tilt=4.0, perspective=6.0, light=0.3, bayer=size != "12mp", card_detail=1.0,
-                           face_stickers=True, render=render_table), numbers
-        laid += count
+        strangers = set(rng.choice(count, count // STRANGER_EVERY, replace=False).tolist())
+        codes = [f"TC:OTHER:{1 + int(rng.integers(STRANGERS)):04d}" if i in strangers else f"TC:BENCH:{x:04d}"
+                 for i, x in enumerate(numbers)]
+        codes = list(dict.fromkeys(codes))                 # a stranger drawn twice is laid once
+        yield layout(codes), dict(width=w, height=h, px_per_module=ppm, card=card, wrap=True,
+                                  seed=seed * 1000 + k, blur=(0.5, 1.2), noise=(2.0, 4.0), jpeg=(85, 93), glare=0.4,
+                                  tilt=4.0, perspective=6.0, light=0.3, bayer=size != "12mp", card_detail=1.0,
+                                  face_stickers=True, render=render_table), codes
+        laid += sum(1 for c in codes if c.startswith("TC:BENCH:"))
         k += 1
+
+
+def _layout(kind: str, per_line: int, lines: int, rng):
+    """(a function of the laid payloads to the layout, how many cards it holds)."""
+    from companion.vision.layouts import BoardLayout, GridLayout, RowLayout
+    if kind == "row":
+        return RowLayout, per_line * lines
+    if kind == "grid":
+        # Cronología's grid: full rows of cards, and between them rows with a few cards in gaps
+        shape = [[True] * per_line if r % 2 == 0 else list(rng.random(per_line) < 0.4) for r in range(lines)]
+        slots = sum(map(sum, shape))
+
+        def grid(codes):
+            it = iter(codes)
+            return GridLayout([[next(it, None) if cell else None for cell in row] for row in shape])
+        return grid, slots
+    from companion.vision.boards import load_board
+    spots = load_board("exhibition").spot_names
+    chosen = [spots[i] for i in sorted(rng.choice(len(spots), size=int(rng.integers(12, len(spots) + 1)),
+                                                   replace=False))]
+    return (lambda codes: BoardLayout("exhibition", dict(zip(chosen, codes, strict=False)))), len(chosen)
 
 
 def _measure(index, pictures, n_cards, deck, size, layout_kind, overlap, seed, tally: Tally, say) -> None:
@@ -132,9 +183,10 @@ def _measure(index, pictures, n_cards, deck, size, layout_kind, overlap, seed, t
 
     from companion.vision.decode import decode
     from companion.vision.faces import read_faces
-    for f, (layout, args, numbers) in enumerate(_frames(n_cards, deck, size, layout_kind, overlap, seed)):
+    deck_pictures, strangers = pictures
+    for f, (layout, args, codes) in enumerate(_frames(n_cards, deck, size, layout_kind, overlap, seed)):
         render = args.pop("render")
-        faces = {f"TC:BENCH:{x:04d}": pictures[x - 1] for x in numbers}
+        faces = {c: (deck_pictures if c.startswith("TC:BENCH:") else strangers)[int(c[-4:]) - 1] for c in codes}
         scene = render(layout, faces=faces, **args)
         grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
         truth = scene.truth
@@ -151,13 +203,14 @@ def _measure(index, pictures, n_cards, deck, size, layout_kind, overlap, seed, t
             t = time.process_time()
             whole = read_faces(grey, index, card_px=card_px)
             tally.frame_cpu.append(time.process_time() - t)
-            tally.frame_cards += len(truth)
+            tally.frame_cards += sum(1 for x in truth if x.payload.startswith("TC:BENCH:"))
             tally.frame_named += sum(1 for r in whole.reads if right(r))
             tally.frame_wrong += sum(1 for r in whole.reads if not right(r))
             t = time.process_time()
             codes = decode(grey).codes
             tally.frame_cpu.append(-(time.process_time() - t))     # the sticker path's frame, kept apart
-            tally.frame_sticker_named += sum(1 for d in codes if d.payload in {x.payload for x in truth})
+            tally.frame_sticker_named += sum(1 for d in codes if d.payload.startswith("TC:BENCH:")
+                                             and d.payload in {x.payload for x in truth})
         H, W = grey.shape
         grow = card_px / 3
         for tr in truth:
@@ -168,48 +221,55 @@ def _measure(index, pictures, n_cards, deck, size, layout_kind, overlap, seed, t
             t = time.process_time()
             found = read_faces(region, index, card_px=card_px, threshold=1, offset=(x0, y0))
             tally.face_cpu += time.process_time() - t
-            tally.cards += 1
+            stranger = not tr.payload.startswith("TC:BENCH:")
+            tally.strangers += stranger
+            tally.cards += not stranger
             for r in found.reads:
                 laid = np.hypot(*(np.subtract(r.center, tr.center))) < card_px / 2
                 tally.region_reads.append((r.inliers, r.runner_up, right(r), laid))
             t = time.process_time()
             codes = decode(region).codes
             tally.sticker_cpu += time.process_time() - t
-            tally.sticker_named += any(d.payload == tr.payload for d in codes)
+            tally.sticker_named += not stranger and any(d.payload == tr.payload for d in codes)
             tally.sticker_wrong += sum(1 for d in codes if d.payload not in {x.payload for x in truth})
-        say(f"  frame {f + 1}: {len(truth)} cards, {tally.cards} so far")
+        say(f"  frame {f + 1}: {len(truth)} cards, {tally.cards} of the deck and {tally.strangers} strangers so far")
 
 
 def run(args) -> int:
     import cv2
 
+    from companion.errors import BadInput
     from companion.vision.faces import THRESHOLD, FaceIndex, face_features
     cv2.setNumThreads(1)
     sizes = ["1080p"] if args.quick else [s.strip() for s in args.size.split(",")]
     decks = [110] if args.quick else [int(x) for x in args.decks.split(",")]
-    kinds = ["row"]
+    kinds = ["row"] if args.quick else [k.strip() for k in args.layouts.split(",")]
+    for kind in kinds:
+        if kind not in ("row", "grid", "board"):
+            raise BadInput("--layouts", f"{kind!r} is no layout: row, grid or board")
     hold, choose = (96, 48) if args.quick else (args.cards, args.choose)
     lo, hi = (float(x) for x in args.overlap.split(","))
-    say = (lambda m: print(m, file=__import__("sys").stderr)) if args.json else print
+    say = (lambda m: print(m, file=sys.stderr)) if args.json else print
     results = []
     pictures = _pictures(args.faces, max(decks), args.seed)
     say(f"faces: {'the drawn faces (companion/sim/face_art.py)' if args.faces is None else args.faces}")
     for deck in decks:
         t = time.process_time()
-        feats = [face_features(p) for p in pictures[:deck]]
+        feats = [face_features(p) for p in pictures[0][:deck]]
         enrol_ms = 1000 * (time.process_time() - t) / deck
         index = FaceIndex([f"TC:BENCH:{i:04d}" for i in range(1, deck + 1)], feats)
         index.nearest(feats[0].descriptors[:1])           # the search index built before any timing
         for size in sizes:
             for kind in kinds:
-                say(f"{deck} faces, {size}, {kind}s, overlap {lo:.0%}-{hi:.0%}: choosing on {choose} cards")
+                say(f"{deck} faces, {size}, {kind}s" + (f", overlap {lo:.0%}-{hi:.0%}" if kind == "row" else "") +
+                    f": choosing on {choose} cards")
                 a, b = Tally(), Tally()
                 _measure(index, pictures, choose, deck, size, kind, (lo, hi), args.seed * 7 + 1, a, say)
                 threshold = next((t for t in range(1, 200) if a.at(t)[1] == 0), 200)
-                say(f"  threshold with 0 wrong on the choosing set: {threshold} inliers (default {THRESHOLD}); "
+                say(f"  threshold with 0 wrong on the choosing set: {threshold} inliers (the kiosk's: {THRESHOLD}); "
                     f"holding it on {hold} other cards")
                 _measure(index, pictures, hold, deck, size, kind, (lo, hi), args.seed * 7 + 2, b, say)
-                row = _row(deck, size, kind, threshold, a, b, enrol_ms)
+                row = _row(deck, size, kind, threshold, THRESHOLD, a, b, enrol_ms)
                 results.append(row)
                 say(_line(row))
     if args.json:
@@ -217,33 +277,43 @@ def run(args) -> int:
     return 0
 
 
-def _row(deck, size, kind, threshold, a: Tally, b: Tally, enrol_ms) -> dict:
+def _row(deck, size, kind, threshold, kiosk: int, a: Tally, b: Tally, enrol_ms) -> dict:
     named, wrong = b.at(threshold)
+    new_cards = max(1, b.cards + b.strangers)
     frames = [c for c in b.frame_cpu if c > 0]
     sticker_frames = [-c for c in b.frame_cpu if c < 0]
     return {"deck": deck, "size": size, "layout": kind, "threshold": threshold,
-            "choose": {"cards": a.cards, "named": a.at(threshold)[0], "wrong": a.at(threshold)[1],
-                       "wrong_at_no_threshold": a.at(1)[1]},
-            "hold": {"cards": b.cards, "named": named, "named_pct": round(100 * named / max(1, b.cards), 2),
+            "choose": {"cards": a.cards, "strangers": a.strangers, "named": a.at(threshold)[0],
+                       "wrong": a.at(threshold)[1], "wrong_at_no_threshold": a.at(1)[1],
+                       "wrong_by_threshold": {t: a.at(t)[1] for t in range(1, threshold + 1) if a.at(t)[1]}},
+            "hold": {"cards": b.cards, "strangers": b.strangers, "named": named,
+                     "named_pct": round(100 * named / max(1, b.cards), 2),
                      "wrong": wrong, "wrong_at_no_threshold": b.at(1)[1],
-                     "ms_per_new_card": round(1000 * b.face_cpu / max(1, b.cards), 1),
+                     "ms_per_new_card": round(1000 * b.face_cpu / new_cards, 1),
                      "frame_ms": round(1000 * float(np.median(frames)), 0) if frames else None,
                      "frame_named_pct": round(100 * b.frame_named / max(1, b.frame_cards), 1),
                      "frame_wrong": b.frame_wrong},
             "stickers": {"named_pct": round(100 * b.sticker_named / max(1, b.cards), 2), "wrong": b.sticker_wrong,
-                         "ms_per_new_card": round(1000 * b.sticker_cpu / max(1, b.cards), 1),
+                         "ms_per_new_card": round(1000 * b.sticker_cpu / new_cards, 1),
                          "frame_ms": round(1000 * float(np.median(sticker_frames)), 0) if sticker_frames else None,
                          "frame_named_pct": round(100 * b.frame_sticker_named / max(1, b.frame_cards), 1)},
+            "kiosk": {"threshold": kiosk, "named_pct": round(100 * b.at(kiosk)[0] / max(1, b.cards), 2),
+                      "wrong": b.at(kiosk)[1], "choose_wrong": a.at(kiosk)[1]},
             "enrol_ms_per_face": round(enrol_ms, 1)}
 
 
 def _line(r: dict) -> str:
-    h, s = r["hold"], r["stickers"]
+    h, s, c, k = r["hold"], r["stickers"], r["choose"], r["kiosk"]
+    below = ", ".join(f"{n} at {t}" for t, n in c["wrong_by_threshold"].items()) or "none"
     return (f"  {r['deck']} faces, {r['size']}, {r['layout']}s: threshold {r['threshold']} (0 wrong on "
-            f"{r['choose']['cards']} choosing cards; {r['choose']['wrong_at_no_threshold']} wrong at none)\n"
+            f"{c['cards']} choosing cards and {c['strangers']} strangers; wrong below it: {below})\n"
             f"    faces:    {h['named_pct']:.2f} % of {h['cards']} laid cards named, {h['wrong']} wrong "
+            f"(and {h['strangers']} strangers) "
             f"({h['wrong_at_no_threshold']} at no threshold), {h['ms_per_new_card']} ms a new card; "
             f"whole frame {h['frame_ms']} ms ({h['frame_named_pct']} % named, {h['frame_wrong']} wrong)\n"
             f"    stickers: {s['named_pct']:.2f} % named, {s['wrong']} wrong, {s['ms_per_new_card']} ms a new card; "
             f"whole frame {s['frame_ms']} ms ({s['frame_named_pct']} % named)\n"
-            f"    enrolment: {r['enrol_ms_per_face']} ms of features a face")
+            f"    the kiosk's threshold {k['threshold']}: {k['named_pct']:.2f} % named, {k['wrong']} wrong "
+            f"({k['choose_wrong']} wrong on the choosing set)"
+            + (" -- BELOW the one chosen: raise vision.faces.THRESHOLD" if k["threshold"] < r["threshold"] else "")
+            + f"\n    enrolment: {r['enrol_ms_per_face']} ms of features a face")

@@ -36,13 +36,20 @@ def title_of(number: int, seed: int = 0) -> str:
 
 
 def draw_face(number: int, *, seed: int = 0, side: str = "title", year: int | None = None,
-              title: str | None = None) -> np.ndarray:
+              title: str | None = None, like: int | None = None) -> np.ndarray:
     """The face of card ``number`` (BGR uint8, FACE_PX): ``side`` "title" or "date" (the date side
-    shows ``year``, default one drawn from the number)."""
+    shows ``year``, default one drawn from the number). ``like``: a look-alike of that card (as cards
+    of one series are): its picture, with two or three shapes of this card's own over it, and this
+    card's own title and band."""
     rng = np.random.default_rng([seed, number])
     W, H = FACE_PX
-    img = np.empty((H, W, 3), np.uint8)
     pic_h = int(H * 0.78)
+    if like is not None:
+        img = draw_face(like, seed=seed)
+        for _ in range(int(rng.integers(2, 4))):
+            _shape(img[:pic_h], rng)
+        return _titled(img, number, seed, rng, side, year, title)
+    img = np.empty((H, W, 3), np.uint8)
     horizon = int(rng.uniform(0.25, 0.75) * pic_h)
     sky, ground = rng.integers(0, 256, 3), rng.integers(0, 256, 3)
     t = np.linspace(0, 1, horizon)[:, None, None]
@@ -50,6 +57,13 @@ def draw_face(number: int, *, seed: int = 0, side: str = "title", year: int | No
     img[horizon:pic_h] = ground.astype(np.uint8)
     for _ in range(int(rng.integers(6, 15))):
         _shape(img[:pic_h], rng)
+    return _titled(img, number, seed, rng, side, year, title)
+
+
+def _titled(img: np.ndarray, number: int, seed: int, rng, side: str, year: int | None, title: str | None):
+    """The face's title band, title, date box and frame, over its picture."""
+    W, H = FACE_PX
+    pic_h = int(H * 0.78)
     band = BANDS[int(rng.integers(len(BANDS)))]
     img[pic_h:] = band
     text = title if title is not None else title_of(number, seed)

@@ -256,7 +256,7 @@ def _make_plan(layout, width, height, ppm, seed, table, blur, noise, tilt, persp
     if isinstance(layout, RowLayout):
         items = _row_items(layout.codes, avail_w, avail_h, jitter, rng, card, wrap)
     elif isinstance(layout, GridLayout):
-        items = _grid_items(layout.rows, avail_w, avail_h, jitter, rng)
+        items = _grid_items(layout.rows, avail_w, avail_h, jitter, rng, card)
     elif isinstance(layout, RowsLayout):
         items = _rows_items(layout.rows, avail_w, avail_h, jitter, rng, card)
     elif isinstance(layout, FreeLayout):
@@ -392,11 +392,12 @@ def _row_items(codes, avail_w, avail_h, jitter, rng, card=None, wrap=False) -> l
     return items
 
 
-def _grid_items(rows, avail_w, avail_h, jitter, rng) -> list[_Item]:
+def _grid_items(rows, avail_w, avail_h, jitter, rng, card=None) -> list[_Item]:
+    cw, ch, gx, gy = card or (CARD_W, CARD_H, 6.0, 6.0)
     n_rows = len(rows)
     n_cols = max((len(r) for r in rows), default=0)
-    px, w = _pitch(n_cols, avail_w, CARD_W + 6, CARD_W, "across the grid")
-    py, h = _pitch(n_rows, avail_h, CARD_H + 6, CARD_H, "rows")
+    px, w = _pitch(n_cols, avail_w, cw + gx, cw, "across the grid")
+    py, h = _pitch(n_rows, avail_h, ch + gy, ch, "rows")
     jit = min(_overlap_jitter(px, w, jitter), _overlap_jitter(py, h, jitter))
     pos = 0.4 * min(1.0, (min(px, py) - MIN_PITCH) / 4)
     items = []
