@@ -83,6 +83,17 @@ def check_keys(line: dict, known: tuple[str, ...], what: str) -> None:
             raise BadInput(key, f"unknown field in a {what} line; known: {', '.join(known)}")
 
 
+def check_place(line: dict, game: str, known: tuple[str, ...]) -> str:
+    """A row game's one action, a "place" line with only the ``known`` fields: its player."""
+    if not isinstance(line, dict):
+        raise BadInput("", "an action line must be a JSON object")
+    kind = line.get("type")
+    if kind != "place":
+        raise BadInput("type", f"{kind!r} is not a {game} action; the only one is \"place\"")
+    check_keys(line, known, "place")
+    return player_of(line)
+
+
 def flag(line: dict, key: str, default: bool = False) -> bool:
     value = line.get(key, default)
     if not isinstance(value, bool):

@@ -63,13 +63,8 @@ def complete_setup(line: dict) -> dict:
 
 
 def parse_action(line: dict) -> Place:
-    if not isinstance(line, dict):
-        raise BadInput("", "an action line must be a JSON object")
-    kind = line.get("type")
-    if kind != "place":
-        raise BadInput("type", f"{kind!r} is not a Timeline action; the only one is \"place\"")
-    rounds.check_keys(line, _PLACE_KEYS, "place")
-    return Place(rounds.player_of(line), rounds.card_at(line), rounds.whole(line, "gap", 0))
+    player = rounds.check_place(line, "Timeline", _PLACE_KEYS)
+    return Place(player, rounds.card_at(line), rounds.whole(line, "gap", 0))
 
 
 def apply(state: RowState, action: Place) -> tuple[RowState, list[Event]]:

@@ -151,13 +151,7 @@ def complete_setup(line: dict) -> dict:
 
 
 def parse_action(line: dict) -> Place:
-    if not isinstance(line, dict):
-        raise BadInput("", "an action line must be a JSON object")
-    kind = line.get("type")
-    if kind != "place":
-        raise BadInput("type", f"{kind!r} is not a Personal timelines action; the only one is \"place\"")
-    rounds.check_keys(line, _PLACE_KEYS, "place")
-    player = rounds.player_of(line)
+    player = rounds.check_place(line, "Personal timelines", _PLACE_KEYS)
     row = line.get("row", player)
     if not isinstance(row, str) or not row:
         raise BadInput("row", "the name of the row's owner is needed")
