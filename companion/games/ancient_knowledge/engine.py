@@ -37,7 +37,7 @@ from companion.games.ancient_knowledge.state import (
 from companion.games.ancient_knowledge.words import holdings_words, requirement_words
 from companion.games.base import Event, Outcome, Summary, outcome_of, parse_players, refused, scored
 from companion.games.base import Illegal as _Illegal
-from companion.i18n import N_, NP_, Text, plural
+from companion.i18n import N_, NP_, Plural, Text, plural
 
 GAME_ID = "ancient-knowledge"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4          # decision A8
@@ -307,8 +307,9 @@ def _refill_prompt(s: GameState, tile: int, player: str) -> Prompt | None:
     count = min(3, len(_available(s, tile, level)))
     if count == 0:
         return None
-    return Prompt("refill", player, Text(N_("Deal {count} Level {level} technologies onto tile {tile}: which cards?"),
-                                         {"count": count, "level": "I" * level, "tile": tile + 1}),
+    return Prompt("refill", player, plural(NP_("Deal {n} Level {level} technology onto tile {tile}: which card?",
+                                               "Deal {n} Level {level} technologies onto tile {tile}: which cards?"),
+                                           count, level="I" * level, tile=tile + 1),
                   tile=tile + 1, level=level, count=count)
 
 
@@ -367,8 +368,11 @@ def _archive(s, a: A.Archive, p, events):
     on_timeline = board.tokens_on_timeline()
     if s.options.archive_unbounded:
         if removed != min(discard, on_timeline):
-            _no(N_("{discard} cards discarded must remove {expected} knowledge tokens, not {removed}."),
-                discard=discard, expected=min(discard, on_timeline), removed=removed)
+            raise _Illegal.worded(plural(NP_("With {n} card discarded, the knowledge tokens removed must be "
+                                             "{expected}, not {removed}.",
+                                             "With {n} cards discarded, the knowledge tokens removed must be "
+                                             "{expected}, not {removed}."),
+                                         discard, expected=min(discard, on_timeline), removed=removed))
     elif discard != removed:
         if discard > on_timeline:
             _no(N_("Archive may not discard more cards ({discard}) than the {tokens} knowledge tokens on "
@@ -585,12 +589,15 @@ def _answer_flip(s, pr, value, events):
 
 def _answer_refill(s, pr, value, events):
     if not isinstance(value, tuple):
-        _no(N_("Name the {count} technologies dealt onto tile {tile}."), count=pr.count, tile=pr.tile)
+        raise _Illegal.worded(plural(NP_("Name the {n} technology dealt onto tile {tile}.",
+                                         "Name the {n} technologies dealt onto tile {tile}."), pr.count, tile=pr.tile))
     tile = pr.tile - 1
     available = _available(s, tile, pr.level)
     count = min(3, len(available))
     if len(value) != count or len(set(value)) != len(value):
-        _no(N_("Tile {tile} gets {count} different technologies, not {n}."), tile=pr.tile, count=count, n=len(value))
+        raise _Illegal.worded(plural(NP_("Tile {tile} gets {n} technology, not {given}.",
+                                         "Tile {tile} gets {n} different technologies, not {given}."),
+                                     count, tile=pr.tile, given=len(value)))
     cat = catalog()
     for card in value:
         t = cat.techs.get(card)
@@ -782,6 +789,8 @@ def prompt_json(s: GameState, pr: Prompt | None) -> dict | None:
         return None
     out: dict = {"kind": pr.kind, "player": pr.player, "question": pr.question.render("en"),
            "msgid": pr.question.msgid, "params": dict(pr.question.params)}
+    if isinstance(pr.question, Plural):            # its wording follows its count: the view words it again
+        out["plural"] = pr.question.plural
     if pr.card:
         out["card"] = pr.card
     if pr.kind == "refill":

@@ -86,6 +86,8 @@ def ak_id(code: str) -> str | None:
 
 
 def _prompt_text(pp: dict) -> Text:
+    if "plural" in pp:
+        return Plural(pp["msgid"], pp["params"], plural=pp["plural"])
     return Text(pp["msgid"], pp["params"])
 
 
