@@ -565,9 +565,9 @@ def _interrupt() -> None:
 
 def run(args) -> int:
     from companion.cafe.mosquitto import Mosquitto, mosquitto_binary
-    from companion.service import on_sigterm
     from companion.cafe.simulate import MAX_TABLES, table_names
     from companion.errors import BadInput
+    from companion.service import on_sigterm
 
     if mosquitto_binary() is None or shutil.which("mosquitto_pub") is None:
         raise BadInput("bench cafe",
