@@ -248,7 +248,9 @@ class Publisher:
                     box.sent(fresh)
                     last_sent = now
                 self.caught_up = not look and not inflight
-                if changed or now - health_at > HEALTH_EVERY_S:
+                # a confirmation may name another dashboard (box.dashboards): said on the next round, not
+                # at the next health tick
+                if changed or heard or now - health_at > HEALTH_EVERY_S:
                     if changed:
                         tile = box.table_state()
                     health_at = now
