@@ -1,9 +1,13 @@
 """``companion bench cafe`` runs end to end and reports every figure (never judged: figures, not tests)."""
 
 import json
+import signal
+import subprocess
+import sys
 
+import psutil
 import pytest
-from cafe_support import companion, needs_mosquitto
+from cafe_support import companion, needs_mosquitto, wait_until
 
 
 @needs_mosquitto
@@ -49,3 +53,25 @@ def test_bench_cafe_reports_a_flood_from_one_table_and_pages_over_a_history():
     assert history["plays"] == 300 and history["stored"] == history["played"] and history["during_ms"]["actions"] > 0
     assert set(history["pages_ms"]) >= {"/", "/api/tables", "/api/plays", "/api/figures", "/export/plays.csv"}
     assert all(v["loads"] >= 1 and v["bytes"] > 0 for v in history["pages_ms"].values())
+
+
+@needs_mosquitto
+@pytest.mark.slow(5)
+def test_bench_cafe_stopped_by_sigterm_stops_its_broker_and_dashboard():
+    # a bench stopped by a timeout or 'kill' (SIGTERM) left its private Mosquitto running
+    run = subprocess.Popen([sys.executable, "-m", "companion", "bench", "cafe", "--tables", "2", "--rows", "steady",
+                            "--minutes", "30"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        me = psutil.Process(run.pid)
+        wait_until(lambda: any("serve" in c.cmdline() for c in me.children()), timeout=60,
+                   what="the bench's dashboard")
+        started = me.children(recursive=True)
+        assert any(c.name() == "mosquitto" for c in started)
+        run.send_signal(signal.SIGTERM)
+        assert run.wait(60) == 130, run.stderr.read() if run.stderr else ""
+        _, alive = psutil.wait_procs(started, timeout=30)
+        assert not alive                 # the broker, the dashboard and the workers are gone with it
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()

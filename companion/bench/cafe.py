@@ -559,10 +559,15 @@ def _steady(cafe: _Cafe, reference: dict, args) -> dict:
                                  "samples": len(mem)}}
 
 
+def _interrupt() -> None:
+    raise KeyboardInterrupt
+
+
 def run(args) -> int:
     from companion.cafe.mosquitto import Mosquitto, mosquitto_binary
     from companion.cafe.simulate import MAX_TABLES, table_names
     from companion.errors import BadInput
+    from companion.service import on_sigterm
 
     if mosquitto_binary() is None or shutil.which("mosquitto_pub") is None:
         raise BadInput("bench cafe",
@@ -576,6 +581,9 @@ def run(args) -> int:
     if args.flood_items < 1 or args.flood_seconds <= 0 or args.history_plays < 1 or args.history_seconds <= 0:
         raise BadInput("bench cafe", "--flood-items, --flood-seconds, --history-plays and --history-seconds must be "
                                      "more than 0")
+    # SIGTERM (a timeout, kill) stops the run as Ctrl-C does: the blocks below stop the private broker,
+    # the dashboard and the fleet's workers and remove the folder (killed outright, they stayed behind)
+    restore = on_sigterm(_interrupt)
     folder = Path(tempfile.mkdtemp(prefix="companion-bench-cafe-"))
     broker = Mosquitto(folder / "broker").start()
     cafe = None
@@ -598,10 +606,13 @@ def run(args) -> int:
             cafe.dash.stop()
             result["history"] = _history(broker, cafe.names[:BURST_TABLES], cafe.url, args, folder)
     finally:
-        if cafe is not None:
-            cafe.dash.stop()
-        broker.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        try:
+            if cafe is not None:
+                cafe.dash.stop()
+            broker.stop()
+            shutil.rmtree(folder, ignore_errors=True)
+        finally:
+            restore()
     if args.json:
         print(json.dumps(result))
         return 0

@@ -130,10 +130,15 @@ class Publisher:
             self._wake.set()
         client.on_disconnect = on_disconnect
         acked: list[int] = []
+        inflight: set[int] = set()          # sent on this connection, not yet acknowledged by the broker
 
         def on_publish(c, userdata, mid, reason_code=None, properties=None):
             acked.append(mid)
-            self._wake.set()
+            # a round for the broker's acknowledgements only when they change something: the window was
+            # full (room again) or all are in (caught up). Each acknowledgement waking a round cost a
+            # thousand virtual tables most of their CPU (the next round sees the rest anyway)
+            if len(acked) >= len(inflight) or len(inflight) >= WINDOW:
+                self._wake.set()
         client.on_publish = on_publish
 
         def on_message(c, userdata, msg):
@@ -154,7 +159,7 @@ class Publisher:
             self.sessions += 1
             client.publish(online_topic(self.table), "online", qos=1, retain=True)
             box.new_connection()        # whatever is not confirmed goes out again
-            self._publish_loop(client, up, box, acked)
+            self._publish_loop(client, up, box, acked, inflight)
             if self._stop.is_set() and up.is_set():
                 # a kiosk switched off on purpose says so itself (a clean disconnect fires no will)
                 client.publish(online_topic(self.table), "offline", qos=1, retain=True).wait_for_publish(2)
@@ -173,17 +178,25 @@ class Publisher:
             self._store_said = now
             log.warning("café publisher for %s: %s (tried again; nothing is lost)", self.table, e)
 
-    def _publish_loop(self, client, up: threading.Event, box: Outbox, acked: list[int]) -> None:
-        marker: int | None = None
+    def _publish_loop(self, client, up: threading.Event, box: Outbox, acked: list[int], inflight: set[int]) -> None:
+        marker: int | None = None      # the log's data version last looked at (None: not yet)
+        tile: dict = {}                # the table's state as of ``marker``
         state: dict | None = None
         health_at = 0.0
-        inflight: set[int] = set()
         last_sent = last_progress = time.monotonic()
         stall_s = STALL_S
         probing = False
+        # whether the log may hold items not offered yet on this connection. A round that only takes the
+        # broker's acknowledgements or the poll's tick, with nothing new in the log, reads nothing: the
+        # kiosk's idle rounds (five a second) and a thousand virtual tables' cost one PRAGMA each
+        look = True
         while up.is_set() and not self._stop.is_set():
             self._wake.clear()          # before looking: a poke from now on is seen at the wait below
             try:
+                # read first: a commit after this changes it again, and the next round sees it
+                new_marker = box.changed_marker()
+                changed = new_marker != marker
+                look = look or changed
                 while acked:
                     inflight.discard(acked.pop())
                 now = time.monotonic()
@@ -197,7 +210,7 @@ class Publisher:
                         self._confirmations.popleft()
                         continue
                     self._confirmations.popleft()
-                    heard = True
+                    heard = look = True     # room again, or the dashboard lacks some: the log is read again
                     if moved:
                         last_progress, stall_s = now, STALL_S
                     else:
@@ -208,7 +221,7 @@ class Publisher:
                 elif (heard and probing) or (quiet and now - last_sent > QUIET_S):
                     # the dashboard is there and has not got what it was sent: from the log, all of it again
                     box.reoffer()
-                    last_progress, probing, due = now, False, 0
+                    last_progress, probing, due, look = now, False, 0, True
                 elif now - last_progress > stall_s and box.may_offer():
                     # no word from the dashboard: one item (the oldest it has not confirmed) asks whether it is
                     # back; its answer brings the rest. An absent dashboard costs one message, not a backlog
@@ -223,7 +236,10 @@ class Publisher:
                 room = WINDOW - len(inflight)
                 if self.unconfirmed is not None:
                     room = min(room, self.unconfirmed - due)
-                fresh: list[dict] = box.pending(room) if room > 0 and box.may_offer() else []
+                fresh: list[dict] = []
+                if look and room > 0 and box.may_offer():
+                    fresh = box.pending(room)
+                    look = len(fresh) >= room          # a full page: more may wait
                 for m in fresh:
                     info = client.publish(log_topic(self.table), json.dumps({**self.envelope, **m}), qos=1)
                     inflight.add(info.mid)
@@ -231,15 +247,19 @@ class Publisher:
                     self.published += len(fresh)
                     box.sent(fresh)
                     last_sent = now
-                self.caught_up = not fresh and not inflight and room > 0 and box.may_offer()
-                new_marker = box.changed_marker()
-                if new_marker != marker or now - health_at > HEALTH_EVERY_S:
-                    marker, health_at = new_marker, now
-                    latest = {"table": self.table, **box.table_state(), "health": self.health(), **box.dashboards()}
+                self.caught_up = not look and not inflight
+                # a confirmation may name another dashboard (box.dashboards): said on the next round, not
+                # at the next health tick
+                if changed or heard or now - health_at > HEALTH_EVERY_S:
+                    if changed:
+                        tile = box.table_state()
+                    health_at = now
+                    latest = {"table": self.table, **tile, "health": self.health(), **box.dashboards()}
                     if latest != state:
                         state = latest
                         client.publish(state_topic(self.table), json.dumps({**state, "updated": time.time()}),
                                        qos=1, retain=True)
+                marker = new_marker
             except StoreError as e:
                 # the kiosk's log busy (or failing) for longer than a write waits: the session goes on and
                 # the round is done again later; the log keeps everything meanwhile

@@ -10,6 +10,7 @@ the cards it names (now and then taking one back with UNDO, as players do), and 
 
 from __future__ import annotations
 
+import heapq
 import json
 import os
 import random
@@ -19,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from companion.broker import Broker, check_table_name, parse_broker
@@ -35,7 +37,7 @@ from companion.words import counted
 UNDO_CHANCE = 0.05
 MAX_ACTIONS = 3000        # a random game's longest (Ancient Knowledge's end after about a thousand)
 BUSY_TIMEOUT_MS = 120_000
-SIM_POLL_S = 2.0
+SIM_POLL_S = 5.0
 SIM_PREFIX = "SIM"
 WORKER_SWITCH_S = 0.05       # a fleet worker's interpreter lock switch interval (Python's default: 0.005)
 SAY_EVERY_S = 10.0
@@ -124,18 +126,21 @@ class VirtualTable:
         return spec.load_random_game()(self.rng, MAX_ACTIONS)
 
     def play(self) -> None:
+        """The table's games, in this thread (a fleet worker plays all its paced tables in one: :func:`play_all`)."""
+        play_all([self], self.stop)
+
+    def steps(self) -> Iterator[float]:
+        """The players' games, one write at a time: before each action it yields how long they think (0
+        without ``per_minute``); whoever drives it waits that long, or stops driving it."""
+        self.deal()
         # tables told 'go' together sit down at different moments, as a café's do: not a thousand
         # setups in one instant either
-        self.deal()
-        if not self._think():
-            return
+        yield self._pause()
         for _ in range(self.games_wanted):
-            if self.stop.is_set():
-                return
             game, self._dealt = self._dealt or self._random_game(), None
-            self._one_game(game)
+            yield from self._one_game(game)
 
-    def _one_game(self, game: list[dict]) -> None:
+    def _one_game(self, game: list[dict]) -> Iterator[float]:
         """Store a whole game as a kiosk does (each line with the facts of the cards it names first),
         one action at a time, now and then taking the newest back with UNDO and playing it again."""
         setup, lines = game[0], game[1:]
@@ -147,7 +152,8 @@ class VirtualTable:
         kept = 0
         # the players think before every move, the game's first one included: a thousand tables told
         # 'go' together do not all write their first action in the same instant
-        while kept < len(lines) and self._think():
+        while kept < len(lines):
+            yield self._pause()
             if kept and self.rng.random() < UNDO_CHANCE:
                 self.log.undo(game_id)
                 kept -= 1
@@ -158,8 +164,6 @@ class VirtualTable:
                 kept += 1
             self.actions += 1
             self._poke()
-        if self.stop.is_set():
-            return
         summary = final_summary(setup, lines)
         if summary["status"] == "in_progress":      # cut at MAX_ACTIONS: the players leave it unfinished
             self.log.abandon(game_id)
@@ -172,17 +176,48 @@ class VirtualTable:
         if self.publisher is not None:
             self.publisher.poke()
 
-    def _think(self) -> bool:
-        """A random wait (``per_minute`` actions a minute on average, none without it); False once the
-        players are told to stop."""
-        if self.per_minute:
-            self.stop.wait(self.rng.expovariate(self.per_minute / 60.0))
-        return not self.stop.is_set()
+    def _pause(self) -> float:
+        """A random wait before the next action (``per_minute`` actions a minute on average, none without it)."""
+        return self.rng.expovariate(self.per_minute / 60.0) if self.per_minute else 0.0
 
     def close(self) -> None:
         if self.publisher is not None:
             self.publisher.stop()
         self.log.close()
+
+
+def play_all(tables: list[VirtualTable], stop: threading.Event) -> None:
+    """Every table's players in this one thread, until all are done or ``stop`` (or a table's own stop) is
+    set; a table stops after its current action. Each table's next action waits in a heap by when it is
+    due. (A thread per table had 150 threads in a worker of 50 tables, and at 1,000 tables the workers
+    spent more CPU handing their interpreter lock around than playing.)"""
+    due = [(time.monotonic(), n, t.steps()) for n, t in enumerate(tables)]
+    heapq.heapify(due)
+    while due:
+        at, n, steps = due[0]
+        wait = at - time.monotonic()
+        if stop.wait(wait) if wait > 0 else stop.is_set():
+            return
+        heapq.heappop(due)
+        if tables[n].stop.is_set():
+            continue
+        pause = next(steps, None)
+        if pause is not None:
+            heapq.heappush(due, (time.monotonic() + pause, n, steps))
+
+
+def play_apart(tables: list[VirtualTable], stop: threading.Event) -> None:
+    """Tables paced (``per_minute``) share one thread (:func:`play_all`); tables playing flat out each have
+    their own, so their log writes wait for the disk side by side."""
+    if all(t.per_minute for t in tables):
+        play_all(tables, stop)
+        return
+    players = [threading.Thread(target=play_all, args=([t], stop), name=f"players-{t.name}", daemon=True)
+               for t in tables]
+    for p in players:
+        p.start()
+    for p in players:
+        p.join()
 
 
 def wait_acknowledged(tables: list[VirtualTable], timeout: float | None = None, say=None,
@@ -380,15 +415,14 @@ def _play_here(names: list[str], folder: Path, brokers: dict[str, Broker], args)
     try:
         for t in tables:
             t.start_publishing()
-        players = [threading.Thread(target=t.play, name=f"players-{t.name}", daemon=True) for t in tables]
-        for p in players:
-            p.start()
+        players = threading.Thread(target=play_apart, args=(tables, threading.Event()), name="players",
+                                   daemon=True)
+        players.start()
         from companion.progress import bar
         with bar(len(tables) * args.games, "simulate", unit="game") as shown:
-            for p in players:
-                while p.is_alive():
-                    p.join(0.5)
-                    shown.update(sum(t.games_done for t in tables) - shown.n)
+            while players.is_alive():
+                players.join(0.5)
+                shown.update(sum(t.games_done for t in tables) - shown.n)
         wait_acknowledged(tables, confirmed=args.until_confirmed,
                           say=lambda text: print(f"simulate: {text}", file=sys.stderr, flush=True))
     finally:
@@ -400,10 +434,10 @@ def _play_here(names: list[str], folder: Path, brokers: dict[str, Broker], args)
 def worker(spec: dict) -> int:
     """A worker process of a :class:`~companion.cafe.fleet.Fleet`: its tables, spoken to in JSON lines on
     standard input and output (the protocol is in companion/cafe/fleet.py)."""
-    # 150 threads (each table's players, publisher and MQTT loop) share this interpreter's lock: every
-    # thread waiting for it wakes each switch interval, and at 1,000 tables on 2 cores those wake-ups took
-    # the machine (perf: 73 % of the CPU in the kernel's futex and task switches, 2 % running Python).
-    # Kiosks are machines of their own; here the lock is handed over less often
+    # 100 threads (each table's publisher and MQTT loop; the paced players share one) share this
+    # interpreter's lock: every thread waiting for it wakes each switch interval, and at 1,000 tables on 2
+    # cores those wake-ups took the machine (perf: 73 % of the CPU in the kernel's futex and task switches,
+    # 2 % running Python). Kiosks are machines of their own; here the lock is handed over less often
     sys.setswitchinterval(WORKER_SWITCH_S)
     if spec.get("elsewhere") and hasattr(os, "SCHED_IDLE"):
         # kiosks of their own machines: a thousand tables' threads on the dashboard's two cores would
@@ -430,17 +464,13 @@ def worker(spec: dict) -> int:
         word = sys.stdin.readline().strip()
         if word != "go":
             return 0
-        players = [threading.Thread(target=t.play, name=f"players-{t.name}", daemon=True) for t in tables]
-        for p in players:
-            p.start()
+        stop = threading.Event()
 
         def listen() -> None:             # "stop", or the parent gone: the players stop
             sys.stdin.readline()
-            for t in tables:
-                t.stop.set()
+            stop.set()
         threading.Thread(target=listen, daemon=True).start()
-        for p in players:
-            p.join()
+        play_apart(tables, stop)
         print(json.dumps({"played": {t.name: {"games": t.games_done, "actions": t.actions} for t in tables}}),
               flush=True)
         first, last = spec["names"][0], spec["names"][-1]
