@@ -179,6 +179,7 @@ class _Candidate:
     face: int
     inliers: int
     quad: np.ndarray           # in the original picture's pixels
+    where: frozenset = frozenset()   # the places in the picture of its inliers (cells of _distinct)
 
 
 def read_faces(picture: np.ndarray, index: FaceIndex, *, card_px: float, threshold: int = THRESHOLD,
@@ -207,8 +208,8 @@ def read_faces(picture: np.ndarray, index: FaceIndex, *, card_px: float, thresho
             break
         cand = _verify(index.points[t], pts[q], face_card_px)
         if cand is not None:
-            inl, quad = cand
-            candidates.append(_Candidate(face, inl, quad / scale + np.asarray(offset, np.float32)))
+            inl, quad, where = cand
+            candidates.append(_Candidate(face, inl, quad / scale + np.asarray(offset, np.float32), where))
     return _decide(candidates, index, threshold, margin)
 
 
@@ -280,14 +281,19 @@ def _verify(face_pts: np.ndarray, query_pts: np.ndarray, card_px: np.float32):
     keep = np.hypot(*(projected - query_pts).T) <= RANSAC_PX
     if not _spread(face_pts[keep]):
         return None
-    return int(keep.sum()), quad
+    return int(keep.sum()), quad, frozenset(_cells(query_pts[keep]).tolist())
+
+
+def _cells(query_pts: np.ndarray) -> np.ndarray:
+    """A key per place of the picture, 3 px square."""
+    cells = np.floor(query_pts / 3).astype(np.int64)
+    return cells[:, 0] * 1_000_003 + cells[:, 1]
 
 
 def _distinct(face_pts: np.ndarray, query_pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The votes with one per place: several keypoints at one place of the picture (ORB's pyramid
     finds a corner at several levels) are one piece of evidence."""
-    cells = np.floor(query_pts / 3).astype(np.int64)
-    _keys, first = np.unique(cells[:, 0] * 1_000_003 + cells[:, 1], return_index=True)
+    _keys, first = np.unique(_cells(query_pts), return_index=True)
     first.sort()
     return face_pts[first], query_pts[first]
 
@@ -323,6 +329,24 @@ def _card_like(quad: np.ndarray, card_px: np.float32) -> bool:
     return 0.75 <= aspect <= 1.33 and min(opposite) >= 0.8
 
 
+def _ahead(best: _Candidate, rivals: list[_Candidate], margin: float) -> int:
+    """The inliers by which ``best`` is told from the other cards verified at its place (0: it is not).
+    A card whose rivals have at most ``margin`` of its inliers: all of them. A look-alike (the same
+    picture, a few shapes more, another title) verifies with most of the same features, where the
+    cards are alike; what tells the two apart is the features that only one of them explains: the
+    evidence is then ``best``'s own, which must be ahead of the rival's own by the same margin (and
+    reach the threshold by itself)."""
+    evidence = best.inliers
+    for rival in rivals:
+        if rival.inliers <= margin * best.inliers:
+            continue
+        own, theirs = len(best.where - rival.where), len(rival.where - best.where)
+        if theirs > margin * own:
+            return 0
+        evidence = min(evidence, own)
+    return evidence
+
+
 def _decide(candidates: list[_Candidate], index: FaceIndex, threshold: int, margin: float) -> FacesResult:
     """Places on the table from the verified candidates; each place's card named, or unsure."""
     candidates.sort(key=lambda c: -c.inliers)
@@ -340,10 +364,12 @@ def _decide(candidates: list[_Candidate], index: FaceIndex, threshold: int, marg
     for place in places:
         best = place[0]
         card = index.card[best.face]
-        rival = next((c for c in place[1:] if index.card[c.face] != card), None)
+        rivals = [c for c in place[1:] if index.card[c.face] != card]
+        rival = rivals[0] if rivals else None
         rival_inl = rival.inliers if rival is not None else 0
-        if best.inliers >= threshold and rival_inl <= margin * best.inliers:
-            out.reads.append(FaceRead(index.labels[best.face], best.quad, best.inliers, rival_inl, best.face))
+        evidence = _ahead(best, rivals, margin)
+        if evidence >= threshold:
+            out.reads.append(FaceRead(index.labels[best.face], best.quad, evidence, rival_inl, best.face))
         elif best.inliers >= SEEN:
             out.unsure.append(FaceUnsure(best.quad, index.labels[best.face], best.inliers,
                                          index.labels[rival.face] if rival is not None else None))
