@@ -104,3 +104,19 @@ def test_a_card_covered_by_the_next_one_laid_is_kept_by_its_place(pictures, inde
     assert reader.unsure == []
     # b lifted and d laid where it lay: d named, b gone
     assert names((*a, 80, 150), (*c, 135, 160), (*d, 602, 152), seed=3) == sorted([a[0], c[0], d[0]])
+
+
+def test_a_stickered_card_whose_face_is_unsure_asks_nothing():
+    """One card of a look-alike pair carries a sticker (as enrolment advises): its sticker names it, so
+    its face, unsure between the two, is no reason to ask the players again; the card without a
+    sticker, its face as unsure, is."""
+    from companion.vision.decode.frame import Detection
+    from companion.vision.faces_tracking import FaceReader
+    twin = {"TC:FACE:1": draw_face(1, seed=5), "TC:FACE:2": draw_face(1, seed=5), "TC:FACE:3": draw_face(3, seed=5)}
+    index = FaceIndex(list(twin), [face_features(p) for p in twin.values()])
+    frame = _lay([("TC:FACE:1", twin["TC:FACE:1"], 80, 150)], seed=1)
+    sticker = Detection("TC:FACE:1", ((90, 160), (120, 160), (120, 190), (90, 190)), (105.0, 175.0))
+    stickered = FaceReader(index, card_px=150)
+    assert stickered.read(frame, [sticker]) == [] and stickered.unsure == []
+    bare = FaceReader(index, card_px=150)
+    assert bare.read(frame, []) == [] and len(bare.unsure) == 1

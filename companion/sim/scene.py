@@ -852,7 +852,9 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
     board_to_image = None
     # the cards laid last lie over the other cards, under hands and things lying about (a stable sort)
     order = {"foreign": 2, "hand": 2}
-    for it in sorted(plan.items, key=lambda it: order.get(it.kind, int(it.kind == "card" and it.text in plan.on_top))):
+    items = sorted(plan.items, key=lambda it: order.get(it.kind, int(it.kind == "card" and it.text in plan.on_top))
+                   ) if plan.on_top else plan.items
+    for it in items:
         if it.kind == "board":
             img = _board_on_table(img, plan, it, H, R_card)
             board_to_image = H_out @ _item_to_table(it) @ np.diag([1 / plan.board_mm, 1 / plan.board_mm, 1.0])
