@@ -180,6 +180,7 @@ class _Candidate:
     inliers: int
     quad: np.ndarray           # in the original picture's pixels
     where: frozenset = frozenset()   # the places in the picture of its inliers (cells of _distinct)
+    alike: list = field(default_factory=list)   # other cards' features this card's outline explains
 
 
 def read_faces(picture: np.ndarray, index: FaceIndex, *, card_px: float, threshold: int = THRESHOLD,
@@ -202,14 +203,18 @@ def read_faces(picture: np.ndarray, index: FaceIndex, *, card_px: float, thresho
         return FacesResult()
     candidates = []
     face_card_px = np.float32(max(card_px * scale, 1.0))
-    for face in _best(votes, int(CANDIDATES_PER_CARD * cards_in_view) + 2):
+    voted = [f for f in _best(votes, int(CANDIDATES_PER_CARD * cards_in_view) + 2) if len(votes[f][0]) >= MIN_VOTES]
+    for face in voted:
         q, t = votes[face]
-        if len(q) < MIN_VOTES:
-            break
         cand = _verify(index.points[t], pts[q], face_card_px)
         if cand is not None:
-            inl, quad, where = cand
-            candidates.append(_Candidate(face, inl, quad / scale + np.asarray(offset, np.float32), where))
+            inl, quad, where, model = cand
+            quad = quad / scale + np.asarray(offset, np.float32)
+            # the other cards voted for, seen through this card's outline: a look-alike (the same
+            # picture, a few shapes more) lies there too, whether or not its own RANSAC found it
+            alike = [_Candidate(f, len(w), quad, w) for f in voted if index.card[f] != index.card[face]
+                     for w in [_explained(index.points[votes[f][1]], pts[votes[f][0]], model)] if w]
+            candidates.append(_Candidate(face, inl, quad, where, alike))
     return _decide(candidates, index, threshold, margin)
 
 
@@ -281,7 +286,16 @@ def _verify(face_pts: np.ndarray, query_pts: np.ndarray, card_px: np.float32):
     keep = np.hypot(*(projected - query_pts).T) <= RANSAC_PX
     if not _spread(face_pts[keep]):
         return None
-    return int(keep.sum()), quad, frozenset(_cells(query_pts[keep]).tolist())
+    return int(keep.sum()), quad, frozenset(_cells(query_pts[keep]).tolist()), model
+
+
+def _explained(face_pts: np.ndarray, query_pts: np.ndarray, model: np.ndarray) -> frozenset:
+    """The places in the picture (cells) of the features that lie where ``model`` puts their face's
+    points: another card's features, seen through a verified card's outline."""
+    face_pts, query_pts = _distinct(face_pts, query_pts)
+    projected = cv2.perspectiveTransform(face_pts.reshape(-1, 1, 2), model).reshape(-1, 2)
+    keep = np.hypot(*(projected - query_pts).T) <= RANSAC_PX
+    return frozenset(_cells(query_pts[keep]).tolist())
 
 
 def _cells(query_pts: np.ndarray) -> np.ndarray:
@@ -364,7 +378,7 @@ def _decide(candidates: list[_Candidate], index: FaceIndex, threshold: int, marg
     for place in places:
         best = place[0]
         card = index.card[best.face]
-        rivals = [c for c in place[1:] if index.card[c.face] != card]
+        rivals = sorted([c for c in place[1:] + best.alike if index.card[c.face] != card], key=lambda c: -c.inliers)
         rival = rivals[0] if rivals else None
         rival_inl = rival.inliers if rival is not None else 0
         evidence = _ahead(best, rivals, margin)
