@@ -179,8 +179,7 @@ class _Candidate:
     face: int
     inliers: int
     quad: np.ndarray           # in the original picture's pixels
-    where: frozenset = frozenset()   # the places in the picture of its inliers (cells of _distinct)
-    alike: list = field(default_factory=list)   # other cards' features this card's outline explains
+    alike: list = field(default_factory=list)   # other cards, by the features this card's outline explains
 
 
 def read_faces(picture: np.ndarray, index: FaceIndex, *, card_px: float, threshold: int = THRESHOLD,
@@ -208,13 +207,13 @@ def read_faces(picture: np.ndarray, index: FaceIndex, *, card_px: float, thresho
         q, t = votes[face]
         cand = _verify(index.points[t], pts[q], face_card_px)
         if cand is not None:
-            inl, quad, where, model = cand
+            inl, quad, model = cand
             quad = quad / scale + np.asarray(offset, np.float32)
             # the other cards voted for, seen through this card's outline: a look-alike (the same
-            # picture, a few shapes more) lies there too, whether or not its own RANSAC found it
-            alike = [_Candidate(f, len(w), quad, w) for f in voted if index.card[f] != index.card[face]
-                     for w in [_explained(index.points[votes[f][1]], pts[votes[f][0]], model)] if w]
-            candidates.append(_Candidate(face, inl, quad, where, alike))
+            # picture, a few shapes more) lies there as much, whether or not its own RANSAC found it
+            alike = [_Candidate(f, n, quad) for f in voted if index.card[f] != index.card[face]
+                     for n in [_explained(index.points[votes[f][1]], pts[votes[f][0]], model)] if n]
+            candidates.append(_Candidate(face, inl, quad, alike))
     return _decide(candidates, index, threshold, margin)
 
 
@@ -286,28 +285,22 @@ def _verify(face_pts: np.ndarray, query_pts: np.ndarray, card_px: np.float32):
     keep = np.hypot(*(projected - query_pts).T) <= RANSAC_PX
     if not _spread(face_pts[keep]):
         return None
-    return int(keep.sum()), quad, frozenset(_cells(query_pts[keep]).tolist()), model
+    return int(keep.sum()), quad, model
 
 
-def _explained(face_pts: np.ndarray, query_pts: np.ndarray, model: np.ndarray) -> frozenset:
-    """The places in the picture (cells) of the features that lie where ``model`` puts their face's
-    points: another card's features, seen through a verified card's outline."""
+def _explained(face_pts: np.ndarray, query_pts: np.ndarray, model: np.ndarray) -> int:
+    """How many features (one per place) lie where ``model`` puts their face's points: another
+    card's features, seen through a verified card's outline."""
     face_pts, query_pts = _distinct(face_pts, query_pts)
     projected = cv2.perspectiveTransform(face_pts.reshape(-1, 1, 2), model).reshape(-1, 2)
-    keep = np.hypot(*(projected - query_pts).T) <= RANSAC_PX
-    return frozenset(_cells(query_pts[keep]).tolist())
-
-
-def _cells(query_pts: np.ndarray) -> np.ndarray:
-    """A key per place of the picture, 3 px square."""
-    cells = np.floor(query_pts / 3).astype(np.int64)
-    return cells[:, 0] * 1_000_003 + cells[:, 1]
+    return int(np.count_nonzero(np.hypot(*(projected - query_pts).T) <= RANSAC_PX))
 
 
 def _distinct(face_pts: np.ndarray, query_pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The votes with one per place: several keypoints at one place of the picture (ORB's pyramid
     finds a corner at several levels) are one piece of evidence."""
-    _keys, first = np.unique(_cells(query_pts), return_index=True)
+    cells = np.floor(query_pts / 3).astype(np.int64)
+    _keys, first = np.unique(cells[:, 0] * 1_000_003 + cells[:, 1], return_index=True)
     first.sort()
     return face_pts[first], query_pts[first]
 
@@ -343,24 +336,6 @@ def _card_like(quad: np.ndarray, card_px: np.float32) -> bool:
     return 0.75 <= aspect <= 1.33 and min(opposite) >= 0.8
 
 
-def _ahead(best: _Candidate, rivals: list[_Candidate], margin: float) -> int:
-    """The inliers by which ``best`` is told from the other cards verified at its place (0: it is not).
-    A card whose rivals have at most ``margin`` of its inliers: all of them. A look-alike (the same
-    picture, a few shapes more, another title) verifies with most of the same features, where the
-    cards are alike; what tells the two apart is the features that only one of them explains: the
-    evidence is then ``best``'s own, which must be ahead of the rival's own by the same margin (and
-    reach the threshold by itself)."""
-    evidence = best.inliers
-    for rival in rivals:
-        if rival.inliers <= margin * best.inliers:
-            continue
-        own, theirs = len(best.where - rival.where), len(rival.where - best.where)
-        if theirs > margin * own:
-            return 0
-        evidence = min(evidence, own)
-    return evidence
-
-
 def _decide(candidates: list[_Candidate], index: FaceIndex, threshold: int, margin: float) -> FacesResult:
     """Places on the table from the verified candidates; each place's card named, or unsure."""
     candidates.sort(key=lambda c: -c.inliers)
@@ -378,12 +353,12 @@ def _decide(candidates: list[_Candidate], index: FaceIndex, threshold: int, marg
     for place in places:
         best = place[0]
         card = index.card[best.face]
-        rivals = sorted([c for c in place[1:] + best.alike if index.card[c.face] != card], key=lambda c: -c.inliers)
-        rival = rivals[0] if rivals else None
+        # the next card at this place: verified there, or seen through this card's outline
+        rival = max((c for c in place[1:] + best.alike if index.card[c.face] != card), key=lambda c: c.inliers,
+                    default=None)
         rival_inl = rival.inliers if rival is not None else 0
-        evidence = _ahead(best, rivals, margin)
-        if evidence >= threshold:
-            out.reads.append(FaceRead(index.labels[best.face], best.quad, evidence, rival_inl, best.face))
+        if best.inliers >= threshold and rival_inl <= margin * best.inliers:
+            out.reads.append(FaceRead(index.labels[best.face], best.quad, best.inliers, rival_inl, best.face))
         elif best.inliers >= SEEN:
             out.unsure.append(FaceUnsure(best.quad, index.labels[best.face], best.inliers,
                                          index.labels[rival.face] if rival is not None else None))
