@@ -21,8 +21,9 @@ was just laid):
 4. verified cards whose outlines lie on one another are one place on the table; the place's card is
    named only when it has at least ``threshold`` inliers and the next card at that place has at most
    ``MARGIN`` of them: the next card verified there, or any other card voted for whose features lie
-   where the named card's outline puts them (a look-alike, even where its own RANSAC failed). Anything less is a ``FaceUnsure`` (the kiosk asks to lift the card and lay it
-   again), never a guess.
+   where the named card's outline puts them (a look-alike, even where its own RANSAC failed).
+   Anything less is a ``FaceUnsure`` (the kiosk asks to lift the card and lay it again), never a
+   guess.
 
 Both sides of a card may be enrolled (Timeline's title and date sides): the sides of one card are
 never each other's rival.
