@@ -88,6 +88,9 @@ class Tally:
     frame_wrong: int = 0
     frame_cards: int = 0
     frame_sticker_named: int = 0
+    # the laid cards of the look-alike pairs enrolment found (stickered by the owner):
+    # (the sticker read in the card's region, its face's best right inliers, wrong codes read there)
+    stickered: list = field(default_factory=list)
 
     def at(self, threshold: int, on_top: bool = True) -> tuple[int, int]:
         """(cards named right, names that are wrong) at this threshold, in the regions of the cards
@@ -100,6 +103,14 @@ class Tally:
     def wrong(self, threshold: int) -> int:
         """Wrong names at this threshold in every region read, laid and covered."""
         return self.at(threshold, True)[1] + self.at(threshold, False)[1]
+
+    def box(self, threshold: int) -> tuple[int, int, int]:
+        """The box as its owner sets it up: (laid cards named, wrong names, of them named by their
+        sticker). The cards of the look-alike pairs enrolment found carry stickers and are named by
+        the sticker or the face; every other card by its face only."""
+        named, wrong = self.at(threshold)
+        by_sticker = sum(1 for read, inl, _w in self.stickered if read and inl < threshold)
+        return named + by_sticker, wrong + sum(w for _r, _i, w in self.stickered), by_sticker
 
 
 LOOK_ALIKE_EVERY = 20          # drawn decks: card 20, 40, ... is a look-alike of the card before it
@@ -209,7 +220,8 @@ def _layout(kind: str, per_line: int, lines: int, rng):
     return (lambda codes: BoardLayout("exhibition", dict(zip(chosen, codes, strict=False)))), len(chosen)
 
 
-def _measure(index, pictures, n_cards, deck, size, layout_kind, overlap, seed, tally: Tally, say) -> None:
+def _measure(index, pictures, n_cards, deck, size, layout_kind, overlap, seed, tally: Tally, say,
+             stickered: frozenset = frozenset()) -> None:
     import cv2
 
     from companion.vision.decode import decode
@@ -262,16 +274,23 @@ def _measure(index, pictures, n_cards, deck, size, layout_kind, overlap, seed, t
             else:
                 tally.covered_strangers += stranger
                 tally.covered += not stranger
+            own = 0                            # the inliers of the right read of this card
             for r in found.reads:
                 its = np.hypot(*(np.subtract(r.center, tr.center))) < card_px / 2
                 tally.region_reads.append((r.inliers, r.runner_up, right(r), its, top))
+                if its and right(r):
+                    own = max(own, r.inliers)
             if not top:
                 continue                       # the sticker path beside the faces: on the laid cards
             t = time.process_time()
             codes = decode(region).codes
             tally.sticker_cpu += time.process_time() - t
-            tally.sticker_named += not stranger and any(d.payload == tr.payload for d in codes)
-            tally.sticker_wrong += sum(1 for d in codes if d.payload not in {x.payload for x in truth})
+            read = not stranger and any(d.payload == tr.payload for d in codes)
+            misread = sum(1 for d in codes if d.payload not in {x.payload for x in truth})
+            tally.sticker_named += read
+            tally.sticker_wrong += misread
+            if tr.payload in stickered:
+                tally.stickered.append((read, own, misread))
         say(f"  frame {f + 1}: {len(truth)} cards, {tally.cards} of the deck and {tally.strangers} strangers read as "
             f"laid so far, {tally.covered} and {tally.covered_strangers} under their neighbours")
 
@@ -280,7 +299,9 @@ def run(args) -> int:
     import cv2
 
     from companion.errors import BadInput
+    from companion.vision.enrol import look_alikes
     from companion.vision.faces import THRESHOLD, FaceIndex, face_features
+    from companion.vision.faces_file import EnrolledDeck, EnrolledFace
     cv2.setNumThreads(1)
     sizes = ["1080p"] if args.quick else [s.strip() for s in args.size.split(",")]
     decks = [110] if args.quick else [int(x) for x in args.decks.split(",")]
@@ -300,6 +321,14 @@ def run(args) -> int:
         enrol_ms = 1000 * (time.process_time() - t) / deck
         index = FaceIndex([f"TC:BENCH:{i:04d}" for i in range(1, deck + 1)], feats)
         index.nearest(feats[0].descriptors[:1])           # the search index built before any timing
+        # the enrolment's own look-alike check: the owner is told to sticker both cards of each pair
+        t = time.process_time()
+        pairs = look_alikes(EnrolledDeck("BENCH", [EnrolledFace(i, "face", f.points, f.descriptors)
+                                                   for i, f in enumerate(feats, 1)]))
+        check_s = time.process_time() - t
+        stickered = frozenset(f"TC:BENCH:{n:04d}" for pair in pairs for n in pair)
+        say(f"  enrolment found {len(pairs)} look-alike pairs in {check_s:.1f} s of one core "
+            f"(their {len(stickered)} cards stickered)")
         for size in sizes:
             for kind in kinds:
                 say(f"{deck} faces, {size}, {kind}s" + (f", overlap {lo:.0%}-{hi:.0%}" if kind == "row" else "") +
@@ -309,8 +338,9 @@ def run(args) -> int:
                 threshold = next((t for t in range(1, 200) if a.wrong(t) == 0), 200)
                 say(f"  threshold with 0 wrong on the choosing set: {threshold} inliers (the kiosk's: {THRESHOLD}); "
                     f"holding it on {hold} other cards")
-                _measure(index, pictures, hold, deck, size, kind, (lo, hi), args.seed * 7 + 2, b, say)
+                _measure(index, pictures, hold, deck, size, kind, (lo, hi), args.seed * 7 + 2, b, say, stickered)
                 row = _row(deck, size, kind, threshold, THRESHOLD, a, b, enrol_ms)
+                row["look_alikes"] = {"pairs": len(pairs), "cards": len(stickered), "check_s": round(check_s, 1)}
                 results.append(row)
                 say(_line(row))
     if args.json:
@@ -320,6 +350,7 @@ def run(args) -> int:
 
 def _row(deck, size, kind, threshold, kiosk: int, a: Tally, b: Tally, enrol_ms) -> dict:
     named, wrong = b.at(threshold)
+    box_named, box_wrong, by_sticker = b.box(threshold)
     new_cards = max(1, b.cards + b.strangers)
     frames = [c for c in b.frame_cpu if c > 0]
     sticker_frames = [-c for c in b.frame_cpu if c < 0]
@@ -334,6 +365,9 @@ def _row(deck, size, kind, threshold, kiosk: int, a: Tally, b: Tally, enrol_ms) 
                      "frame_ms": round(1000 * float(np.median(frames)), 0) if frames else None,
                      "frame_named_pct": round(100 * b.frame_named / max(1, b.frame_cards), 1),
                      "frame_wrong": b.frame_wrong},
+            "box": {"named": box_named, "named_pct": round(100 * box_named / max(1, b.cards), 2), "wrong": box_wrong,
+                    "pair_cards": len(b.stickered), "by_sticker": by_sticker,
+                    "pair_cards_by_sticker": sum(1 for read, _i, _w in b.stickered if read)},
             "covered": {"cards": b.covered, "strangers": b.covered_strangers, "named": b.at(threshold, False)[0],
                         "named_pct": round(100 * b.at(threshold, False)[0] / max(1, b.covered), 2),
                         "wrong": b.at(threshold, False)[1], "wrong_at_no_threshold": b.at(1, False)[1]},
@@ -349,6 +383,7 @@ def _row(deck, size, kind, threshold, kiosk: int, a: Tally, b: Tally, enrol_ms) 
 
 def _line(r: dict) -> str:
     h, v, s, c, k = r["hold"], r["covered"], r["stickers"], r["choose"], r["kiosk"]
+    x, p = r["box"], r["look_alikes"]
     below = ", ".join(f"{n} at {t}" for t, n in c["wrong_by_threshold"].items()) or "none"
     covered = (f"    covered:  {v['named_pct']:.2f} % of {v['cards']} cards named when read again under both "
                f"neighbours, {v['wrong']} wrong (and {v['strangers']} strangers) "
@@ -359,6 +394,10 @@ def _line(r: dict) -> str:
             f"(and {h['strangers']} strangers) "
             f"({h['wrong_at_no_threshold']} at no threshold), {h['ms_per_new_card']} ms a new card; "
             f"whole frame {h['frame_ms']} ms ({h['frame_named_pct']} % named, {h['frame_wrong']} wrong)\n"
+            f"    box:      {x['named_pct']:.2f} % of {h['cards']} cards named as laid as the owner sets the box up, "
+            f"{x['wrong']} wrong: the {x['pair_cards']} laid cards of the {p['pairs']} look-alike pairs enrolment found "
+            f"stickered ({x['pair_cards_by_sticker']} read by their sticker, {x['by_sticker']} of them named by it "
+            f"alone), every other card by its face only\n"
             + covered +
             f"    stickers: {s['named_pct']:.2f} % named, {s['wrong']} wrong, {s['ms_per_new_card']} ms a new card; "
             f"whole frame {s['frame_ms']} ms ({s['frame_named_pct']} % named)\n"
@@ -366,4 +405,5 @@ def _line(r: dict) -> str:
             + (f", {k['covered_named_pct']:.2f} % under both neighbours" if v["cards"] else "")
             + f", {k['wrong']} wrong ({k['choose_wrong']} wrong on the choosing set)"
             + (" -- BELOW the one chosen: raise vision.faces.THRESHOLD" if k["threshold"] < r["threshold"] else "")
-            + f"\n    enrolment: {r['enrol_ms_per_face']} ms of features a face")
+            + f"\n    enrolment: {r['enrol_ms_per_face']} ms of features a face; look-alike check {p['check_s']} s "
+            f"of one core: {p['pairs']} pairs ({p['cards']} cards to sticker)")
