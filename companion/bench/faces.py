@@ -395,9 +395,9 @@ def _line(r: dict) -> str:
             f"({h['wrong_at_no_threshold']} at no threshold), {h['ms_per_new_card']} ms a new card; "
             f"whole frame {h['frame_ms']} ms ({h['frame_named_pct']} % named, {h['frame_wrong']} wrong)\n"
             f"    box:      {x['named_pct']:.2f} % of {h['cards']} cards named as laid as the owner sets the box up, "
-            f"{x['wrong']} wrong: the {x['pair_cards']} laid cards of the {p['pairs']} look-alike pairs enrolment found "
-            f"stickered ({x['pair_cards_by_sticker']} read by their sticker, {x['by_sticker']} of them named by it "
-            f"alone), every other card by its face only\n"
+            f"{x['wrong']} wrong: the {x['pair_cards']} laid cards of the {p['pairs']} look-alike pairs enrolment "
+            f"found stickered ({x['pair_cards_by_sticker']} read by their sticker, {x['by_sticker']} of them named "
+            f"by it alone), every other card by its face only\n"
             + covered +
             f"    stickers: {s['named_pct']:.2f} % named, {s['wrong']} wrong, {s['ms_per_new_card']} ms a new card; "
             f"whole frame {s['frame_ms']} ms ({s['frame_named_pct']} % named)\n"
