@@ -107,9 +107,9 @@ def test_a_card_covered_by_the_next_one_laid_is_kept_by_its_place(pictures, inde
 
 
 def test_a_stickered_card_whose_face_is_unsure_asks_nothing():
-    """One card of a look-alike pair carries a sticker (as enrolment advises): its sticker names it, so
-    its face, unsure between the two, is no reason to ask the players again; the card without a
-    sticker, its face as unsure, is."""
+    """A card of a look-alike pair carries a sticker: its sticker names it, so its face, unsure between
+    the two, is no reason to ask the players again; a card without a sticker, its face as unsure, is
+    (why enrolment advises stickering both cards of a pair)."""
     from companion.vision.decode.frame import Detection
     from companion.vision.faces_tracking import FaceReader
     twin = {"TC:FACE:1": draw_face(1, seed=5), "TC:FACE:2": draw_face(1, seed=5), "TC:FACE:3": draw_face(3, seed=5)}
@@ -120,3 +120,24 @@ def test_a_stickered_card_whose_face_is_unsure_asks_nothing():
     assert stickered.read(frame, [sticker]) == [] and stickered.unsure == []
     bare = FaceReader(index, card_px=150)
     assert bare.read(frame, []) == [] and len(bare.unsure) == 1
+
+
+def test_bench_faces_stickers_only_the_pairs_enrolment_found():
+    """The bench's box as its owner sets it up: a laid card of a look-alike pair enrolment found is
+    named by its sticker or its face; any other card by its face only, its sticker read or not."""
+    from companion.bench.faces import Tally, _line, _row
+    b = Tally(cards=5)
+    # (inliers, runner_up, right?, the region's card?, on top?): one region's read each
+    b.region_reads = [(20, 0, True, True, True),      # a card of no pair, named by its face
+                      (12, 10, True, True, True),     # a card of no pair, face below the threshold: not named
+                      (5, 4, True, True, True),       # a card of a pair, face unsure, sticker read
+                      (30, 0, True, True, True)]      # a card of a pair, named by its face and sticker
+    b.stickered = [(True, 5, 0), (True, 30, 0), (False, 3, 1)]  # the last: sticker not read, a code misread
+    assert b.at(16) == (2, 0) and b.box(16) == (3, 1, 1)
+    row = _row(1000, "12mp", "row", 16, 16, Tally(), b, 4.0)
+    row["look_alikes"] = {"pairs": 2, "cards": 4, "check_s": 1.5}
+    assert row["box"] == {"named": 3, "named_pct": 60.0, "wrong": 1, "pair_cards": 3, "by_sticker": 1,
+                          "pair_cards_by_sticker": 2}
+    text = _line(row)
+    assert "faces:    40.00 % of 5 cards" in text and "box:      60.00 % of 5 cards" in text
+    assert "2 pairs (4 cards to sticker)" in text

@@ -30,7 +30,15 @@ Per deck size and frame size:
   beside it; ``--cards`` counts these cards;
 - **covered** (rows): the cards under both neighbours, read the same way: named %, wrong;
 - **per frame** (the first frame of each set, read whole): ms of one core, named %, wrong;
-- **enrolment**: ms of features per face; look-alike pairs found;
+- **the box as its owner sets it up** (``box:``): after enrolling, the bench runs the enrolment's
+  own look-alike check (vision/enrol.py: ``look_alikes``, the pairs the product finds, not the
+  bench's knowledge of which cards it drew alike); the owner is told to sticker both cards of each
+  pair, so a laid card of those pairs is named by its sticker (the sticker path's read of the same
+  region) or by its face, and every other card by its face only (a sticker read never rescues a card
+  the owner was not told to sticker). Named % of the laid cards, wrong names on both paths, how many
+  laid cards were of the pairs found and how many the sticker named; the face-only figure stays on
+  the ``faces:`` line;
+- **enrolment**: ms of features per face; the look-alike check's pairs and its seconds of one core;
 - **the threshold**: every region (laid and covered) is read with no inlier threshold and the margin
   kept; the smallest threshold with 0 wrong in all of them on the first set of frames (``choose``)
   is then held on a second set drawn alike with other seeds (``hold``), whose figures are the ones

@@ -72,8 +72,8 @@ class FaceReader:
         if self.reads and self.card_px is None:
             self._measured = float(np.median([np.linalg.norm(r.corners[1] - r.corners[0]) for r in self.reads]))
         stickers = {d.payload for d in codes}
-        # a card whose sticker is read is known by it: its face unsure (one card of a look-alike pair,
-        # the other stickered as enrolment advises) asks nothing
+        # a card whose sticker is read is known by it: its face unsure (a card of a look-alike pair,
+        # both stickered as enrolment advises) asks nothing
         self.unsure = [u for u in self.unsure
                        if not any(cv2.pointPolygonTest(u.corners.reshape(-1, 1, 2).astype(np.float32),
                                                        tuple(map(float, d.center)), False) >= 0 for d in codes)]
