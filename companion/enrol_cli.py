@@ -107,8 +107,9 @@ def run(args) -> int:
     if missing:
         print(f"not enrolled: cards {number_ranges(missing)} (enrol them with --cards; the others are kept)")
     for a, b in enrolled.look_alikes:
-        print(f"cards {a} and {b} look too alike to be told apart by their faces: put a sticker on one of them "
-              f"({command()} stickers {deck.id} prints them); until then neither is named by its face")
+        print(f"cards {a} and {b} look too alike to be told apart by their faces: put a sticker on both "
+              f"({command()} stickers {deck.id} prints them; with one, the other stays unsure); until then neither "
+              f"is named by its face")
     return 0
 
 

@@ -90,7 +90,7 @@ def test_a_small_box_is_enrolled_through_the_kiosk_screen(monkeypatch):
     assert run.enrolled() == SMALL_BOX and run.missing() == [] and run.look_alikes == [(1, 2)]
     text = " ".join(k.texts())
     assert "8 of 8 cards enrolled and saved." in text
-    assert "Too alike to tell apart: cards 1\u00a0&\u00a02. Put a sticker on one card of each pair." in text
+    assert "Too alike to tell apart: cards 1\u00a0&\u00a02. Put a sticker on both cards of each pair." in text
     # the demo's enrolment is written beside its own game log, never over the owner's faces
     assert run.path is not None and run.path.parent == k.store.path.parent
     assert load_faces("MINI") is None

@@ -87,3 +87,28 @@ def test_same_seed_same_image():
     a = render_table(RowLayout(demo_codes(3)), width=640, height=360, px_per_module=3.0, seed=11)
     b = render_table(RowLayout(demo_codes(3)), width=640, height=360, px_per_module=3.0, seed=11)
     assert np.array_equal(a.image, b.image)
+
+
+def test_a_card_laid_last_lies_over_both_its_neighbours():
+    """``on_top``: the card drawn last covers the neighbours it overlaps (as a card just laid into a
+    fanned row), where otherwise each card lies over the right part of the card before it."""
+    colours = {"TC:A:1": (0, 0, 255), "TC:A:2": (0, 255, 0), "TC:A:3": (255, 0, 0)}
+    faces = {c: np.full((70, 50, 3), bgr, np.uint8) for c, bgr in colours.items()}
+    layout = RowLayout(list(colours))
+    args = dict(width=640, height=360, px_per_module=3.0, seed=1, blur=0, noise=0, jpeg=None, glare=0, light=0,
+                tilt=0, perspective=0, jitter=0, bayer=False, card=(30, 42, -9, 6), wrap=True, faces=faces)
+
+    def colour_between(scene, left, right):
+        """The colour where two neighbours overlap: the middle of the strip they share."""
+        a, b = scene.truth[left].corners, scene.truth[right].corners
+        x = (a[1, 0] + b[0, 0]) / 2
+        y = (a[0, 1] + a[3, 1]) / 2
+        return tuple(int(v) for v in scene.image[int(y), int(x)])
+
+    def which(bgr):
+        return min(colours, key=lambda c: sum(abs(u - v) for u, v in zip(colours[c], bgr, strict=True)))
+
+    plain = render_table(layout, **args)
+    assert [which(colour_between(plain, 0, 1)), which(colour_between(plain, 1, 2))] == ["TC:A:2", "TC:A:3"]
+    laid = render_table(layout, on_top={"TC:A:2"}, **args)
+    assert [which(colour_between(laid, 0, 1)), which(colour_between(laid, 1, 2))] == ["TC:A:2", "TC:A:2"]

@@ -146,6 +146,7 @@ class _Plan:
     card_detail: float = 2.0       # card faces drawn at this many pixels per picture pixel (stickers: always fine)
     faces: dict | None = None      # payload -> a printed face (BGR) drawn instead of the generated one, no sticker
     face_stickers: bool = False    # ... with its sticker after all (the same cards read both ways: bench faces)
+    on_top: frozenset = frozenset()  # payloads of the cards drawn last, over their neighbours (laid last)
 
 
 def _art(art: str) -> str:
@@ -165,7 +166,8 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
                  perspective: float = 6.0, jitter: float = 2.0, light: float = 0.25, glare: float = 0.35,
                  jpeg=(80, 93), foreign_codes=0, hands: int = 0, occlude: dict | None = None,
                  damage: dict | None = None, bayer: bool = True, art: str = "soft", card=None,
-                 wrap: bool = False, card_detail: float = 2.0, faces=None, face_stickers: bool = False) -> Scene:
+                 wrap: bool = False, card_detail: float = 2.0, faces=None, face_stickers: bool = False,
+                 on_top=()) -> Scene:
     """One photo-like frame of ``layout`` (RowLayout, GridLayout, RowsLayout, BoardLayout or FreeLayout).
 
     - ``table``: "wood" or "cloth" (default: drawn from the seed); ``blur``: lens blur sigma in
@@ -191,7 +193,10 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
     - ``faces``: payload -> a picture of that card's printed face (BGR, any size): the card is drawn
       with it and without a sticker (a card known by its face, companion/vision/faces.py); its truth
       entry's corners are then the card's own, top left first; ``face_stickers``: those cards carry
-      their sticker too (not in the truth: the bench reads the same cards both ways).
+      their sticker too (not in the truth: the bench reads the same cards both ways);
+    - ``on_top``: payloads of cards drawn after all the others, over the neighbours they overlap, as a
+      card lies when it was laid last (otherwise cards are drawn in the layout's order: in an
+      overlapping row each card lies over the right part of the card before it).
     """
     plan = _make_plan(layout, width, height, px_per_module, seed, table, blur, noise, tilt, perspective, jitter,
                       light, glare, jpeg, foreign_codes, hands, occlude or {}, damage or {}, card, wrap)
@@ -200,6 +205,7 @@ def render_table(layout, *, width: int = 1920, height: int = 1080, px_per_module
     plan.card_detail = card_detail
     plan.faces = dict(faces) if faces else None
     plan.face_stickers = face_stickers
+    plan.on_top = frozenset(on_top)
     return _draw(plan, np.random.default_rng([seed, 1]))
 
 
@@ -844,7 +850,11 @@ def _draw(plan: _Plan, rng, shift=(0.0, 0.0), turn=0.0) -> Scene:
     foreign: list[ForeignTruth] = []
     spots: dict[str, str] = {}
     board_to_image = None
-    for it in plan.items:
+    # the cards laid last lie over the other cards, under hands and things lying about (a stable sort)
+    order = {"foreign": 2, "hand": 2}
+    items = sorted(plan.items, key=lambda it: order.get(it.kind, int(it.kind == "card" and it.text in plan.on_top))
+                   ) if plan.on_top else plan.items
+    for it in items:
         if it.kind == "board":
             img = _board_on_table(img, plan, it, H, R_card)
             board_to_image = H_out @ _item_to_table(it) @ np.diag([1 / plan.board_mm, 1 / plan.board_mm, 1.0])

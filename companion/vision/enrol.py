@@ -19,8 +19,9 @@ Two ways in:
   ``--first`` on, or by their stickers.
 
 Every face is then checked against every other: two faces too alike to tell apart (the recogniser
-would not name either with its margin) are listed, and the owner is told to sticker one of each
-pair; those cards are read by their stickers only. The faces are written beside the deck
+would not name either with its margin) are listed, and the owner is told to sticker both cards of
+each pair (with one, the other stays unsure: its twin's face is still enrolled); those cards are read
+by their stickers only. The faces are written beside the deck
 (vision/faces_file.py).
 """
 

@@ -20,8 +20,10 @@ was just laid):
    small or large, squashed) is no verification;
 4. verified cards whose outlines lie on one another are one place on the table; the place's card is
    named only when it has at least ``threshold`` inliers and the next card at that place has at most
-   ``MARGIN`` of them. Anything less is a ``FaceUnsure`` (the kiosk asks to lift the card and lay it
-   again), never a guess.
+   ``MARGIN`` of them: the next card verified there, or any other card voted for whose features lie
+   where the named card's outline puts them (a look-alike, even where its own RANSAC failed).
+   Anything less is a ``FaceUnsure`` (the kiosk asks to lift the card and lay it again), never a
+   guess.
 
 Both sides of a card may be enrolled (Timeline's title and date sides): the sides of one card are
 never each other's rival.
@@ -179,6 +181,7 @@ class _Candidate:
     face: int
     inliers: int
     quad: np.ndarray           # in the original picture's pixels
+    alike: list = field(default_factory=list)   # other cards, by the features this card's outline explains
 
 
 def read_faces(picture: np.ndarray, index: FaceIndex, *, card_px: float, threshold: int = THRESHOLD,
@@ -201,14 +204,18 @@ def read_faces(picture: np.ndarray, index: FaceIndex, *, card_px: float, thresho
         return FacesResult()
     candidates = []
     face_card_px = np.float32(max(card_px * scale, 1.0))
-    for face in _best(votes, int(CANDIDATES_PER_CARD * cards_in_view) + 2):
+    voted = [f for f in _best(votes, int(CANDIDATES_PER_CARD * cards_in_view) + 2) if len(votes[f][0]) >= MIN_VOTES]
+    for face in voted:
         q, t = votes[face]
-        if len(q) < MIN_VOTES:
-            break
         cand = _verify(index.points[t], pts[q], face_card_px)
         if cand is not None:
-            inl, quad = cand
-            candidates.append(_Candidate(face, inl, quad / scale + np.asarray(offset, np.float32)))
+            inl, quad, model = cand
+            quad = quad / scale + np.asarray(offset, np.float32)
+            # the other cards voted for, seen through this card's outline: a look-alike (the same
+            # picture, a few shapes more) lies there as much, whether or not its own RANSAC found it
+            alike = [_Candidate(f, n, quad) for f in voted if index.card[f] != index.card[face]
+                     for n in [_explained(index.points[votes[f][1]], pts[votes[f][0]], model)] if n]
+            candidates.append(_Candidate(face, inl, quad, alike))
     return _decide(candidates, index, threshold, margin)
 
 
@@ -280,7 +287,15 @@ def _verify(face_pts: np.ndarray, query_pts: np.ndarray, card_px: np.float32):
     keep = np.hypot(*(projected - query_pts).T) <= RANSAC_PX
     if not _spread(face_pts[keep]):
         return None
-    return int(keep.sum()), quad
+    return int(keep.sum()), quad, model
+
+
+def _explained(face_pts: np.ndarray, query_pts: np.ndarray, model: np.ndarray) -> int:
+    """How many features (one per place) lie where ``model`` puts their face's points: another
+    card's features, seen through a verified card's outline."""
+    face_pts, query_pts = _distinct(face_pts, query_pts)
+    projected = cv2.perspectiveTransform(face_pts.reshape(-1, 1, 2), model).reshape(-1, 2)
+    return int(np.count_nonzero(np.hypot(*(projected - query_pts).T) <= RANSAC_PX))
 
 
 def _distinct(face_pts: np.ndarray, query_pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -340,7 +355,9 @@ def _decide(candidates: list[_Candidate], index: FaceIndex, threshold: int, marg
     for place in places:
         best = place[0]
         card = index.card[best.face]
-        rival = next((c for c in place[1:] if index.card[c.face] != card), None)
+        # the next card at this place: verified there, or seen through this card's outline
+        rival = max((c for c in place[1:] + best.alike if index.card[c.face] != card), key=lambda c: c.inliers,
+                    default=None)
         rival_inl = rival.inliers if rival is not None else 0
         if best.inliers >= threshold and rival_inl <= margin * best.inliers:
             out.reads.append(FaceRead(index.labels[best.face], best.quad, best.inliers, rival_inl, best.face))

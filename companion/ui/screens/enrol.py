@@ -338,7 +338,8 @@ class EnrolScreen(Screen):
         if run.phase == "done":
             if run.look_alikes:
                 pairs = ", ".join(f"{a}\u00a0&\u00a0{b}" for a, b in run.look_alikes)
-                lines.append(Text(N_("Too alike to tell apart: cards {pairs}. Put a sticker on one card of each "
+                # both: one sticker leaves the other card unsure (its twin's face stays enrolled)
+                lines.append(Text(N_("Too alike to tell apart: cards {pairs}. Put a sticker on both cards of each "
                                      "pair."), {"pairs": pairs}))
             elif run.path is not None:
                 lines.append(Text(N_("No two cards look alike.")))
