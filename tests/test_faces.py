@@ -140,4 +140,4 @@ def test_bench_faces_stickers_only_the_pairs_enrolment_found():
                           "pair_cards_by_sticker": 2}
     text = _line(row)
     assert "faces:    40.00 % of 5 cards" in text and "box:      60.00 % of 5 cards" in text
-    assert "2 pairs (4 cards to sticker)" in text
+    assert "2 pairs (4 cards to sticker)" in text and "the box as set up: 60.00 % named as laid, 1 wrong" in text

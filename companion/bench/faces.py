@@ -384,6 +384,7 @@ def _row(deck, size, kind, threshold, kiosk: int, a: Tally, b: Tally, enrol_ms) 
                          "frame_ms": round(1000 * float(np.median(sticker_frames)), 0) if sticker_frames else None,
                          "frame_named_pct": round(100 * b.frame_sticker_named / max(1, b.frame_cards), 1)},
             "kiosk": {"threshold": kiosk, "named_pct": round(100 * b.at(kiosk)[0] / max(1, b.cards), 2),
+                      "box_named_pct": round(100 * b.box(kiosk)[0] / max(1, b.cards), 2), "box_wrong": b.box(kiosk)[1],
                       "wrong": b.wrong(kiosk), "choose_wrong": a.wrong(kiosk),
                       "covered_named_pct": round(100 * b.at(kiosk, False)[0] / max(1, b.covered), 2)},
             "enrol_ms_per_face": round(enrol_ms, 1)}
@@ -411,7 +412,8 @@ def _line(r: dict) -> str:
             f"whole frame {s['frame_ms']} ms ({s['frame_named_pct']} % named)\n"
             f"    the kiosk's threshold {k['threshold']}: {k['named_pct']:.2f} % named as laid"
             + (f", {k['covered_named_pct']:.2f} % under both neighbours" if v["cards"] else "")
-            + f", {k['wrong']} wrong ({k['choose_wrong']} wrong on the choosing set)"
+            + f", {k['wrong']} wrong ({k['choose_wrong']} wrong on the choosing set); the box as set up: "
+            f"{k['box_named_pct']:.2f} % named as laid, {k['box_wrong']} wrong"
             + (" -- BELOW the one chosen: raise vision.faces.THRESHOLD" if k["threshold"] < r["threshold"] else "")
             + f"\n    enrolment: {r['enrol_ms_per_face']} ms of features a face; look-alike check {p['check_s']} s "
             f"of one core: {p['pairs']} pairs ({p['cards']} cards to sticker)")
