@@ -73,9 +73,13 @@ def test_bench_cafe_stopped_by_sigterm_stops_its_broker_and_dashboard():
         _, alive = psutil.wait_procs(started, timeout=30)
         assert not alive                 # the broker, the dashboard and the workers are gone with it
     finally:
-        if run.poll() is None:
-            run.kill()
-            run.wait()
+        if run.poll() is None:          # failed before its SIGTERM: stopped as a user would, its broker with it
+            run.terminate()
+            try:
+                run.wait(60)
+            except subprocess.TimeoutExpired:
+                run.kill()
+                run.wait()
 
 
 def _cmdline(p: psutil.Process) -> list[str]:
